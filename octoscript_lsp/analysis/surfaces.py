@@ -1,0 +1,692 @@
+"""Compiled-in editor surfaces: `mod.tool` methods and the frozen `mod.std` modules.
+
+Everything here is plain, immutable data plus small lookup helpers. Nothing in
+this module knows about LSP transport types; the feature layer turns these
+records into completion items, hovers and signature help. The tables are
+advisory editor metadata only: a name appearing here does not mean a host
+binding, adapter or capability exists.
+
+Facts that must match the reference server byte-for-byte (names, parameter
+names and order, result spellings used in signature labels, completion item
+kinds, ordering) are recorded here; descriptions are our own wording.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum, IntEnum
+
+# --------------------------------------------------------------------------- LSP numbers
+
+
+class CompletionKind(IntEnum):
+    """The LSP `CompletionItemKind` numbers the fixed surfaces use."""
+
+    METHOD = 2  # `tool.` members
+    FUNCTION = 3  # std module functions (`math.sqrt`, `json.parse`, ...)
+    FIELD = 5  # children of a direct `std.` / `std.<x>.` member site
+    MODULE = 9  # `use mod.` / `use mod.std.` path segments
+    VALUE = 12  # tool-name literals from the advisory tool catalog
+    CONSTANT = 21  # `math.pi`, `math.e`
+
+
+#: Kind for each fixed surface, named by where it shows up.
+KIND_TOOL_METHOD = CompletionKind.METHOD
+KIND_STD_FUNCTION = CompletionKind.FUNCTION
+KIND_STD_CONSTANT = CompletionKind.CONSTANT
+KIND_IMPORT_PATH_SEGMENT = CompletionKind.MODULE
+KIND_STD_NAMESPACE_MEMBER = CompletionKind.FIELD
+KIND_TOOL_NAME_LITERAL = CompletionKind.VALUE
+
+#: Hover, completion documentation and signature documentation are all plain text.
+DOCUMENTATION_MARKUP_KIND = "plaintext"
+
+#: Signature help always carries exactly one signature and points at it.
+ACTIVE_SIGNATURE = 0
+
+
+def active_parameter(argument_index: int, parameter_count: int) -> int | None:
+    """Top-level `activeParameter`: the comma count when it names a parameter, else omitted.
+
+    The reference leaves the per-signature `activeParameter` unset and omits the
+    top-level one once the cursor is past the last declared parameter.
+    """
+    if 0 <= argument_index < parameter_count:
+        return argument_index
+    return None
+
+
+# --------------------------------------------------------------------------- mod.tool
+
+
+class ToolFormat(Enum):
+    """Payload format a tool method exchanges with the host."""
+
+    TEXT = "text"
+    JSON = "json"
+
+
+@dataclass(frozen=True)
+class ToolMethod:
+    """One fixed method on the `tool` binding from `use mod.tool`."""
+
+    name: str
+    parameters: tuple[str, ...]
+    format: ToolFormat
+    deferred: bool
+    description: str
+
+    @property
+    def result(self) -> str:
+        """Result spelling used in the signature label."""
+        return "promise<string>" if self.deferred else "string"
+
+    @property
+    def signature_label(self) -> str:
+        return f"tool.{self.name}({', '.join(self.parameters)}) -> {self.result}"
+
+    @property
+    def documentation(self) -> str:
+        return f"{self.signature_label}\n\n{self.description}\n\n{TOOL_AUTHORITY_NOTE}"
+
+
+TOOL_MODULE_PATH: tuple[str, ...] = ("mod", "tool")
+TOOL_BINDING = "tool"
+TOOL_METHOD_DETAIL = "mod.tool method (runs a host tool; the host decides at run time)"
+TOOL_AUTHORITY_NOTE = (
+    "Editor metadata only. The host checks the tool name and the script's grant when "
+    "the call runs; nothing shown here makes a tool available."
+)
+
+#: Completion order is this order (already sorted by label).
+TOOL_METHODS: tuple[ToolMethod, ...] = (
+    ToolMethod(
+        name="call",
+        parameters=("name", "input"),
+        format=ToolFormat.TEXT,
+        deferred=False,
+        description="Runs a text tool and waits for its text reply.",
+    ),
+    ToolMethod(
+        name="call_json",
+        parameters=("name", "value"),
+        format=ToolFormat.JSON,
+        deferred=False,
+        description=(
+            "Runs a JSON tool and waits for its reply. The value is sent across the "
+            "bounded JSON bridge; the reply is JSON text to decode with parse_json()."
+        ),
+    ),
+    ToolMethod(
+        name="start",
+        parameters=("name", "input"),
+        format=ToolFormat.TEXT,
+        deferred=True,
+        description=(
+            "Begins a text tool run and returns a promise; call .await() on it to get "
+            "the text reply."
+        ),
+    ),
+    ToolMethod(
+        name="start_json",
+        parameters=("name", "value"),
+        format=ToolFormat.JSON,
+        deferred=True,
+        description=(
+            "Begins a JSON tool run and returns a promise. The value crosses the bounded "
+            "JSON bridge; after .await(), decode the JSON text reply with parse_json()."
+        ),
+    ),
+)
+
+_TOOL_METHODS_BY_NAME = {method.name: method for method in TOOL_METHODS}
+
+
+def tool_method(name: str) -> ToolMethod | None:
+    return _TOOL_METHODS_BY_NAME.get(name)
+
+
+def tool_methods() -> tuple[ToolMethod, ...]:
+    """All four methods in the order the reference lists them."""
+    return TOOL_METHODS
+
+
+def is_tool_import(path: tuple[str, ...]) -> bool:
+    return tuple(path) == TOOL_MODULE_PATH
+
+
+def tool_call_format(method_name: str) -> ToolFormat | None:
+    """Which catalog `format` a literal first argument of this method completes from."""
+    method = tool_method(method_name)
+    return method.format if method is not None else None
+
+
+# --------------------------------------------------------------------------- mod.std.*
+
+
+class MemberKind(Enum):
+    FUNCTION = "function"
+    CONSTANT = "constant"
+
+
+@dataclass(frozen=True)
+class StdMember:
+    """One member of a frozen std module."""
+
+    name: str
+    kind: MemberKind
+    parameters: tuple[str, ...]
+    result: str
+    description: str
+
+    @property
+    def completion_kind(self) -> CompletionKind:
+        if self.kind is MemberKind.CONSTANT:
+            return KIND_STD_CONSTANT
+        return KIND_STD_FUNCTION
+
+    def header(self, receiver: str) -> str:
+        """First line of hover/documentation, e.g. `math.pow(base, exponent) -> number`."""
+        if self.kind is MemberKind.CONSTANT:
+            return f"{receiver}.{self.name} -> {self.result}"
+        return f"{receiver}.{self.name}({', '.join(self.parameters)}) -> {self.result}"
+
+    def signature_label(self, receiver: str) -> str:
+        """Signature-help label; `receiver` is the callee's receiver text as written."""
+        return self.header(receiver)
+
+
+@dataclass(frozen=True)
+class StdModule:
+    """One frozen `mod.std.<name>` module (or the `assert` function leaf)."""
+
+    name: str
+    is_function: bool
+    members: tuple[StdMember, ...]
+    detail: str
+    summary: str
+    authority_note: str
+
+    @property
+    def path(self) -> tuple[str, ...]:
+        return ("mod", "std", self.name)
+
+    def member_documentation(self, member: StdMember, receiver: str | None = None) -> str:
+        """Plain-text hover / completion documentation for one member."""
+        head = member.header(receiver or self.name)
+        return f"{head}\n\n{member.description}\n\n{self.authority_note}"
+
+
+def _fn(name: str, parameters: tuple[str, ...], result: str, description: str) -> StdMember:
+    return StdMember(name, MemberKind.FUNCTION, parameters, result, description)
+
+
+def _const(name: str, description: str) -> StdMember:
+    return StdMember(name, MemberKind.CONSTANT, (), "number", description)
+
+
+def _sorted(*items: StdMember) -> tuple[StdMember, ...]:
+    return tuple(sorted(items, key=lambda item: item.name))
+
+
+_V = ("value",)
+
+MATH = StdModule(
+    name="math",
+    is_function=False,
+    detail="octoscript core module: pure number functions",
+    summary=(
+        "Built-in number helpers and the constants pi and e. Purely local; no host "
+        "module is looked up and nothing is granted."
+    ),
+    authority_note="Built-in, side-effect-free helper; it never reaches the host.",
+    members=_sorted(
+        _fn("abs", _V, "number", "Absolute value of a number."),
+        _fn("ceil", _V, "number", "Smallest whole number that is not below the input."),
+        _fn("floor", _V, "number", "Largest whole number that is not above the input."),
+        _fn("round", _V, "number", "The whole number closest to the input."),
+        _fn("sqrt", _V, "number", "Square root of a number."),
+        _fn("sin", _V, "number", "Sine of an angle given in radians."),
+        _fn("cos", _V, "number", "Cosine of an angle given in radians."),
+        _fn("tan", _V, "number", "Tangent of an angle given in radians."),
+        _fn("exp", _V, "number", "e raised to the given power."),
+        _fn("ln", _V, "number", "Logarithm to base e."),
+        _fn("log10", _V, "number", "Logarithm to base 10."),
+        _fn("pow", ("base", "exponent"), "number", "base raised to the power exponent."),
+        _fn("min", ("left", "right"), "number", "The lesser of two numbers."),
+        _fn("max", ("left", "right"), "number", "The greater of two numbers."),
+        _fn(
+            "atan2",
+            ("y", "x"),
+            "number",
+            "Angle in radians from the positive x axis to the point (x, y).",
+        ),
+        _fn(
+            "clamp",
+            ("value", "minimum", "maximum"),
+            "number",
+            "Keeps value within minimum..maximum (both inclusive); a minimum above the "
+            "maximum is a script error.",
+        ),
+        _const("pi", "Ratio of a circle's circumference to its diameter, about 3.14159."),
+        _const("e", "Euler's number, the base of natural logarithms, about 2.71828."),
+    ),
+)
+
+JSON = StdModule(
+    name="json",
+    is_function=False,
+    detail="octoscript core module: bounded JSON encode/decode",
+    summary=(
+        "Built-in JSON reading and writing under the runtime's JSON limits. Purely "
+        "local; no host module is looked up and nothing is granted."
+    ),
+    authority_note="Built-in data helper with runtime bounds; it never reaches the host.",
+    members=_sorted(
+        _fn(
+            "parse",
+            ("document",),
+            "JSON value",
+            "Decodes strict JSON from a string or UTF-8 byte array, enforcing the "
+            "configured size and depth limits.",
+        ),
+        _fn(
+            "stringify",
+            _V,
+            "string",
+            "Encodes a JSON-safe value as JSON text, enforcing the configured size, depth "
+            "and cycle limits.",
+        ),
+    ),
+)
+
+TEXT = StdModule(
+    name="text",
+    is_function=False,
+    detail="octoscript core module: bounded string helpers",
+    summary=(
+        "Built-in string shaping with bounded results. Purely local; no host module is "
+        "looked up and nothing is granted."
+    ),
+    authority_note="Built-in string helper with runtime bounds; it never reaches the host.",
+    members=_sorted(
+        _fn("trim", _V, "string", "Drops Unicode whitespace from both ends."),
+        _fn("lower", _V, "string", "Lower-case copy of the string."),
+        _fn("upper", _V, "string", "Upper-case copy of the string."),
+        _fn("len", _V, "number", "Length counted in Unicode scalar values."),
+        _fn(
+            "slice",
+            ("value", "start", "end"),
+            "string",
+            "Substring from start up to, not including, end (Unicode scalar positions).",
+        ),
+        _fn(
+            "index_of",
+            ("value", "needle"),
+            "number",
+            "Position of the first literal occurrence of needle, -1 if none; an empty "
+            "needle gives 0.",
+        ),
+        _fn(
+            "last_index_of",
+            ("value", "needle"),
+            "number",
+            "Position of the last literal occurrence of needle, -1 if none; an empty "
+            "needle gives the string's length.",
+        ),
+        _fn(
+            "join",
+            ("values", "separator"),
+            "string",
+            "Glues up to 4,096 strings together with separator between neighbours.",
+        ),
+        _fn("contains", ("value", "needle"), "boolean", "Whether needle occurs literally."),
+        _fn(
+            "starts_with", ("value", "prefix"), "boolean", "Whether the string begins with prefix."
+        ),
+        _fn(
+            "ends_with", ("value", "suffix"), "boolean", "Whether the string finishes with suffix."
+        ),
+        _fn(
+            "replace_all",
+            ("value", "from", "to"),
+            "string",
+            "Swaps every non-overlapping literal occurrence of from for to.",
+        ),
+        _fn(
+            "split",
+            ("value", "delimiter"),
+            "array",
+            "Cuts at each literal occurrence of a non-empty delimiter, keeping empty pieces.",
+        ),
+    ),
+)
+
+ARRAY = StdModule(
+    name="array",
+    is_function=False,
+    detail="octoscript core module: bounded array helpers",
+    summary=(
+        "Built-in local array operations with bounded results. No host module is looked "
+        "up and nothing is granted."
+    ),
+    authority_note="Built-in array helper with runtime bounds; it never reaches the host.",
+    members=_sorted(
+        _fn("len", _V, "number", "Number of items, read without walking the array."),
+        _fn(
+            "has_index",
+            ("value", "index"),
+            "boolean",
+            "Whether a non-negative index falls inside the array (a nil item still counts).",
+        ),
+        _fn(
+            "get",
+            ("value", "index", "fallback"),
+            "value",
+            "Item at index, or fallback when the index is absent.",
+        ),
+        _fn(
+            "contains",
+            ("value", "item"),
+            "boolean",
+            "Whether some item equals item directly (scalars by value, arrays and records "
+            "by identity).",
+        ),
+        _fn(
+            "index_of",
+            ("value", "item"),
+            "number",
+            "First position whose item equals item directly, or -1.",
+        ),
+        _fn(
+            "slice",
+            ("value", "start", "end"),
+            "array",
+            "Shallow copy of the items from start up to, not including, end.",
+        ),
+        _fn(
+            "range",
+            ("start", "end"),
+            "array",
+            "Non-negative integers from start up to, not including, end; at most 4,096.",
+        ),
+        _fn("concat", ("left", "right"), "array", "New array with left's items then right's."),
+        _fn(
+            "compact",
+            _V,
+            "array",
+            'Shallow copy without nil items (false, 0 and "" are kept).',
+        ),
+        _fn(
+            "unique",
+            _V,
+            "array",
+            "Shallow copy keeping only the first of directly-equal items, order preserved.",
+        ),
+        _fn(
+            "flatten",
+            _V,
+            "array",
+            "Joins one level of nested arrays when every item is an array; 4,096 items max.",
+        ),
+        _fn("reverse", _V, "array", "Shallow copy in reverse order."),
+        _fn("push", ("value", "item"), "nil", "Adds item to the end of the array in place."),
+    ),
+)
+
+OBJECT = StdModule(
+    name="object",
+    is_function=False,
+    detail="octoscript core module: bounded record helpers",
+    summary=(
+        "Built-in helpers over a record's own fields with bounded results. No host module "
+        "is looked up and nothing is granted."
+    ),
+    authority_note="Built-in record helper with runtime bounds; it never reaches the host.",
+    members=_sorted(
+        _fn("len", _V, "number", "Number of own fields, read without walking the record."),
+        _fn(
+            "has",
+            ("value", "key"),
+            "boolean",
+            "Whether the record has an own text field key (a nil value still counts).",
+        ),
+        _fn(
+            "get",
+            ("value", "key", "fallback"),
+            "value",
+            "Own field key, or fallback when it is missing.",
+        ),
+        _fn(
+            "pick",
+            ("value", "keys"),
+            "object",
+            "Shallow record with only the listed own fields that exist.",
+        ),
+        _fn(
+            "omit",
+            ("value", "keys"),
+            "object",
+            "Shallow record without the listed own fields; unknown keys are skipped.",
+        ),
+        _fn(
+            "from_entries",
+            ("entries",),
+            "object",
+            "Plain record built from [key, value] pairs with text keys; a repeated key "
+            "keeps the last value.",
+        ),
+        _fn(
+            "with",
+            ("value", "key", "item"),
+            "object",
+            "Shallow copy with field key set to item, replacing or appending it.",
+        ),
+        _fn("keys", _V, "array", "Own field names in stored order."),
+        _fn("entries", _V, "array", "Own [key, value] pairs in stored order."),
+        _fn("values", _V, "array", "Own field values in stored order."),
+        _fn(
+            "merge",
+            ("left", "right"),
+            "object",
+            "Shallow union: left's field order first, right's values win.",
+        ),
+    ),
+)
+
+#: The `assert(condition)` function bound by `use mod.std.assert`.
+ASSERT_FUNCTION = StdMember(
+    name="assert",
+    kind=MemberKind.FUNCTION,
+    parameters=("condition",),
+    result="",
+    description="Stops the script with an error when condition is false.",
+)
+
+ASSERT_AUTHORITY_NOTE = "Built-in check; it never reaches the host."
+
+ASSERT = StdModule(
+    name="assert",
+    is_function=True,
+    members=(),
+    detail="octoscript core function: assertion",
+    summary="",  # replaced by assert_documentation("assert") wherever it is shown
+    authority_note=ASSERT_AUTHORITY_NOTE,
+)
+
+
+def assert_signature_label(callee: str) -> str:
+    """`assert(condition)` for a direct call, `std.assert(condition)` through `use mod.std`."""
+    return f"{callee}({', '.join(ASSERT_FUNCTION.parameters)})"
+
+
+def assert_documentation(callee: str = "assert") -> str:
+    return (
+        f"{assert_signature_label(callee)}\n\n{ASSERT_FUNCTION.description}\n\n"
+        f"{ASSERT_AUTHORITY_NOTE}"
+    )
+
+
+#: The six std leaves, sorted by name (the order `use mod.std.` and `std.` list them).
+STD_MODULES: tuple[StdModule, ...] = tuple(
+    sorted((MATH, JSON, ARRAY, OBJECT, TEXT, ASSERT), key=lambda module: module.name)
+)
+STD_MODULE_NAMES: tuple[str, ...] = tuple(module.name for module in STD_MODULES)
+_STD_BY_NAME = {module.name: module for module in STD_MODULES}
+
+STD_NAMESPACE_PATH: tuple[str, ...] = ("mod", "std")
+
+
+def std_module(name: str) -> StdModule | None:
+    """A std leaf by its short name (`"math"`, ..., `"assert"`)."""
+    return _STD_BY_NAME.get(name)
+
+
+def std_module_for_import(path: tuple[str, ...]) -> StdModule | None:
+    """The std leaf an import path names exactly (`("mod", "std", "math")` -> MATH)."""
+    path = tuple(path)
+    if len(path) != 3 or path[:2] != STD_NAMESPACE_PATH:
+        return None
+    return _STD_BY_NAME.get(path[2])
+
+
+def _resolve(module: StdModule | str) -> StdModule | None:
+    return std_module(module) if isinstance(module, str) else module
+
+
+def members(module: StdModule | str) -> tuple[StdMember, ...]:
+    """Members of a std module, sorted by label as the reference lists them.
+
+    `assert` has no members (it is a function); an unknown name has none either.
+    """
+    resolved = _resolve(module)
+    return resolved.members if resolved is not None else ()
+
+
+def member(module: StdModule | str, name: str) -> StdMember | None:
+    """Exact member lookup; an unknown member yields `None` (no hover, no signature)."""
+    for candidate in members(module):
+        if candidate.name == name:
+            return candidate
+    return None
+
+
+def member_names(module: StdModule | str) -> tuple[str, ...]:
+    return tuple(item.name for item in members(module))
+
+
+# --------------------------------------------------------------------------- import paths
+
+
+@dataclass(frozen=True)
+class ImportPathChild:
+    """One fixed child offered below a `mod` / `mod.std` prefix."""
+
+    name: str
+    detail: str
+    documentation: str
+
+
+STD_NAMESPACE_CHILD = ImportPathChild(
+    name="std",
+    detail="octoscript core namespace (fixed, side-effect free)",
+    documentation=(
+        "The built-in octoscript namespace. Listing it does not look up a host module "
+        "or grant anything."
+    ),
+)
+
+
+def _std_child(module: StdModule) -> ImportPathChild:
+    documentation = assert_documentation("assert") if module.is_function else module.summary
+    return ImportPathChild(module.name, module.detail, documentation)
+
+
+ROOT_IMPORT_CHILDREN: tuple[ImportPathChild, ...] = (STD_NAMESPACE_CHILD,)
+STD_IMPORT_CHILDREN: tuple[ImportPathChild, ...] = tuple(
+    _std_child(module) for module in STD_MODULES
+)
+
+
+def is_fixed_core_path(prefix: tuple[str, ...]) -> bool:
+    """True at or below `mod.std`: the catalog may add nothing there and it is never incomplete."""
+    return tuple(prefix[:2]) == STD_NAMESPACE_PATH
+
+
+def import_path_children(prefix: tuple[str, ...]) -> tuple[ImportPathChild, ...] | None:
+    """Fixed children below an import prefix (the segments already typed, `mod` first).
+
+    `("mod",)` -> `std`; `("mod", "std")` -> the six leaves; anything deeper under
+    `mod.std` -> `()` (closed, complete); any other prefix -> `None` (not fixed: the
+    advisory module catalog alone decides).
+    """
+    prefix = tuple(prefix)
+    if prefix == ("mod",):
+        return ROOT_IMPORT_CHILDREN
+    if prefix == STD_NAMESPACE_PATH:
+        return STD_IMPORT_CHILDREN
+    if is_fixed_core_path(prefix):
+        return ()
+    return None
+
+
+def import_path_child(prefix: tuple[str, ...], name: str) -> ImportPathChild | None:
+    for child in import_path_children(prefix) or ():
+        if child.name == name:
+            return child
+    return None
+
+
+def std_namespace_members() -> tuple[ImportPathChild, ...]:
+    """What a direct `std.` member site (after `use mod.std`) offers, kind FIELD."""
+    return STD_IMPORT_CHILDREN
+
+
+__all__ = [
+    "ACTIVE_SIGNATURE",
+    "ARRAY",
+    "ASSERT",
+    "ASSERT_FUNCTION",
+    "CompletionKind",
+    "DOCUMENTATION_MARKUP_KIND",
+    "ImportPathChild",
+    "JSON",
+    "KIND_IMPORT_PATH_SEGMENT",
+    "KIND_STD_CONSTANT",
+    "KIND_STD_FUNCTION",
+    "KIND_STD_NAMESPACE_MEMBER",
+    "KIND_TOOL_METHOD",
+    "KIND_TOOL_NAME_LITERAL",
+    "MATH",
+    "MemberKind",
+    "OBJECT",
+    "ROOT_IMPORT_CHILDREN",
+    "STD_IMPORT_CHILDREN",
+    "STD_MODULES",
+    "STD_MODULE_NAMES",
+    "STD_NAMESPACE_PATH",
+    "StdMember",
+    "StdModule",
+    "TEXT",
+    "TOOL_BINDING",
+    "TOOL_METHODS",
+    "TOOL_MODULE_PATH",
+    "ToolFormat",
+    "ToolMethod",
+    "active_parameter",
+    "assert_documentation",
+    "assert_signature_label",
+    "import_path_child",
+    "import_path_children",
+    "is_fixed_core_path",
+    "is_tool_import",
+    "member",
+    "member_names",
+    "members",
+    "std_module",
+    "std_module_for_import",
+    "std_namespace_members",
+    "tool_call_format",
+    "tool_method",
+    "tool_methods",
+]

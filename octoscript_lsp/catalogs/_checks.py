@@ -1,0 +1,135 @@
+"""Small, allocation-light checks shared by the three catalog parsers.
+
+Every helper here inspects only the value it is given (never walks unknown
+properties), so hostile input costs at most one bounded step per call.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, NoReturn
+
+# Words the canonical lexer produces as identifiers but the language refuses
+# as binding or member names: keywords plus compatibility words.
+RESERVED_WORDS: frozenset[str] = frozenset(
+    {
+        "if", "elif", "else", "for", "in", "loop", "while", "fn", "let",
+        "return", "break", "continue", "use", "true", "false", "nil",
+        "var", "match", "try", "ok", "do", "and", "or", "is", "mut", "me",
+        "scope",
+    }
+)
+
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+class CatalogRejected(Exception):
+    """A supplied projection is malformed, duplicated or over a limit.
+
+    ``reason`` is a short fixed phrase plus a location; it never echoes
+    client-supplied text.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+def reject(reason: str) -> NoReturn:
+    raise CatalogRejected(reason)
+
+
+def is_canonical_identifier(name: str) -> bool:
+    """One canonical identifier token, not a reserved word."""
+    return _IDENTIFIER.fullmatch(name) is not None and name not in RESERVED_WORDS
+
+
+def utf8_len_within(text: str, limit: int) -> int | None:
+    """UTF-8 length of ``text`` if it is encodable and at most ``limit``.
+
+    Character count is a lower bound of the byte count, so oversized text is
+    refused before any encoding work.
+    """
+    if len(text) > limit:
+        return None
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        return None
+    return size if size <= limit else None
+
+
+def require_list(value: object, where: str, max_items: int) -> list[Any]:
+    if not isinstance(value, list):
+        reject(f"{where} is not an array")
+    if len(value) > max_items:
+        reject(f"{where} has more than {max_items} entries")
+    return value
+
+
+def require_object(value: object, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        reject(f"{where} is not an object")
+    return value
+
+
+def require_str(obj: dict[str, Any], key: str, where: str) -> str:
+    if key not in obj:
+        reject(f"{where}.{key} is missing")
+    value = obj[key]
+    if not isinstance(value, str):
+        reject(f"{where}.{key} is not a string")
+    return value
+
+
+def optional_str(obj: dict[str, Any], key: str, where: str) -> str | None:
+    if key not in obj:
+        return None
+    value = obj[key]
+    if not isinstance(value, str):
+        reject(f"{where}.{key} is not a string")
+    return value
+
+
+def require_bool(obj: dict[str, Any], key: str, where: str) -> bool:
+    if key not in obj:
+        reject(f"{where}.{key} is missing")
+    value = obj[key]
+    if not isinstance(value, bool):
+        reject(f"{where}.{key} is not a boolean")
+    return value
+
+
+def text_bytes(text: str, limit: int, where: str) -> int:
+    size = utf8_len_within(text, limit)
+    if size is None:
+        reject(f"{where} exceeds {limit} bytes or is not valid UTF-8")
+    return size
+
+
+class ByteBudget:
+    """Running total of retained bytes against one projection-wide limit."""
+
+    def __init__(self, limit: int, label: str) -> None:
+        self.limit = limit
+        self.label = label
+        self.used = 0
+
+    def spend(self, amount: int) -> None:
+        self.used += amount
+        if self.used > self.limit:
+            reject(f"{self.label} exceeds {self.limit} retained bytes")
+
+
+class CountBudget:
+    """Running count of retained items against one aggregate limit."""
+
+    def __init__(self, limit: int, label: str) -> None:
+        self.limit = limit
+        self.label = label
+        self.used = 0
+
+    def take(self) -> None:
+        self.used += 1
+        if self.used > self.limit:
+            reject(f"{self.label} exceeds {self.limit} fields")

@@ -1,0 +1,56 @@
+"""Syntax diagnostics as LSP diagnostics."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..analysis.document import DocumentAnalysis
+from ..limits import MAX_OPEN_DOCUMENTS, MAX_SYNTAX_DIAGNOSTICS
+from .positions import PositionMap
+
+SOURCE = "octoscript"
+_ORIGIN = types.Range(
+    start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
+)
+
+
+def _at_origin(message: str, severity: types.DiagnosticSeverity) -> types.Diagnostic:
+    return types.Diagnostic(range=_ORIGIN, message=message, severity=severity, source=SOURCE)
+
+
+def syntax_diagnostics(
+    analysis: DocumentAnalysis, positions: PositionMap
+) -> list[types.Diagnostic]:
+    if analysis.too_large is not None:
+        return [_at_origin(str(analysis.too_large), types.DiagnosticSeverity.Error)]
+    syntax = analysis.syntax
+    assert syntax is not None
+    out = []
+    for diagnostic in syntax.diagnostics:
+        position = positions.position(diagnostic.offset)
+        out.append(
+            types.Diagnostic(
+                range=types.Range(start=position, end=position),
+                message=diagnostic.message,
+                severity=types.DiagnosticSeverity.Error,
+                source=SOURCE,
+            )
+        )
+    if syntax.diagnostics_truncated:
+        out.append(
+            _at_origin(
+                f"Octoscript stopped after {MAX_SYNTAX_DIAGNOSTICS} syntax diagnostics",
+                types.DiagnosticSeverity.Warning,
+            )
+        )
+    return out
+
+
+def too_many_documents() -> list[types.Diagnostic]:
+    return [
+        _at_origin(
+            f"octoscript-lsp analyzes at most {MAX_OPEN_DOCUMENTS} open documents per session; "
+            "close another document to analyze this one",
+            types.DiagnosticSeverity.Error,
+        )
+    ]

@@ -1,0 +1,66 @@
+"""Code-point offsets inside, UTF-16 LSP positions at the edge."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from lsprotocol import types
+
+
+def _utf16_width(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+class PositionMap:
+    __slots__ = ("source", "line_starts")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        starts = [0]
+        find = source.find
+        position = find("\n")
+        while position != -1:
+            starts.append(position + 1)
+            position = find("\n", position + 1)
+        self.line_starts = starts
+
+    def position(self, offset: int) -> types.Position:
+        offset = max(0, min(offset, len(self.source)))
+        line = bisect_right(self.line_starts, offset) - 1
+        start = self.line_starts[line]
+        return types.Position(line=line, character=_utf16_width(self.source[start:offset]))
+
+    def range(self, start: int, end: int) -> types.Range:
+        return types.Range(start=self.position(start), end=self.position(end))
+
+    def line_end(self, line: int) -> int:
+        if line + 1 < len(self.line_starts):
+            end = self.line_starts[line + 1] - 1
+            if end > self.line_starts[line] and self.source[end - 1] == "\r":
+                end -= 1
+            return end
+        return len(self.source)
+
+    def offset(self, position: types.Position) -> int:
+        """Offset of an LSP position, clamped into the document."""
+        line = position.line
+        if line < 0:
+            return 0
+        if line >= len(self.line_starts):
+            return len(self.source)
+        start = self.line_starts[line]
+        end = self.line_end(line)
+        remaining = max(0, position.character)
+        text = self.source[start:end]
+        if text.isascii():
+            return start + min(remaining, len(text))
+        offset = start
+        for char in text:
+            width = 2 if ord(char) > 0xFFFF else 1
+            if remaining < width:
+                break
+            remaining -= width
+            offset += 1
+        return offset

@@ -1,0 +1,103 @@
+"""One entry point from source text to everything the syntax layer knows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..limits import MAX_SOURCE_BYTES, MAX_SYNTAX_NESTING, MAX_SYNTAX_TOKENS
+from .diagnostics import Diagnostic, LineIndex
+from .formatter import format_tokens
+from .lexer import LexResult, tokenize
+from .outline import Declaration, top_level_declarations
+from .parser import ParseResult, parse
+
+
+class SourceTooLarge(Exception):
+    def __init__(self, size: int) -> None:
+        super().__init__(
+            f"source is {size} bytes; Octoscript accepts at most {MAX_SOURCE_BYTES} bytes"
+        )
+        self.size = size
+
+
+class SyntaxRejected(Exception):
+    def __init__(self, result: SyntaxResult) -> None:
+        super().__init__("source is not canonical Octoscript")
+        self.result = result
+
+
+def utf8_length(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+@dataclass(slots=True)
+class SyntaxResult:
+    """Tokens, tree, scope events and the checker's verdict for one source text.
+
+    `diagnostics` follow the checker: lexical problems alone when there are
+    any (the parser's view of a broken token stream is not reported), else the
+    parser's. The parse itself always runs, because editor features still
+    serve the prefix before the first error.
+    """
+
+    source: str
+    lex: LexResult
+    parsed: ParseResult
+    lines: LineIndex
+
+    @property
+    def tokens(self):
+        return self.lex.tokens
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        if self.lex.diagnostics or self.lex.truncated:
+            return self.lex.diagnostics
+        return self.parsed.diagnostics
+
+    @property
+    def diagnostics_truncated(self) -> bool:
+        if self.lex.diagnostics or self.lex.truncated:
+            return self.lex.truncated
+        return self.parsed.truncated
+
+    @property
+    def valid(self) -> bool:
+        return not self.diagnostics and not self.diagnostics_truncated
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        return self.lines.line_column(offset)
+
+
+def analyze_syntax(
+    source: str,
+    max_tokens: int = MAX_SYNTAX_TOKENS,
+    max_nesting: int = MAX_SYNTAX_NESTING,
+) -> SyntaxResult:
+    """Lex and parse; raises SourceTooLarge past the source budget."""
+    size = utf8_length(source)
+    if size > MAX_SOURCE_BYTES:
+        raise SourceTooLarge(size)
+    lex = tokenize(source, max_tokens)
+    parsed = parse(lex.tokens, max_nesting)
+    return SyntaxResult(source, lex, parsed, LineIndex(source))
+
+
+def check_source(source: str) -> SyntaxResult:
+    return analyze_syntax(source)
+
+
+def format_source(source: str) -> str:
+    """Canonical text of valid source; raises SyntaxRejected or SourceTooLarge."""
+    result = analyze_syntax(source)
+    if not result.valid:
+        raise SyntaxRejected(result)
+    return format_tokens(source, result.tokens, MAX_SYNTAX_TOKENS)
+
+
+def outline(result: SyntaxResult) -> list[Declaration]:
+    return top_level_declarations(result.tokens) if result.valid else []
+
+

@@ -1,0 +1,64 @@
+"""Bounded syntax diagnostics and offset -> line/column mapping."""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from ..limits import MAX_SYNTAX_DIAGNOSTICS
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A syntax problem at a code-point offset (zero-width, like the reference)."""
+
+    offset: int
+    message: str
+
+
+@dataclass(slots=True)
+class DiagnosticSink:
+    """Keeps at most MAX_SYNTAX_DIAGNOSTICS and remembers that more were dropped."""
+
+    items: list[Diagnostic] = field(default_factory=list)
+    truncated: bool = False
+    first_offset: int | None = None
+
+    def report(self, offset: int, message: str) -> None:
+        if self.first_offset is None or offset < self.first_offset:
+            self.first_offset = offset
+        if len(self.items) < MAX_SYNTAX_DIAGNOSTICS:
+            self.items.append(Diagnostic(offset, message))
+        else:
+            self.truncated = True
+
+
+class LineIndex:
+    """Maps code-point offsets to 1-based line and column as the checker counts them.
+
+    Only LF starts a line: a bare CR is an error, and the column of a CRLF's CR
+    is its own.
+    """
+
+    __slots__ = ("source", "line_starts")
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        starts = [0]
+        find = source.find
+        position = find("\n")
+        while position != -1:
+            starts.append(position + 1)
+            position = find("\n", position + 1)
+        self.line_starts = starts
+
+    def line_column(self, offset: int) -> tuple[int, int]:
+        line = bisect_right(self.line_starts, offset) - 1
+        return line + 1, offset - self.line_starts[line] + 1
+
+    def line_start(self, line_zero_based: int) -> int:
+        return self.line_starts[line_zero_based]
+
+    @property
+    def line_count(self) -> int:
+        return len(self.line_starts)

@@ -1,0 +1,306 @@
+"""Bounded lexer for canonical Octoscript.
+
+Every scanning function takes the source and a position and returns the
+position after what it consumed, reporting problems to a sink; `tokenize`
+drives them. Newlines are tokens because they end statements. Newlines inside
+block comments are emitted too, exactly as the inherited streaming tokenizer
+counts them, which keeps statement boundaries and the formatter's line
+structure in step with the reference checker.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..limits import MAX_SYNTAX_TOKENS
+from .diagnostics import Diagnostic, DiagnosticSink
+from .tokens import CANONICAL_OPERATORS, OPERATOR_CHARS, Kind, Token
+
+_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_IDENT_CONTINUE = _IDENT_START | frozenset("0123456789")
+_DIGITS = frozenset("0123456789")
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_HORIZONTAL_SPACE = frozenset(" \t\f")
+_SINGLE = {
+    "{": Kind.LBRACE,
+    "}": Kind.RBRACE,
+    "(": Kind.LPAREN,
+    ")": Kind.RPAREN,
+    "[": Kind.LBRACKET,
+    "]": Kind.RBRACKET,
+    ",": Kind.COMMA,
+    ";": Kind.SEMICOLON,
+}
+
+MSG_BAD_UNICODE_ESCAPE = (
+    "unicode escapes must use four hexadecimal digits or `\\u{...}` with one to six "
+    "hexadecimal digits"
+)
+MSG_UNICODE_SCALAR = "unicode escapes must encode a valid Unicode scalar value"
+MSG_UNTERMINATED_STRING = "unterminated string literal"
+
+
+@dataclass(slots=True)
+class LexResult:
+    tokens: list[Token]
+    diagnostics: list[Diagnostic]
+    truncated: bool
+
+    @property
+    def ok(self) -> bool:
+        return not self.diagnostics and not self.truncated
+
+
+class _TokenBuffer:
+    """Collects tokens up to the token budget; reports the overflow once."""
+
+    __slots__ = ("tokens", "max_tokens", "sink", "limit_reported")
+
+    def __init__(self, max_tokens: int, sink: DiagnosticSink) -> None:
+        self.tokens: list[Token] = []
+        self.max_tokens = max_tokens
+        self.sink = sink
+        self.limit_reported = False
+
+    def emit(self, kind: Kind, text: str, start: int, end: int) -> None:
+        if len(self.tokens) >= self.max_tokens:
+            if not self.limit_reported:
+                self.sink.report(
+                    start,
+                    f"canonical Octoscript token count exceeds the maximum of {self.max_tokens}",
+                )
+                self.limit_reported = True
+            return
+        self.tokens.append(Token(kind, text, start, end))
+
+
+def tokenize(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
+    sink = DiagnosticSink()
+    out = _TokenBuffer(max_tokens, sink)
+    length = len(source)
+    pos = 0
+    while pos < length:
+        char = source[pos]
+        if char in _HORIZONTAL_SPACE:
+            pos += 1
+        elif char == "\n":
+            out.emit(Kind.NEWLINE, "\n", pos, pos + 1)
+            pos += 1
+        elif char == "\r":
+            pos = _scan_carriage_return(source, pos, out, sink)
+        elif char in _IDENT_START:
+            end = _identifier_end(source, pos + 1)
+            out.emit(Kind.IDENT, source[pos:end], pos, end)
+            pos = end
+        elif char in _DIGITS:
+            end = _scan_number(source, pos, sink)
+            out.emit(Kind.NUMBER, "", pos, end)
+            pos = end
+        elif char == '"':
+            end = _scan_string(source, pos, sink)
+            out.emit(Kind.STRING, "", pos, end)
+            pos = end
+        elif char == "'":
+            pos = _skip_single_quoted_string(source, pos, sink)
+        elif char == "/" and pos + 1 < length and source[pos + 1] == "/":
+            pos = _skip_line_comment(source, pos)
+        elif char == "/" and pos + 1 < length and source[pos + 1] == "*":
+            pos = _skip_block_comment(source, pos, out, sink)
+        elif char in _SINGLE:
+            out.emit(_SINGLE[char], char, pos, pos + 1)
+            pos += 1
+        elif char in OPERATOR_CHARS:
+            pos = _scan_operator(source, pos, out, sink)
+        else:
+            sink.report(pos, f"unsupported character {_describe(char)} in canonical Octoscript")
+            pos += 1
+    # END sits outside the token budget so a full budget still terminates.
+    out.tokens.append(Token(Kind.END, "", length, length))
+    return LexResult(out.tokens, sink.items, sink.truncated)
+
+
+def _describe(char: str) -> str:
+    if char.isprintable() and not char.isspace():
+        return f"`{char}`"
+    return f"U+{ord(char):04X}"
+
+
+def _scan_carriage_return(source: str, pos: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
+    if pos + 1 < len(source) and source[pos + 1] == "\n":
+        out.emit(Kind.NEWLINE, "\r\n", pos, pos + 2)
+        return pos + 2
+    sink.report(pos, "bare carriage returns are not supported; use LF or CRLF line endings")
+    return pos + 1
+
+
+def _identifier_end(source: str, pos: int) -> int:
+    length = len(source)
+    while pos < length and source[pos] in _IDENT_CONTINUE:
+        pos += 1
+    return pos
+
+
+def _digits_end(source: str, pos: int) -> int:
+    length = len(source)
+    while pos < length and source[pos] in _DIGITS:
+        pos += 1
+    return pos
+
+
+def _char_at(source: str, pos: int) -> str:
+    return source[pos] if pos < len(source) else ""
+
+
+def _scan_number(source: str, pos: int, sink: DiagnosticSink) -> int:
+    pos = _digits_end(source, pos)
+    if _char_at(source, pos) == ".":
+        if _char_at(source, pos + 1) in _DIGITS:
+            pos = _digits_end(source, pos + 1)
+        else:
+            sink.report(
+                pos,
+                "a decimal point in a number must be followed by a digit; "
+                "use a space or parentheses before field access",
+            )
+    if _char_at(source, pos) in ("e", "E"):
+        exponent = pos
+        pos += 1
+        if _char_at(source, pos) in ("+", "-"):
+            pos += 1
+        if _char_at(source, pos) in _DIGITS:
+            pos = _digits_end(source, pos)
+        else:
+            sink.report(exponent, "an exponent needs at least one digit")
+    following = _char_at(source, pos)
+    if following and (following == "_" or (following.isascii() and following.isalpha())):
+        sink.report(pos, "numeric literal suffixes are not part of canonical Octoscript")
+    return pos
+
+
+def _scan_string(source: str, start: int, sink: DiagnosticSink) -> int:
+    length = len(source)
+    pos = start + 1
+    while pos < length:
+        char = source[pos]
+        if char == '"':
+            return pos + 1
+        if char == "\\":
+            pos = _scan_escape(source, pos + 1, start, sink)
+        elif char == "\n" or char == "\r":
+            sink.report(start, MSG_UNTERMINATED_STRING)
+            return pos
+        else:
+            pos += 1
+    sink.report(start, MSG_UNTERMINATED_STRING)
+    return pos
+
+
+def _scan_escape(source: str, pos: int, string_start: int, sink: DiagnosticSink) -> int:
+    if pos >= len(source):
+        sink.report(string_start, MSG_UNTERMINATED_STRING)
+        return pos
+    escape = source[pos]
+    if escape in ('"', "\\", "n", "r", "t"):
+        return pos + 1
+    if escape == "u":
+        return _scan_unicode_escape(source, pos + 1, string_start, sink)
+    sink.report(pos, "unsupported string escape in canonical Octoscript")
+    return pos + 1
+
+
+def _is_scalar_value(value: int) -> bool:
+    return value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF
+
+
+def _scan_unicode_escape(source: str, pos: int, string_start: int, sink: DiagnosticSink) -> int:
+    length = len(source)
+    if _char_at(source, pos) == "{":
+        pos += 1
+        digits_start = pos
+        while pos < length and source[pos] in _HEX_DIGITS:
+            pos += 1
+        digits = pos - digits_start
+        if not 1 <= digits <= 6 or _char_at(source, pos) != "}":
+            sink.report(string_start, MSG_BAD_UNICODE_ESCAPE)
+            while pos < length and source[pos] not in ("}", "\n"):
+                pos += 1
+        elif not _is_scalar_value(int(source[digits_start:pos], 16)):
+            sink.report(string_start, MSG_UNICODE_SCALAR)
+        if _char_at(source, pos) == "}":
+            pos += 1
+        return pos
+    digits_start = pos
+    while pos < length and pos - digits_start < 4 and source[pos] in _HEX_DIGITS:
+        pos += 1
+    if pos - digits_start != 4:
+        sink.report(string_start, MSG_BAD_UNICODE_ESCAPE)
+    elif not _is_scalar_value(int(source[digits_start:pos], 16)):
+        sink.report(string_start, MSG_UNICODE_SCALAR)
+    return pos
+
+
+def _skip_single_quoted_string(source: str, start: int, sink: DiagnosticSink) -> int:
+    sink.report(start, "only double-quoted strings are part of canonical Octoscript")
+    length = len(source)
+    pos = start + 1
+    while pos < length:
+        char = source[pos]
+        if char == "\n" or char == "\r":
+            return pos
+        pos += 1
+        if char == "\\":
+            pos += 1
+        elif char == "'":
+            return pos
+    return min(pos, length)
+
+
+def _skip_line_comment(source: str, pos: int) -> int:
+    length = len(source)
+    pos += 2
+    while pos < length and source[pos] != "\n" and source[pos] != "\r":
+        pos += 1
+    return pos
+
+
+def _skip_block_comment(source: str, start: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
+    length = len(source)
+    pos = start + 2
+    possible_terminator = False
+    while pos < length:
+        char = source[pos]
+        if possible_terminator:
+            # After a failed `*` candidate the next character is consumed, so
+            # `**/` never closes a comment (the inherited tokenizer's rule).
+            possible_terminator = False
+            pos += 1
+            if char == "/":
+                return pos
+            continue
+        if char == "*" and _char_at(source, pos + 1) == "/":
+            return pos + 2
+        if char == "*":
+            possible_terminator = True
+            pos += 1
+        elif char == "\n":
+            out.emit(Kind.NEWLINE, "\n", pos, pos + 1)
+            pos += 1
+        elif char == "\r":
+            pos = _scan_carriage_return(source, pos, out, sink)
+        else:
+            pos += 1
+    sink.report(start, "unterminated block comment")
+    return pos
+
+
+def _scan_operator(source: str, start: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
+    length = len(source)
+    pos = start
+    while pos < length and source[pos] in OPERATOR_CHARS:
+        pos += 1
+    operator = source[start:pos]
+    if operator in CANONICAL_OPERATORS:
+        out.emit(Kind.OPERATOR, operator, start, pos)
+    else:
+        sink.report(start, f"operator `{operator}` is not part of canonical Octoscript")
+    return pos

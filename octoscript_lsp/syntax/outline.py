@@ -1,0 +1,85 @@
+"""Top-level `fn` and `let` declarations (the outline) of checked source."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .tokens import Kind, Token
+
+
+@dataclass(frozen=True, slots=True)
+class Declaration:
+    kind: str  # "function" or "let"
+    name: str
+    start: int
+    end: int
+    selection_start: int
+    selection_end: int
+
+
+def matching_braces(tokens: list[Token]) -> dict[int, int]:
+    """Map each `{` token index to the index of its closing `}` in one pass."""
+    pairs: dict[int, int] = {}
+    open_stack: list[int] = []
+    for index, token in enumerate(tokens):
+        if token.kind is Kind.LBRACE:
+            open_stack.append(index)
+        elif token.kind is Kind.RBRACE and open_stack:
+            pairs[open_stack.pop()] = index
+    return pairs
+
+
+def top_level_declarations(tokens: list[Token]) -> list[Declaration]:
+    declarations: list[Declaration] = []
+    braces = matching_braces(tokens)
+    depth = 0
+    count = len(tokens)
+    for index, token in enumerate(tokens):
+        kind = token.kind
+        if kind is Kind.LBRACE:
+            depth += 1
+        elif kind is Kind.RBRACE:
+            depth = max(0, depth - 1)
+        elif kind is Kind.IDENT and depth == 0 and token.text in ("fn", "let"):
+            if index + 1 >= count or tokens[index + 1].kind is not Kind.IDENT:
+                continue
+            name = tokens[index + 1]
+            if token.text == "fn":
+                end = _function_end(tokens, index + 2, braces, name.end)
+                declarations.append(
+                    Declaration("function", name.text, token.start, end, name.start, name.end)
+                )
+            else:
+                end = _let_end(tokens, index + 2, name.end)
+                declarations.append(
+                    Declaration("let", name.text, token.start, end, name.start, name.end)
+                )
+    return declarations
+
+
+def _function_end(tokens: list[Token], after_name: int, braces: dict[int, int],
+                  fallback: int) -> int:
+    for index in range(after_name, len(tokens)):
+        if tokens[index].kind is Kind.LBRACE:
+            closing = braces.get(index)
+            return tokens[closing].end if closing is not None else fallback
+    return fallback
+
+
+_OPENERS = (Kind.LBRACE, Kind.LPAREN, Kind.LBRACKET)
+_CLOSERS = (Kind.RBRACE, Kind.RPAREN, Kind.RBRACKET)
+
+
+def _let_end(tokens: list[Token], after_name: int, end: int) -> int:
+    nesting = 0
+    for index in range(after_name, len(tokens)):
+        token = tokens[index]
+        kind = token.kind
+        if kind is Kind.END or (nesting == 0 and kind in (Kind.NEWLINE, Kind.SEMICOLON)):
+            return end
+        if kind in _OPENERS:
+            nesting += 1
+        elif kind in _CLOSERS:
+            nesting = max(0, nesting - 1)
+        end = token.end
+    return end

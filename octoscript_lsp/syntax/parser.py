@@ -1,0 +1,731 @@
+"""Recursive-descent parser for canonical Octoscript (grammar v0.2).
+
+The parser recovers the way the reference checker does (statement-level
+synchronisation, diagnostics at the offending token) so diagnostics, their
+order and the first-error position match it. Recursion only deepens through
+`_enter_nesting`, which caps it at MAX_SYNTAX_NESTING levels; `parse` raises
+Python's recursion limit just enough for that bound.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+
+from ..limits import MAX_SYNTAX_NESTING
+from .diagnostics import Diagnostic, DiagnosticSink
+from .tokens import ASSIGNMENT_OPERATORS, RESERVED_WORDS, Kind, Token
+from .tree import DEFINE, IMPORT, LET_INIT, POP, PUSH, REFERENCE, Node, SymbolKind
+
+# Python frames per nesting level of the deepest recursion path, with margin.
+_FRAMES_PER_NESTING_LEVEL = 16
+
+_CONTROL_WORDS = ("if", "try", "for", "loop", "while")
+_NON_VALUE_TRY_TAIL = frozenset(
+    {"use", "let", "fn", "return", "break", "continue", "for", "loop", "while"}
+)
+_LITERAL_WORDS = frozenset({"true", "false", "nil"})
+
+
+@dataclass(slots=True)
+class ParseResult:
+    tree: Node
+    diagnostics: list[Diagnostic]
+    truncated: bool
+    first_diagnostic_offset: int | None
+    events: list[tuple]
+
+
+def parse(tokens: list[Token], max_nesting: int = MAX_SYNTAX_NESTING) -> ParseResult:
+    needed = max_nesting * _FRAMES_PER_NESTING_LEVEL + 200
+    previous_limit = sys.getrecursionlimit()
+    if previous_limit < needed:
+        sys.setrecursionlimit(needed)
+    try:
+        parser = _Parser(tokens, max_nesting)
+        tree = parser.parse_program()
+    finally:
+        if previous_limit < needed:
+            sys.setrecursionlimit(previous_limit)
+    sink = parser.sink
+    return ParseResult(tree, sink.items, sink.truncated, sink.first_offset, parser.events)
+
+
+class _Parser:
+    def __init__(self, tokens: list[Token], max_nesting: int) -> None:
+        self.tokens = tokens
+        self.index = 0
+        self.nesting = 0
+        self.max_nesting = max_nesting
+        self.sink = DiagnosticSink()
+        self.events: list[tuple] = []
+
+    # ---------------------------------------------------------------- cursor
+
+    @property
+    def current(self) -> Token:
+        return self.tokens[self.index]
+
+    def at_end(self) -> bool:
+        return self.tokens[self.index].kind is Kind.END
+
+    def advance(self) -> None:
+        if self.tokens[self.index].kind is not Kind.END:
+            self.index += 1
+
+    def at_kind(self, kind: Kind) -> bool:
+        return self.tokens[self.index].kind is kind
+
+    def take_kind(self, kind: Kind) -> bool:
+        if self.tokens[self.index].kind is kind:
+            self.advance()
+            return True
+        return False
+
+    def at_ident(self, name: str) -> bool:
+        token = self.tokens[self.index]
+        return token.kind is Kind.IDENT and token.text == name
+
+    def take_ident(self, name: str) -> bool:
+        if self.at_ident(name):
+            self.advance()
+            return True
+        return False
+
+    def take_op(self, op: str) -> bool:
+        token = self.tokens[self.index]
+        if token.kind is Kind.OPERATOR and token.text == op:
+            self.advance()
+            return True
+        return False
+
+    def take_any_op(self, ops: tuple[str, ...]) -> str | None:
+        token = self.tokens[self.index]
+        if token.kind is Kind.OPERATOR and token.text in ops:
+            self.advance()
+            return token.text
+        return None
+
+    def take_plain_ident(self, message: str) -> int | None:
+        token = self.tokens[self.index]
+        if token.kind is Kind.IDENT and token.text not in RESERVED_WORDS:
+            index = self.index
+            self.advance()
+            return index
+        self.report_current(message)
+        return None
+
+    def at_statement_boundary(self) -> bool:
+        kind = self.tokens[self.index].kind
+        return kind in (Kind.NEWLINE, Kind.SEMICOLON, Kind.RBRACE, Kind.END)
+
+    def at_import_statement_end(self) -> bool:
+        return self.tokens[self.index].kind in (Kind.NEWLINE, Kind.SEMICOLON, Kind.END)
+
+    def at_expression_boundary(self) -> bool:
+        return self.tokens[self.index].kind in (
+            Kind.NEWLINE,
+            Kind.SEMICOLON,
+            Kind.RBRACE,
+            Kind.END,
+            Kind.COMMA,
+            Kind.RPAREN,
+            Kind.RBRACKET,
+        )
+
+    def starts_lambda(self) -> bool:
+        token = self.tokens[self.index]
+        return token.kind is Kind.OPERATOR and token.text in ("|", "||")
+
+    def starts_control_expression(self) -> bool:
+        token = self.tokens[self.index]
+        return token.kind is Kind.IDENT and token.text in _CONTROL_WORDS
+
+    def previous_end(self, fallback: int) -> int:
+        return self.tokens[self.index - 1].end if self.index > 0 else fallback
+
+    def node(
+        self, kind: str, start: int, children: list[Node] | None = None, token: int = -1
+    ) -> Node:
+        end = max(start, self.previous_end(start))
+        return Node(kind, start, end, children if children is not None else [], token)
+
+    # ---------------------------------------------------------------- reports
+
+    def report_current(self, message: str) -> None:
+        self.sink.report(self.tokens[self.index].start, message)
+
+    def report_previous(self, message: str) -> None:
+        token = self.tokens[self.index - 1] if self.index > 0 else self.tokens[self.index]
+        self.sink.report(token.start, message)
+
+    def enter_nesting(self) -> bool:
+        if self.nesting >= self.max_nesting:
+            self.report_current(
+                f"canonical Octoscript nesting exceeds the maximum of {self.max_nesting}"
+            )
+            return False
+        self.nesting += 1
+        return True
+
+    def leave_nesting(self) -> None:
+        if self.nesting > 0:
+            self.nesting -= 1
+
+    # ---------------------------------------------------------------- scope events
+
+    def push_scope(self) -> None:
+        self.events.append((PUSH,))
+
+    def pop_scope(self) -> None:
+        self.events.append((POP, self.tokens[self.index].start))
+
+    def define(self, token_index: int, kind: SymbolKind) -> None:
+        self.events.append((DEFINE, token_index, kind, self.tokens[self.index].start))
+
+    # ---------------------------------------------------------------- statements
+
+    def parse_program(self) -> Node:
+        statements: list[Node] = []
+        self.consume_statement_ends()
+        while not self.at_end():
+            if self.at_kind(Kind.RBRACE):
+                self.report_current("unexpected `}` at top level")
+                self.advance()
+                continue
+            before = self.index
+            statements.append(self.parse_statement())
+            self.require_statement_end()
+            if self.index == before:
+                self.advance()
+        end = self.tokens[-1].end
+        return Node("program", 0, end, statements)
+
+    def parse_statement_list(self) -> list[Node]:
+        statements: list[Node] = []
+        self.consume_statement_ends()
+        while not self.at_end() and not self.at_kind(Kind.RBRACE):
+            before = self.index
+            statements.append(self.parse_statement())
+            self.require_statement_end()
+            if self.index == before:
+                self.advance()
+        return statements
+
+    def parse_block(self) -> Node:
+        start = self.current.start
+        if not self.enter_nesting():
+            return self.node("error", start)
+        if not self.take_kind(Kind.LBRACE):
+            self.report_current("expected `{` to start a block")
+            self.leave_nesting()
+            return self.node("error", start)
+        statements = self.parse_statement_list()
+        if not self.take_kind(Kind.RBRACE):
+            self.report_current("expected `}` to close a block")
+        self.leave_nesting()
+        return self.node("block", start, statements)
+
+    def parse_statement(self) -> Node:
+        start = self.current.start
+        keyword = self.index
+        if self.take_ident("use"):
+            return self.node("use", start, self.parse_import(), keyword)
+        if self.take_ident("let"):
+            return self.parse_declaration(start, keyword)
+        if self.take_ident("fn"):
+            return self.parse_function_declaration(start, keyword)
+        if self.take_ident("return"):
+            value = [] if self.at_statement_boundary() else [self.parse_expression()]
+            return self.node("return", start, value, keyword)
+        if self.at_ident("break") or self.at_ident("continue"):
+            kind = self.current.text
+            self.advance()
+            return self.node(kind, start, [], keyword)
+        return self.parse_expression()
+
+    def parse_import(self) -> list[Node]:
+        module_token = self.index
+        if not self.take_ident("mod"):
+            self.report_current("expected `mod` after `use`")
+            return []
+        if not self.take_op("."):
+            self.report_current("expected `.` after `use mod`")
+            return []
+        path = ["mod"]
+        path_start = self.tokens[module_token].start
+        path_end = self.tokens[module_token].end
+        segments = [Node("segment", path_start, path_end, [], module_token)]
+        binding = self.take_plain_ident("expected a module identifier after `use mod.`")
+        if binding is not None:
+            path.append(self.tokens[binding].text)
+            path_end = self.tokens[binding].end
+            segments.append(self._segment(binding))
+        while self.take_op("."):
+            binding = self.take_plain_ident("expected a module identifier after `.`")
+            if binding is not None:
+                path.append(self.tokens[binding].text)
+                path_end = self.tokens[binding].end
+                segments.append(self._segment(binding))
+        if binding is not None:
+            if self.at_import_statement_end():
+                self.events.append((IMPORT, tuple(path), path_start, path_end, binding))
+            self.define(binding, SymbolKind.IMPORT)
+        return segments
+
+    def _segment(self, index: int) -> Node:
+        token = self.tokens[index]
+        return Node("segment", token.start, token.end, [], index)
+
+    def parse_declaration(self, start: int, keyword: int) -> Node:
+        binding = self.take_plain_ident("expected an identifier after `let`")
+        children: list[Node] = []
+        if binding is not None:
+            children.append(self._name(binding))
+        initializer = -1
+        if self.take_op("="):
+            initializer = self.index
+            children.append(self.parse_expression())
+        elif not self.at_statement_boundary():
+            self.report_current("expected `=` or a statement end after a `let` declaration")
+        if binding is not None:
+            if initializer >= 0:
+                self.events.append((LET_INIT, binding, initializer))
+            self.define(binding, SymbolKind.LET)
+        return self.node("let", start, children, binding if binding is not None else keyword)
+
+    def _name(self, index: int) -> Node:
+        token = self.tokens[index]
+        return Node("name", token.start, token.end, [], index)
+
+    def parse_function_declaration(self, start: int, keyword: int) -> Node:
+        binding = self.take_plain_ident("expected a function identifier after `fn`")
+        if binding is not None:
+            self.define(binding, SymbolKind.FUNCTION)
+        self.push_scope()
+        params = self.parse_parameter_list()
+        body = self.parse_block()
+        self.pop_scope()
+        children = ([self._name(binding)] if binding is not None else []) + [params, body]
+        return self.node("fn", start, children, binding if binding is not None else keyword)
+
+    def parse_parameter_list(self) -> Node:
+        start = self.current.start
+        names: list[Node] = []
+        if not self.take_kind(Kind.LPAREN):
+            self.report_current("expected `(` after a function name")
+            return self.node("params", start, names)
+        if self.take_kind(Kind.RPAREN):
+            return self.node("params", start, names)
+        while True:
+            parameter = self.take_plain_ident("expected a parameter identifier")
+            if parameter is not None:
+                names.append(self._name(parameter))
+                self.define(parameter, SymbolKind.PARAMETER)
+            if self.take_kind(Kind.COMMA):
+                if self.at_kind(Kind.RPAREN):
+                    self.report_current(
+                        "trailing commas are not part of the canonical parameter grammar"
+                    )
+                    self.advance()
+                    return self.node("params", start, names)
+                continue
+            if not self.take_kind(Kind.RPAREN):
+                self.report_current("expected `,` or `)` after a parameter")
+            return self.node("params", start, names)
+
+    # ---------------------------------------------------------------- expressions
+
+    def parse_expression(self) -> Node:
+        start = self.current.start
+        if not self.enter_nesting():
+            return self.node("error", start)
+        keyword = self.index
+        if self.at_ident("if"):
+            result = self.parse_if_expression()
+        elif self.at_ident("try"):
+            result = self.parse_try_expression()
+        elif self.at_ident("for"):
+            result = self.parse_for_expression()
+        elif self.at_ident("loop"):
+            self.advance()
+            self.push_scope()
+            body = self.parse_block()
+            self.pop_scope()
+            result = self.node("loop", start, [body], keyword)
+        elif self.at_ident("while"):
+            self.advance()
+            self.push_scope()
+            condition = self.parse_condition_or_iterable("while")
+            body = self.parse_block()
+            self.pop_scope()
+            result = self.node("while", start, [condition, body], keyword)
+        else:
+            result = self.parse_assignment()
+        self.leave_nesting()
+        return result
+
+    def parse_condition_or_iterable(self, context: str) -> Node:
+        start = self.current.start
+        if self.starts_control_expression():
+            self.report_current(
+                f"a control expression used as an `{context}` condition or iterable "
+                "must be parenthesized"
+            )
+            return self.node("error", start)
+        if self.starts_lambda():
+            self.report_current(
+                f"a lambda used as an `{context}` condition or iterable must be parenthesized"
+            )
+            return self.node("error", start)
+        return self.parse_assignment()
+
+    def parse_try_expression(self) -> Node:
+        start = self.current.start
+        keyword = self.index
+        self.advance()
+        children: list[Node] = []
+        if self.at_ident("catch") or self.at_expression_boundary():
+            self.report_current("expected an expression or block after `try`")
+        else:
+            children.append(self.parse_try_branch("protected"))
+        if not self.take_ident("catch"):
+            self.report_current("expected `catch` after the protected expression or block")
+            return self.node("try", start, children, keyword)
+        if self.at_expression_boundary():
+            self.report_current("expected an expression or block after `catch`")
+        else:
+            children.append(self.parse_try_branch("fallback"))
+        return self.node("try", start, children, keyword)
+
+    def parse_try_branch(self, branch: str) -> Node:
+        if not self.at_kind(Kind.LBRACE):
+            return self.parse_expression()
+        start = self.current.start
+        if not self.enter_nesting():
+            return self.node("error", start)
+        self.advance()
+        self.consume_statement_ends()
+        ends_with_value = False
+        statements: list[Node] = []
+        while not self.at_end() and not self.at_kind(Kind.RBRACE):
+            before = self.index
+            token = self.current
+            ends_with_value = not (token.kind is Kind.IDENT and token.text in _NON_VALUE_TRY_TAIL)
+            statements.append(self.parse_statement())
+            self.require_statement_end()
+            if self.index == before:
+                self.advance()
+        if self.take_kind(Kind.RBRACE):
+            if not ends_with_value:
+                self.report_previous(
+                    f"a try {branch} block must end with a value-producing expression; "
+                    "use `nil` for no value"
+                )
+        else:
+            self.report_current("expected `}` to close a try branch")
+        self.leave_nesting()
+        return self.node("block", start, statements)
+
+    def parse_if_expression(self) -> Node:
+        start = self.current.start
+        keyword = self.index
+        self.advance()
+        children: list[Node] = []
+        if self.at_expression_boundary():
+            self.report_current("expected a condition after `if`")
+        else:
+            children.append(self.parse_condition_or_iterable("if"))
+        children.append(self.parse_conditional_branch())
+        while self.at_ident("elif"):
+            self.advance()
+            if self.at_expression_boundary():
+                self.report_current("expected a condition after `elif`")
+            else:
+                children.append(self.parse_condition_or_iterable("elif"))
+            children.append(self.parse_conditional_branch())
+        if self.at_ident("else"):
+            self.advance()
+            children.append(self.parse_conditional_branch())
+        return self.node("if", start, children, keyword)
+
+    def parse_conditional_branch(self) -> Node:
+        start = self.current.start
+        if self.at_kind(Kind.LBRACE):
+            return self.parse_block()
+        if self.starts_lambda():
+            self.report_current("a lambda used as a conditional branch must be written in a block")
+            return self.node("error", start)
+        if self.at_expression_boundary():
+            self.report_current("expected an expression or block")
+            return self.node("error", start)
+        return self.parse_expression()
+
+    def parse_for_expression(self) -> Node:
+        start = self.current.start
+        keyword = self.index
+        self.advance()
+        count = 0
+        bindings: list[int] = []
+        while True:
+            if self.at_ident("in"):
+                break
+            binding = self.take_plain_ident("expected a binding identifier after `for`")
+            if binding is not None:
+                bindings.append(binding)
+            count += 1
+            if count > 3:
+                self.report_previous("a `for` expression supports at most three bindings")
+            if self.take_kind(Kind.COMMA):
+                if self.at_ident("in"):
+                    self.report_current(
+                        "trailing commas are not part of the canonical `for` binding grammar"
+                    )
+                    break
+                continue
+            break
+        names = [self._name(binding) for binding in bindings]
+        if count == 0 or not self.take_ident("in"):
+            self.report_current("expected `in` after `for` bindings")
+            return self.node("for", start, names, keyword)
+        if self.at_expression_boundary():
+            self.report_current("expected an iterable expression after `in`")
+            iterable = self.node("error", self.current.start)
+        else:
+            iterable = self.parse_condition_or_iterable("for")
+        self.push_scope()
+        for binding in bindings:
+            self.define(binding, SymbolKind.LOOP_BINDING)
+        body = self.parse_block()
+        self.pop_scope()
+        return self.node("for", start, [*names, iterable, body], keyword)
+
+    def parse_expression_or_block(self) -> Node:
+        start = self.current.start
+        if self.at_kind(Kind.LBRACE):
+            return self.parse_block()
+        if self.at_expression_boundary():
+            self.report_current("expected an expression or block")
+            return self.node("error", start)
+        return self.parse_expression()
+
+    def parse_assignment(self) -> Node:
+        start = self.current.start
+        left = self.parse_logical_or()
+        operator = self.index
+        while self.take_any_op(ASSIGNMENT_OPERATORS):
+            right = self.parse_logical_or()
+            left = self.node("assign", start, [left, right], operator)
+            operator = self.index
+        return left
+
+    def _binary(self, operand, operators: tuple[str, ...]) -> Node:
+        start = self.current.start
+        left = operand()
+        operator = self.index
+        while self.take_any_op(operators):
+            right = operand()
+            left = self.node("binary", start, [left, right], operator)
+            operator = self.index
+        return left
+
+    def parse_logical_or(self) -> Node:
+        return self._binary(self.parse_logical_and, ("||",))
+
+    def parse_logical_and(self) -> Node:
+        return self._binary(self.parse_equality, ("&&",))
+
+    def parse_equality(self) -> Node:
+        return self._binary(self.parse_comparison, ("==", "!="))
+
+    def parse_comparison(self) -> Node:
+        return self._binary(self.parse_additive, ("<", "<=", ">", ">="))
+
+    def parse_additive(self) -> Node:
+        return self._binary(self.parse_multiplicative, ("+", "-"))
+
+    def parse_multiplicative(self) -> Node:
+        return self._binary(self.parse_unary, ("*", "/", "%"))
+
+    def parse_unary(self) -> Node:
+        start = self.current.start
+        operator = self.index
+        if self.take_any_op(("!", "-", "+", "~")):
+            operand = self.parse_postfix()
+            return self.node("unary", start, [operand], operator)
+        return self.parse_postfix()
+
+    def parse_postfix(self) -> Node:
+        start = self.current.start
+        node = self.parse_primary()
+        while True:
+            if self.at_kind(Kind.LPAREN):
+                node = self.parse_call(start, node)
+            elif self.take_op("."):
+                member = self.take_plain_ident("expected an identifier after `.`")
+                node = self.node("member", start, [node], member if member is not None else -1)
+            elif self.at_kind(Kind.LBRACKET):
+                self.advance()
+                children = [node]
+                if self.at_kind(Kind.RBRACKET):
+                    self.report_current("expected an index expression between `[` and `]`")
+                else:
+                    children.append(self.parse_expression())
+                if not self.take_kind(Kind.RBRACKET):
+                    self.report_current("expected `]` after an index expression")
+                node = self.node("index", start, children)
+            else:
+                return node
+
+    def parse_call(self, start: int, callee: Node) -> Node:
+        open_paren = self.index
+        self.advance()
+        arguments = self._comma_list(
+            Kind.RPAREN, "call", "expected `,` or `)` after a call argument"
+        )
+        return self.node("call", start, [callee, *arguments], open_paren)
+
+    def _comma_list(self, close: Kind, grammar: str, missing_close: str) -> list[Node]:
+        items: list[Node] = []
+        if self.take_kind(close):
+            return items
+        while True:
+            items.append(self.parse_expression())
+            if self.take_kind(Kind.COMMA):
+                if self.at_kind(close):
+                    self.report_current(
+                        f"trailing commas are not part of the canonical {grammar} grammar"
+                    )
+                    self.advance()
+                    return items
+                continue
+            if not self.take_kind(close):
+                self.report_current(missing_close)
+            return items
+
+    def parse_primary(self) -> Node:
+        token = self.current
+        start = token.start
+        index = self.index
+        kind = token.kind
+        if kind is Kind.NUMBER or kind is Kind.STRING:
+            self.advance()
+            return self.node("literal", start, [], index)
+        if kind is Kind.IDENT:
+            if token.text in _LITERAL_WORDS:
+                self.advance()
+                return self.node("literal", start, [], index)
+            if token.text not in RESERVED_WORDS:
+                self.advance()
+                self.events.append((REFERENCE, index))
+                return self.node("name", start, [], index)
+            self.report_current("reserved words cannot be used as expressions here")
+            self.advance()
+            return self.node("error", start, [], index)
+        if kind is Kind.LBRACKET:
+            self.advance()
+            items = self._comma_list(
+                Kind.RBRACKET, "array", "expected `,` or `]` after an array element"
+            )
+            return self.node("array", start, items, index)
+        if kind is Kind.LBRACE:
+            return self.parse_record()
+        if kind is Kind.LPAREN:
+            self.advance()
+            inner = self.parse_expression()
+            if not self.take_kind(Kind.RPAREN):
+                self.report_current("expected `)` after a parenthesized expression")
+            return self.node("paren", start, [inner], index)
+        if kind is Kind.OPERATOR and token.text in ("|", "||"):
+            return self.parse_lambda()
+        self.report_current("expected an expression")
+        if not self.at_end():
+            self.advance()
+        return self.node("error", start, [], index)
+
+    def parse_record(self) -> Node:
+        start = self.current.start
+        opening = self.index
+        self.advance()
+        self.consume_newlines()
+        members: list[Node] = []
+        if self.take_kind(Kind.RBRACE):
+            return self.node("record", start, members, opening)
+        while True:
+            member_start = self.current.start
+            key = self.take_plain_ident("expected a record member identifier")
+            if not self.take_op(":"):
+                self.report_current("expected `:` after a record member identifier")
+                return self.node("record", start, members, opening)
+            value = self.parse_expression()
+            members.append(
+                self.node("field", member_start, [value], key if key is not None else -1)
+            )
+            if self.take_kind(Kind.COMMA):
+                self.consume_newlines()
+                if self.at_kind(Kind.RBRACE):
+                    self.report_current(
+                        "trailing commas are not part of the canonical record grammar"
+                    )
+                    self.advance()
+                    return self.node("record", start, members, opening)
+                continue
+            if self.at_kind(Kind.NEWLINE):
+                self.consume_newlines()
+                if self.take_kind(Kind.RBRACE):
+                    return self.node("record", start, members, opening)
+                continue
+            if self.take_kind(Kind.RBRACE):
+                return self.node("record", start, members, opening)
+            self.report_current("expected `,`, a newline, or `}` after a record member")
+            return self.node("record", start, members, opening)
+
+    def parse_lambda(self) -> Node:
+        start = self.current.start
+        self.push_scope()
+        params: list[Node] = []
+        if self.take_op("||"):
+            body = self.parse_expression_or_block()
+            self.pop_scope()
+            return self.node("lambda", start, [self.node("params", start, params), body])
+        self.take_op("|")
+        parameter = self.take_plain_ident("expected a lambda parameter identifier")
+        if parameter is not None:
+            params.append(self._name(parameter))
+            self.define(parameter, SymbolKind.LAMBDA_PARAMETER)
+        while self.take_kind(Kind.COMMA):
+            parameter = self.take_plain_ident("expected a lambda parameter identifier after `,`")
+            if parameter is not None:
+                params.append(self._name(parameter))
+                self.define(parameter, SymbolKind.LAMBDA_PARAMETER)
+        param_node = self.node("params", start, params)
+        if not self.take_op("|"):
+            self.report_current("expected `|` after lambda parameters")
+            self.pop_scope()
+            return self.node("lambda", start, [param_node])
+        body = self.parse_expression_or_block()
+        self.pop_scope()
+        return self.node("lambda", start, [param_node, body])
+
+    # ---------------------------------------------------------------- statement ends
+
+    def require_statement_end(self) -> None:
+        kind = self.current.kind
+        if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
+            self.consume_statement_ends()
+        elif not self.at_end():
+            self.report_current("expected a newline or `;` after a statement")
+            self.synchronize_statement()
+
+    def synchronize_statement(self) -> None:
+        while self.current.kind not in (Kind.END, Kind.NEWLINE, Kind.SEMICOLON, Kind.RBRACE):
+            self.advance()
+        self.consume_statement_ends()
+
+    def consume_statement_ends(self) -> None:
+        while self.current.kind in (Kind.NEWLINE, Kind.SEMICOLON):
+            self.advance()
+
+    def consume_newlines(self) -> None:
+        while self.current.kind is Kind.NEWLINE:
+            self.advance()

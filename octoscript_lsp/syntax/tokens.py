@@ -1,0 +1,91 @@
+"""Token kinds, tokens and the fixed word lists of canonical Octoscript.
+
+Offsets are code-point offsets into the source string; the LSP edge converts
+them to UTF-16 and the CLI to UTF-8 bytes.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class Kind(Enum):
+    IDENT = "identifier"
+    NUMBER = "number"
+    STRING = "string"
+    NEWLINE = "newline"
+    SEMICOLON = ";"
+    COMMA = ","
+    LBRACE = "{"
+    RBRACE = "}"
+    LPAREN = "("
+    RPAREN = ")"
+    LBRACKET = "["
+    RBRACKET = "]"
+    OPERATOR = "operator"
+    END = "end"
+
+
+class Token:
+    """One lexical token; `text` holds the spelling of identifiers and operators."""
+
+    __slots__ = ("kind", "text", "start", "end")
+
+    def __init__(self, kind: Kind, text: str, start: int, end: int) -> None:
+        self.kind = kind
+        self.text = text
+        self.start = start
+        self.end = end
+
+    def is_ident(self, name: str) -> bool:
+        return self.kind is Kind.IDENT and self.text == name
+
+    def is_op(self, op: str) -> bool:
+        return self.kind is Kind.OPERATOR and self.text == op
+
+    def __repr__(self) -> str:
+        return f"Token({self.kind.name}, {self.text!r}, {self.start}, {self.end})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Token):
+            return NotImplemented
+        return (self.kind, self.text, self.start, self.end) == (
+            other.kind,
+            other.text,
+            other.start,
+            other.end,
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.kind, self.text, self.start, self.end))
+
+
+KEYWORDS = frozenset(
+    {
+        "if", "elif", "else", "try", "for", "in", "loop", "while", "fn", "let",
+        "return", "break", "continue", "use", "true", "false", "nil",
+    }
+)
+
+# Rejected compatibility spellings the inherited VM would give other meanings.
+COMPATIBILITY_WORDS = frozenset(
+    {"var", "match", "ok", "do", "and", "or", "is", "mut", "me", "scope"}
+)
+
+# Words that can never name a binding or appear as a plain expression name.
+RESERVED_WORDS = KEYWORDS | COMPATIBILITY_WORDS
+
+OPERATOR_CHARS = frozenset("!^&*+-|?:=@><./~%")
+
+CANONICAL_OPERATORS = frozenset(
+    {
+        "!", "-", "+", "~", "=", "+=", "-=", "*=", "/=", "%=", "||", "&&", "==",
+        "!=", "<", "<=", ">", ">=", "*", "/", "%", ".", ":", "|",
+    }
+)
+
+ASSIGNMENT_OPERATORS = ("=", "+=", "-=", "*=", "/=", "%=")
+
+
+def is_reserved(name: str) -> bool:
+    return name in RESERVED_WORDS

@@ -1,0 +1,223 @@
+-- Headless Neovim driver for tests/editors/test_neovim.py.
+--
+-- Uses only the plugin in editors/neovim: it is put on 'runtimepath' and set
+-- up like a user would. The checks run once the file given on the command
+-- line is loaded, every wait is bounded, and the findings are written as JSON
+-- to $OCTOSCRIPT_TEST_RESULT before Neovim quits.
+
+local function env(name)
+  local value = os.getenv(name)
+  if value == nil or value == "" then
+    error(name .. " is not set")
+  end
+  return value
+end
+
+local plugin_dir = env("OCTOSCRIPT_NVIM_PLUGIN")
+local server_cmd = env("OCTOSCRIPT_LSP_CMD")
+local result_path = env("OCTOSCRIPT_TEST_RESULT")
+
+vim.opt.runtimepath:prepend(plugin_dir)
+vim.opt.swapfile = false
+vim.opt.shadafile = "NONE"
+
+require("octoscript").setup({
+  cmd = { server_cmd },
+  init_options = {
+    octoscript = {
+      toolCatalog = {
+        { name = "text.echo", format = "text", description = "Echo." },
+      },
+    },
+  },
+})
+
+local results = { errors = {} }
+
+local function note_error(stage, err)
+  table.insert(results.errors, stage .. ": " .. tostring(err))
+end
+
+local function buffer_clients(bufnr)
+  local found = {}
+  if vim.lsp.get_clients then
+    found = vim.lsp.get_clients({ bufnr = bufnr })
+  else
+    for _, client in pairs(vim.lsp.buf_get_clients(bufnr)) do
+      table.insert(found, client)
+    end
+  end
+  return found
+end
+
+local function initialized(client)
+  if client.initialized then
+    return true
+  end
+  local caps = client.server_capabilities
+  return type(caps) == "table" and next(caps) ~= nil
+end
+
+local function uri(bufnr)
+  return vim.uri_from_bufnr(bufnr)
+end
+
+-- The first non-error result of a synchronous request, plus any error text.
+local function request(bufnr, method, params, timeout)
+  local responses, err = vim.lsp.buf_request_sync(bufnr, method, params, timeout)
+  if responses == nil then
+    return nil, tostring(err or "no response")
+  end
+  local errors = {}
+  for _, response in pairs(responses) do
+    if response.err or response.error then
+      table.insert(errors, vim.inspect(response.err or response.error))
+    elseif response.result ~= nil then
+      return response.result, nil
+    end
+  end
+  if #errors > 0 then
+    return nil, table.concat(errors, "; ")
+  end
+  return nil, "empty result"
+end
+
+local function hover_text(contents)
+  if contents == nil or contents == vim.NIL then
+    return ""
+  end
+  if type(contents) == "string" then
+    return contents
+  end
+  if contents.value ~= nil then
+    return tostring(contents.value)
+  end
+  local parts = {}
+  for _, item in ipairs(contents) do
+    table.insert(parts, hover_text(item))
+  end
+  return table.concat(parts, "\n")
+end
+
+-- Find the 0-based position of `needle` on a buffer line (plus an offset).
+local function position_of(bufnr, needle, offset)
+  local lines = vim.api.nvim_buf_get_lines(bufnr, 0, -1, false)
+  for index, line in ipairs(lines) do
+    local start = line:find(needle, 1, true)
+    if start then
+      return { line = index - 1, character = start - 1 + (offset or 0) }
+    end
+  end
+  return nil
+end
+
+local function run()
+  local bufnr = vim.api.nvim_get_current_buf()
+  results.log_path = vim.lsp.get_log_path and vim.lsp.get_log_path() or nil
+  results.nvim_version = tostring(vim.version().major) .. "." .. tostring(vim.version().minor)
+    .. "." .. tostring(vim.version().patch)
+  results.buffer_name = vim.api.nvim_buf_get_name(bufnr)
+  results.filetype = vim.api.nvim_buf_get_option(bufnr, "filetype")
+
+  -- 1. attach
+  local attached = vim.wait(15000, function()
+    for _, client in ipairs(buffer_clients(bufnr)) do
+      if client.name == "octoscript" and initialized(client) then
+        return true
+      end
+    end
+    return false
+  end, 50)
+  results.attached = attached
+  results.client_names = {}
+  for _, client in ipairs(buffer_clients(bufnr)) do
+    table.insert(results.client_names, client.name)
+  end
+  if not attached then
+    note_error("attach", "no initialized octoscript client within 15 s")
+    return
+  end
+  results.initial_diagnostics = #vim.diagnostic.get(bufnr)
+
+  -- 2. tool-name completion inside tool.call("")
+  local ok, err = pcall(function()
+    local position = position_of(bufnr, 'tool.call("', #'tool.call("')
+    assert(position, "tool.call site not found in the test file")
+    local result, request_err = request(bufnr, "textDocument/completion", {
+      textDocument = { uri = uri(bufnr) },
+      position = position,
+    }, 8000)
+    if request_err then
+      error(request_err)
+    end
+    local items = result.items or result
+    local labels = {}
+    for _, item in ipairs(items) do
+      table.insert(labels, item.label)
+    end
+    results.completion_labels = labels
+  end)
+  if not ok then
+    note_error("completion", err)
+  end
+
+  -- 3. hover on the `let` binding name
+  ok, err = pcall(function()
+    local position = position_of(bufnr, "let greeting", #"let ")
+    assert(position, "let binding not found in the test file")
+    local result, request_err = request(bufnr, "textDocument/hover", {
+      textDocument = { uri = uri(bufnr) },
+      position = position,
+    }, 8000)
+    if request_err then
+      error(request_err)
+    end
+    results.hover = hover_text(result.contents)
+  end)
+  if not ok then
+    note_error("hover", err)
+  end
+
+  -- 4. an edit that makes the source invalid must produce a diagnostic
+  ok, err = pcall(function()
+    vim.api.nvim_buf_set_lines(bufnr, -1, -1, false, { "let = " })
+    local seen = vim.wait(10000, function()
+      return #vim.diagnostic.get(bufnr) > 0
+    end, 50)
+    local messages = {}
+    for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do
+      table.insert(messages, {
+        message = diagnostic.message,
+        lnum = diagnostic.lnum,
+        source = diagnostic.source,
+      })
+    end
+    results.diagnostics_after_edit = messages
+    results.diagnostic_seen = seen
+  end)
+  if not ok then
+    note_error("diagnostic", err)
+  end
+end
+
+local function finish()
+  local file = io.open(result_path, "w")
+  if file then
+    file:write(vim.fn.json_encode(results))
+    file:close()
+  end
+  vim.cmd("qall!")
+end
+
+vim.api.nvim_create_autocmd("VimEnter", {
+  once = true,
+  callback = function()
+    vim.schedule(function()
+      local ok, err = pcall(run)
+      if not ok then
+        note_error("driver", err)
+      end
+      finish()
+    end)
+  end,
+})
