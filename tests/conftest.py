@@ -23,3 +23,25 @@ def strip_markers(text: str) -> tuple[str, dict[str, int]]:
         marks[name] = length
     out.append(rest)
     return "".join(out), marks
+
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _load_fixture_sources() -> dict[str, str]:
+    paths = sorted(FIXTURES.glob("*.octoscript")) + sorted(FIXTURES.glob("corpus/*.octoscript"))
+    return {path.stem: path.read_bytes().decode("utf-8") for path in paths}
+
+
+def pytest_generate_tests(metafunc):
+    if "fixture_source" in metafunc.fixturenames:
+        sources = _load_fixture_sources()
+        metafunc.parametrize("fixture_source", list(sources.values()), ids=list(sources))
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def fixture_sources() -> dict[str, str]:
+    return _load_fixture_sources()

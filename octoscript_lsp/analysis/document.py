@@ -5,6 +5,9 @@ from __future__ import annotations
 from functools import cached_property
 
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
+from .imports import ImportReport, collect_imports
+from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
+from .sites import TextRegions
 
 
 class DocumentAnalysis:
@@ -53,3 +56,41 @@ class DocumentAnalysis:
             return first
         parser_first = syntax.parsed.first_diagnostic_offset
         return first if parser_first is None else min(first, parser_first)
+
+    @cached_property
+    def regions(self) -> TextRegions:
+        return TextRegions(self.source)
+
+    @cached_property
+    def completion_index(self) -> LexicalIndex:
+        """The lexical index of the whole parse, broken source included.
+
+        Completion and signature help use it together with the safe prefix.
+        """
+        syntax = self.syntax
+        if syntax is None:
+            return EMPTY_INDEX
+        return build_lexical_index(syntax.tokens, syntax.parsed.events, len(self.source))
+
+    @cached_property
+    def lexical(self) -> LexicalIndex:
+        """The navigation index: only valid source has one."""
+        return self.completion_index if self.valid else EMPTY_INDEX
+
+    @cached_property
+    def imports(self) -> ImportReport:
+        syntax = self.syntax
+        if syntax is None:
+            return ImportReport((), False)
+        return collect_imports(syntax.tokens, syntax.parsed.events, self.metadata_prefix_end)
+
+    def visible_import(self, name_start: int, name_end: int):
+        """The `use` record of the binding a receiver name resolves to, if it is one."""
+        from ..syntax.tree import SymbolKind
+
+        if name_end > self.diagnostic_prefix_end or name_end > self.metadata_prefix_end:
+            return None
+        symbol = self.completion_index.visible(self.source[name_start:name_end], name_start)
+        if symbol is None or symbol.kind is not SymbolKind.IMPORT:
+            return None
+        return self.imports.for_binding(symbol.start, symbol.end)

@@ -64,3 +64,25 @@ class PositionMap:
             remaining -= width
             offset += 1
         return offset
+
+    def strict_offset(self, position: types.Position) -> int | None:
+        """Offset of a position inside the text, or None past a line's end or mid-pair."""
+        line = position.line
+        if line < 0 or line >= len(self.line_starts) or position.character < 0:
+            return None
+        start = self.line_starts[line]
+        end = self.line_end(line)
+        text = self.source[start:end]
+        remaining = position.character
+        if text.isascii():
+            return start + remaining if remaining <= len(text) else None
+        offset = start
+        for char in text:
+            if remaining == 0:
+                return offset
+            width = 2 if ord(char) > 0xFFFF else 1
+            if remaining < width:
+                return None
+            remaining -= width
+            offset += 1
+        return offset if remaining == 0 else None

@@ -45,6 +45,8 @@ class LexResult:
     tokens: list[Token]
     diagnostics: list[Diagnostic]
     truncated: bool
+    # (start, end) of every comment, in source order; comments are not tokens.
+    comments: list[tuple[int, int]]
 
     @property
     def ok(self) -> bool:
@@ -78,6 +80,7 @@ def tokenize(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
     sink = DiagnosticSink()
     out = _TokenBuffer(max_tokens, sink)
     length = len(source)
+    comments: list[tuple[int, int]] = []
     pos = 0
     while pos < length:
         char = source[pos]
@@ -103,9 +106,13 @@ def tokenize(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
         elif char == "'":
             pos = _skip_single_quoted_string(source, pos, sink)
         elif char == "/" and pos + 1 < length and source[pos + 1] == "/":
-            pos = _skip_line_comment(source, pos)
+            end = _skip_line_comment(source, pos)
+            comments.append((pos, end))
+            pos = end
         elif char == "/" and pos + 1 < length and source[pos + 1] == "*":
-            pos = _skip_block_comment(source, pos, out, sink)
+            end = _skip_block_comment(source, pos, out, sink)
+            comments.append((pos, end))
+            pos = end
         elif char in _SINGLE:
             out.emit(_SINGLE[char], char, pos, pos + 1)
             pos += 1
@@ -116,7 +123,7 @@ def tokenize(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
             pos += 1
     # END sits outside the token budget so a full budget still terminates.
     out.tokens.append(Token(Kind.END, "", length, length))
-    return LexResult(out.tokens, sink.items, sink.truncated)
+    return LexResult(out.tokens, sink.items, sink.truncated, comments)
 
 
 def _describe(char: str) -> str:

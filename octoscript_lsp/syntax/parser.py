@@ -17,8 +17,10 @@ from .diagnostics import Diagnostic, DiagnosticSink
 from .tokens import ASSIGNMENT_OPERATORS, RESERVED_WORDS, Kind, Token
 from .tree import DEFINE, IMPORT, LET_INIT, POP, PUSH, REFERENCE, Node, SymbolKind
 
-# Python frames per nesting level of the deepest recursion path, with margin.
-_FRAMES_PER_NESTING_LEVEL = 16
+# Python frames per nesting level of the deepest recursion path (a lambda or
+# call argument takes 19: expression, assignment, six precedence levels of two
+# frames each, unary, postfix, primary/call, lambda/list, body), with margin.
+_FRAMES_PER_NESTING_LEVEL = 24
 
 _CONTROL_WORDS = ("if", "try", "for", "loop", "while")
 _NON_VALUE_TRY_TAIL = frozenset(
@@ -37,7 +39,7 @@ class ParseResult:
 
 
 def parse(tokens: list[Token], max_nesting: int = MAX_SYNTAX_NESTING) -> ParseResult:
-    needed = max_nesting * _FRAMES_PER_NESTING_LEVEL + 200
+    needed = _stack_depth() + max_nesting * _FRAMES_PER_NESTING_LEVEL + 200
     previous_limit = sys.getrecursionlimit()
     if previous_limit < needed:
         sys.setrecursionlimit(needed)
@@ -49,6 +51,15 @@ def parse(tokens: list[Token], max_nesting: int = MAX_SYNTAX_NESTING) -> ParseRe
             sys.setrecursionlimit(previous_limit)
     sink = parser.sink
     return ParseResult(tree, sink.items, sink.truncated, sink.first_offset, parser.events)
+
+
+def _stack_depth() -> int:
+    depth = 0
+    frame = sys._getframe()
+    while frame is not None:
+        depth += 1
+        frame = frame.f_back
+    return depth
 
 
 class _Parser:

@@ -62,8 +62,29 @@ local function uri(bufnr)
   return vim.uri_from_bufnr(bufnr)
 end
 
+local CAPABILITY = {
+  ["textDocument/completion"] = "completionProvider",
+  ["textDocument/hover"] = "hoverProvider",
+}
+
+-- Whether an attached octoscript client advertises the provider for `method`
+-- (asking an unsupported method would only run into the timeout).
+local function advertised(bufnr, method)
+  for _, client in ipairs(buffer_clients(bufnr)) do
+    local caps = client.server_capabilities or {}
+    local provider = caps[CAPABILITY[method]]
+    if client.name == "octoscript" and provider ~= nil and provider ~= false and provider ~= vim.NIL then
+      return true
+    end
+  end
+  return false
+end
+
 -- The first non-error result of a synchronous request, plus any error text.
 local function request(bufnr, method, params, timeout)
+  if not advertised(bufnr, method) then
+    return nil, "the server does not advertise " .. CAPABILITY[method] .. " for " .. method
+  end
   local responses, err = vim.lsp.buf_request_sync(bufnr, method, params, timeout)
   if responses == nil then
     return nil, tostring(err or "no response")

@@ -1,0 +1,404 @@
+"""Cursor-site recognizers over source text.
+
+Editor requests arrive at positions inside half-typed code, so these look at
+the text around the cursor rather than the parse tree, the way the reference
+server does: a member site `recv.mem|`, a `use mod.a.|` path segment, the
+string argument of `tool.call("|")`, and the call whose argument list holds
+the cursor. Strings and comments come from one cached scan (`TextRegions`).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from ..limits import (
+    MAX_MODULE_PATH_SEGMENTS,
+    MAX_SIGNATURE_ARGUMENTS,
+    MAX_SIGNATURE_DELIMITER_DEPTH,
+)
+from ..syntax.tokens import RESERVED_WORDS
+
+_IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789")
+_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_ASCII_SPACE = frozenset(" \t\n\r\f\v")
+
+
+def is_canonical_identifier(name: str) -> bool:
+    return (
+        bool(name)
+        and name[0] in _IDENT_START
+        and all(char in _IDENT_CHARS for char in name)
+        and name not in RESERVED_WORDS
+    )
+
+
+def identifier_start_before(source: str, end: int) -> int:
+    while end > 0 and source[end - 1] in _IDENT_CHARS:
+        end -= 1
+    return end
+
+
+def identifier_end_after(source: str, start: int) -> int:
+    length = len(source)
+    while start < length and source[start] in _IDENT_CHARS:
+        start += 1
+    return start
+
+
+def skip_space_backward(source: str, end: int) -> int:
+    while end > 0 and source[end - 1] in _ASCII_SPACE:
+        end -= 1
+    return end
+
+
+def skip_space_forward(source: str, start: int) -> int:
+    length = len(source)
+    while start < length and source[start] in _ASCII_SPACE:
+        start += 1
+    return start
+
+
+# ---------------------------------------------------------------- strings and comments
+
+
+@dataclass(frozen=True, slots=True)
+class StringRegion:
+    content_start: int
+    content_end: int
+    terminated: bool
+
+
+class TextRegions:
+    """String contents and comments of a text, found in one left-to-right pass."""
+
+    __slots__ = ("length", "strings", "string_starts", "comments", "comment_starts")
+
+    def __init__(self, source: str) -> None:
+        self.length = len(source)
+        self.strings: list[StringRegion] = []
+        self.comments: list[tuple[int, int]] = []
+        index = 0
+        length = len(source)
+        find = source.find
+        while index < length:
+            quote = find('"', index)
+            slash = find("/", index)
+            if quote == -1 and slash == -1:
+                break
+            if slash != -1 and (quote == -1 or slash < quote):
+                index = self._comment(source, slash)
+            else:
+                index = self._string(source, quote)
+        self.string_starts = [region.content_start for region in self.strings]
+        self.comment_starts = [start for start, _ in self.comments]
+
+    def _comment(self, source: str, slash: int) -> int:
+        following = source[slash + 1 : slash + 2]
+        if following == "/":
+            end = slash + 2
+            length = len(source)
+            while end < length and source[end] not in "\n\r":
+                end += 1
+            self.comments.append((slash, end))
+            return end
+        if following == "*":
+            close = source.find("*/", slash + 2)
+            end = len(source) if close == -1 else close + 2
+            self.comments.append((slash, end))
+            # An unterminated block comment hides every later string.
+            return end
+        return slash + 1
+
+    def _string(self, source: str, quote: int) -> int:
+        index = quote + 1
+        length = len(source)
+        while index < length:
+            char = source[index]
+            if char == '"':
+                self.strings.append(StringRegion(quote + 1, index, True))
+                return index + 1
+            if char == "\\":
+                index += 2
+            elif char in "\n\r":
+                break
+            else:
+                index += 1
+        index = min(index, length)
+        self.strings.append(StringRegion(quote + 1, index, False))
+        return index
+
+    def string_at(self, offset: int) -> StringRegion | None:
+        """The string whose contents hold the cursor (an open string runs to EOF)."""
+        position = bisect_right(self.string_starts, offset) - 1
+        if position < 0:
+            return None
+        region = self.strings[position]
+        if region.terminated:
+            inside = offset <= region.content_end
+        else:
+            inside = offset < region.content_end or region.content_end == self.length
+        return region if inside else None
+
+    def in_comment(self, offset: int) -> bool:
+        position = bisect_right(self.comment_starts, offset) - 1
+        if position < 0:
+            return False
+        start, end = self.comments[position]
+        return start <= offset <= end
+
+
+# ---------------------------------------------------------------- member sites
+
+
+@dataclass(frozen=True, slots=True)
+class MemberSite:
+    """`a.b.member|`: receivers outermost first, then the member being typed."""
+
+    receivers: tuple[tuple[int, int], ...]
+    member_start: int
+    member_end: int
+
+    @property
+    def receiver(self) -> tuple[int, int]:
+        return self.receivers[0]
+
+    @property
+    def is_direct(self) -> bool:
+        return len(self.receivers) == 1
+
+
+def member_site(source: str, regions: TextRegions, offset: int) -> MemberSite | None:
+    if offset > len(source) or regions.string_at(offset) or regions.in_comment(offset):
+        return None
+    member_start = identifier_start_before(source, offset)
+    member_end = identifier_end_after(source, offset)
+    if member_start == 0 or source[member_start - 1] != ".":
+        return None
+    if member_start < member_end and source[member_start] not in _IDENT_START:
+        return None
+    receivers: list[tuple[int, int]] = []
+    receiver_end = member_start - 1
+    while True:
+        if len(receivers) == MAX_MODULE_PATH_SEGMENTS:
+            return None
+        receiver_start = identifier_start_before(source, receiver_end)
+        if not is_canonical_identifier(source[receiver_start:receiver_end]):
+            return None
+        receivers.append((receiver_start, receiver_end))
+        if receiver_start == 0 or source[receiver_start - 1] != ".":
+            break
+        receiver_end = receiver_start - 1
+    receivers.reverse()
+    return MemberSite(tuple(receivers), member_start, member_end)
+
+
+# ---------------------------------------------------------------- `use mod.` paths
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPathSite:
+    prefix: tuple[str, ...]  # always starts with "mod"
+    segment_start: int
+    segment_end: int
+
+
+def import_path_site(source: str, regions: TextRegions, offset: int) -> ImportPathSite | None:
+    if offset > len(source) or regions.string_at(offset) or regions.in_comment(offset):
+        return None
+    segment_start = identifier_start_before(source, offset)
+    segment_end = identifier_end_after(source, offset)
+    if segment_start < segment_end and source[segment_start] not in _IDENT_START:
+        return None
+    before = skip_space_backward(source, segment_start)
+    reversed_prefix: list[str] = []
+    while True:
+        if before == 0 or source[before - 1] != ".":
+            return None
+        before_dot = skip_space_backward(source, before - 1)
+        previous_start = identifier_start_before(source, before_dot)
+        previous = source[previous_start:before_dot]
+        if not is_canonical_identifier(previous):
+            return None
+        reversed_prefix.append(previous)
+        before = skip_space_backward(source, previous_start)
+        if previous == "mod":
+            module_start = previous_start
+            break
+    use_end = before
+    use_start = identifier_start_before(source, use_end)
+    if (
+        source[use_start:use_end] != "use"
+        or module_start <= use_end
+        or not _is_statement_start(source, use_start)
+    ):
+        return None
+    return ImportPathSite(tuple(reversed(reversed_prefix)), segment_start, segment_end)
+
+
+def _is_statement_start(source: str, position: int) -> bool:
+    while position > 0 and source[position - 1] in _ASCII_SPACE:
+        position -= 1
+        if source[position] in "\n\r":
+            return True
+    return position == 0 or source[position - 1] in ";{"
+
+
+# ---------------------------------------------------------------- tool-name literals
+
+
+@dataclass(frozen=True, slots=True)
+class ToolLiteralSite:
+    method: str
+    receiver: tuple[int, int]
+    content_start: int
+    content_end: int
+
+
+TOOL_CALL_METHODS = ("call", "start", "call_json", "start_json")
+
+
+def tool_literal_site(source: str, regions: TextRegions, offset: int) -> ToolLiteralSite | None:
+    region = regions.string_at(offset)
+    if region is None:
+        return None
+    open_paren_end = skip_space_backward(source, region.content_start - 1)
+    if open_paren_end == 0 or source[open_paren_end - 1] != "(":
+        return None
+    method_end = skip_space_backward(source, open_paren_end - 1)
+    method_start = identifier_start_before(source, method_end)
+    if method_start == method_end or method_start == 0 or source[method_start - 1] != ".":
+        return None
+    method = source[method_start:method_end]
+    if method not in TOOL_CALL_METHODS:
+        return None
+    receiver_end = method_start - 1
+    receiver_start = identifier_start_before(source, receiver_end)
+    if receiver_start > 0 and source[receiver_start - 1] == ".":
+        return None
+    if not is_canonical_identifier(source[receiver_start:receiver_end]):
+        return None
+    return ToolLiteralSite(
+        method, (receiver_start, receiver_end), region.content_start, region.content_end
+    )
+
+
+# ---------------------------------------------------------------- call context
+
+
+@dataclass(frozen=True, slots=True)
+class OpenDelimiter:
+    kind: str  # "(", "[" or "{"
+    offset: int
+    commas: int
+
+
+_INTERESTING = re.compile(r'["/()\[\]{},]')
+_CLOSERS = {")": "(", "]": "[", "}": "{"}
+
+
+def open_delimiters_before(source: str, offset: int) -> list[OpenDelimiter] | None:
+    """Delimiters still open at `offset`, or None where help must not be offered.
+
+    Refuses a cursor inside a comment, mismatched or excess closers, a string
+    broken by a newline, and more than the bounded depth or argument count. A
+    string still open at the cursor is an argument being typed: fine.
+    """
+    if offset > len(source):
+        return None
+    stack: list[list] = []
+    index = 0
+    search = _INTERESTING.search
+    while index < offset:
+        found = search(source, index, offset)
+        if found is None:
+            break
+        index = found.start()
+        char = source[index]
+        if char == '"':
+            index, terminated = _skip_string_until(source, index + 1, offset)
+            if index is None:
+                return None
+            if not terminated:
+                break
+        elif char == "/":
+            following = source[index + 1 : index + 2]
+            if following == "/":
+                end = index + 2
+                while end < offset and source[end] not in "\n\r":
+                    end += 1
+                if end == offset:
+                    return None
+                index = end
+            elif following == "*":
+                close = source.find("*/", index + 2)
+                if close == -1 or close + 1 >= offset:
+                    return None
+                index = close + 2
+            else:
+                index += 1
+        elif char in "([{":
+            if len(stack) == MAX_SIGNATURE_DELIMITER_DEPTH:
+                return None
+            stack.append([char, index, 0])
+            index += 1
+        elif char in _CLOSERS:
+            if not stack or stack.pop()[0] != _CLOSERS[char]:
+                return None
+            index += 1
+        else:  # comma
+            if not stack:
+                return None
+            top = stack[-1]
+            if top[0] == "(":
+                top[2] += 1
+                if top[2] >= MAX_SIGNATURE_ARGUMENTS:
+                    return None
+            index += 1
+    return [OpenDelimiter(kind, at, commas) for kind, at, commas in stack]
+
+
+def _skip_string_until(source: str, index: int, offset: int) -> tuple[int | None, bool]:
+    while index < offset:
+        char = source[index]
+        if char == '"':
+            return index + 1, True
+        if char == "\\":
+            index += 2
+        elif char in "\n\r":
+            return None, False
+        else:
+            index += 1
+    return index, False
+
+
+@dataclass(frozen=True, slots=True)
+class CallContext:
+    open_paren: int
+    callee_end: int
+    active_argument: int
+
+
+def call_context(source: str, offset: int) -> CallContext | None:
+    delimiters = open_delimiters_before(source, offset)
+    if not delimiters:
+        return None
+    for delimiter in reversed(delimiters):
+        if delimiter.kind == "(":
+            callee_end = skip_space_backward(source, delimiter.offset)
+            return CallContext(delimiter.offset, callee_end, delimiter.commas)
+    return None
+
+
+def direct_callee(source: str, context: CallContext) -> tuple[int, int] | None:
+    """`name(` not preceded by a dot: the span of `name`."""
+    start = identifier_start_before(source, context.callee_end)
+    if start == context.callee_end:
+        return None
+    before = skip_space_backward(source, start)
+    if before > 0 and source[before - 1] == ".":
+        return None
+    if not is_canonical_identifier(source[start : context.callee_end]):
+        return None
+    return (start, context.callee_end)

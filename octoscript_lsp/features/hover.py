@@ -1,0 +1,95 @@
+"""textDocument/hover: member sites first (catalogs, records, std), then bindings."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..analysis import surfaces
+from ..analysis.document import DocumentAnalysis
+from ..analysis.sites import MemberSite, member_site
+from ..syntax.tree import SymbolKind
+from . import catalog_hover
+from .catalog_assist import Catalogs
+from .navigation import binding_hover
+from .positions import PositionMap
+
+
+def _plain(text: str, edit_range: types.Range) -> types.Hover:
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=text),
+        range=edit_range,
+    )
+
+
+class _NoHover(Exception):
+    """A site that claims the position but has nothing to show (stop, answer null)."""
+
+
+def hover(
+    analysis: DocumentAnalysis, positions: PositionMap, offset: int | None, catalogs: Catalogs
+) -> types.Hover | None:
+    if offset is None or analysis.syntax is None:
+        return None
+    if not analysis.completion_index.truncated:
+        try:
+            found = _member_hover(analysis, positions, offset, catalogs)
+        except _NoHover:
+            return None
+        if found is not None:
+            return found
+        found = catalog_hover.input_key_hover(analysis, offset, catalogs)
+        if found is not None:
+            return found
+    occurrence = analysis.lexical.occurrence_at(offset)
+    if occurrence is None:
+        return None
+    symbol = occurrence.symbol
+    if symbol.kind is SymbolKind.IMPORT and not analysis.lexical.truncated:
+        record = analysis.imports.for_binding(symbol.start, symbol.end)
+        if record is not None and record.path == ("mod", "std", "assert"):
+            return _plain(
+                surfaces.assert_documentation(symbol.name),
+                positions.range(occurrence.start, occurrence.end),
+            )
+    return binding_hover(analysis, positions, occurrence)
+
+
+def _member_hover(
+    analysis: DocumentAnalysis, positions: PositionMap, offset: int, catalogs: Catalogs
+) -> types.Hover | None:
+    site = member_site(analysis.source, analysis.regions, offset)
+    if site is None or site.member_start == site.member_end:
+        return None
+    found = catalog_hover.member_hover(analysis, site, catalogs)
+    if found is not None:
+        return found
+    return _std_member_hover(analysis, positions, site)
+
+
+def _std_member_hover(
+    analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite
+) -> types.Hover | None:
+    if (
+        site.member_end > analysis.diagnostic_prefix_end
+        or site.member_end > analysis.metadata_prefix_end
+    ):
+        return None
+    record = analysis.visible_import(*site.receiver)
+    if record is None:
+        return None
+    source = analysis.source
+    name = source[site.member_start : site.member_end]
+    member_range = positions.range(site.member_start, site.member_end)
+    module = surfaces.std_module_for_import(record.path)
+    if site.is_direct and module is not None and module.members:
+        member = surfaces.member(module, name)
+        if member is None:
+            raise _NoHover
+        receiver = source[site.receiver[0] : site.receiver[1]]
+        return _plain(module.member_documentation(member, receiver), member_range)
+    if record.path == ("mod", "std") and site.is_direct:
+        child = surfaces.import_path_child(("mod", "std"), name)
+        if child is None:
+            raise _NoHover
+        return _plain(child.documentation, member_range)
+    return None

@@ -1,0 +1,97 @@
+"""Definition, references, document highlights and lexical hover."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..analysis.document import DocumentAnalysis
+from ..analysis.lexical import KIND_LABELS, Occurrence
+from ..syntax.tree import SymbolKind
+from .positions import PositionMap
+
+
+class IndexTruncated(Exception):
+    """The lexical index is truncated: an exhaustive answer would be partial."""
+
+
+def occurrence_at(analysis: DocumentAnalysis, offset: int | None) -> Occurrence | None:
+    if offset is None:
+        return None
+    return analysis.lexical.occurrence_at(offset)
+
+
+def definition(
+    analysis: DocumentAnalysis, positions: PositionMap, uri: str, offset: int | None, catalogs
+) -> types.Location | None:
+    if offset is not None and not analysis.lexical.truncated:
+        from .catalog_hover import member_definition
+
+        field = member_definition(analysis, offset, catalogs)
+        if field is not None:
+            start, end = field
+            return types.Location(uri=uri, range=positions.range(start, end))
+    found = occurrence_at(analysis, offset)
+    if found is None:
+        return None
+    symbol = found.symbol
+    return types.Location(uri=uri, range=positions.range(symbol.start, symbol.end))
+
+
+def _require_complete(analysis: DocumentAnalysis) -> None:
+    if analysis.lexical.truncated:
+        raise IndexTruncated("the lexical index exceeds its 4096-occurrence limit")
+
+
+def references(
+    analysis: DocumentAnalysis,
+    positions: PositionMap,
+    uri: str,
+    offset: int | None,
+    include_declaration: bool,
+) -> list[types.Location]:
+    _require_complete(analysis)
+    found = occurrence_at(analysis, offset)
+    if found is None:
+        return []
+    symbol = found.symbol
+    spans = symbol.occurrences() if include_declaration else symbol.references
+    return [types.Location(uri=uri, range=positions.range(start, end)) for start, end in spans]
+
+
+def highlights(
+    analysis: DocumentAnalysis, positions: PositionMap, offset: int | None
+) -> list[types.DocumentHighlight]:
+    _require_complete(analysis)
+    found = occurrence_at(analysis, offset)
+    if found is None:
+        return []
+    return [
+        types.DocumentHighlight(
+            range=positions.range(start, end), kind=types.DocumentHighlightKind.Text
+        )
+        for start, end in found.symbol.occurrences()
+    ]
+
+
+def binding_hover(
+    analysis: DocumentAnalysis, positions: PositionMap, found: Occurrence
+) -> types.Hover:
+    symbol = found.symbol
+    text = f"({KIND_LABELS[symbol.kind]}) {symbol.name}"
+    if symbol.kind is SymbolKind.FUNCTION:
+        header = function_header(analysis, symbol.end)
+        if header is not None:
+            text = (
+                f"{symbol.name}({', '.join(header)})\n\n"
+                "Named function declared in this document."
+            )
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=text),
+        range=positions.range(found.start, found.end),
+    )
+
+
+def function_header(analysis: DocumentAnalysis, name_end: int) -> list[str] | None:
+    from ..analysis.signatures import function_parameters
+
+    return function_parameters(analysis.source, name_end, analysis.diagnostic_prefix_end)

@@ -1,0 +1,174 @@
+"""Arbitrary and hostile input never raises and is refused quickly."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from octoscript_lsp.catalogs import CatalogState, CatalogStore, InvalidSearchQuery, search_tools
+from tests.catalogs.helpers import field, shaped, tool, workflow_catalog, workflow_context
+
+KEYS = ["toolCatalog", "moduleCatalog", "workflowDataCatalog", "workflowDataStepContext"]
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=5)
+    | st.dictionaries(st.text(max_size=12), children, max_size=5),
+    max_leaves=40,
+)
+# Values shaped like the real thing so the parsers get past the first check.
+NEAR = st.recursive(
+    st.sampled_from(
+        [None, True, 0, "", "mod.a.b", "text", "json", "object", "string", "synchronous",
+         "single_json", "x", "let", "prepare", "calculate"]
+    ),
+    lambda children: st.lists(children, max_size=4)
+    | st.dictionaries(
+        st.sampled_from(["name", "format", "description", "path", "callMode", "callShape",
+                         "inputFields", "outputFields", "fields", "type", "required",
+                         "stepId", "outputs", "currentStepId", "completedOutputStepIds"]),
+        children,
+        max_size=6,
+    ),
+    max_leaves=40,
+)
+
+
+def _all_states_known(store: CatalogStore) -> None:
+    for state in (store.tool_catalog_state, store.module_catalog_state,
+                  store.workflow_data_state):
+        assert isinstance(state, CatalogState)
+    store.status()
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(KEYS), JSON | NEAR)
+def test_arbitrary_value_in_any_key_never_raises(key: str, value: Any) -> None:
+    store = CatalogStore()
+    store.apply_initialization_options({"octoscript": {key: value}})
+    _all_states_known(store)
+    store.apply_settings({"octoscript": {key: value}})
+    _all_states_known(store)
+
+
+@settings(max_examples=200)
+@given(JSON)
+def test_arbitrary_settings_and_params_never_raise(value: Any) -> None:
+    store = CatalogStore()
+    store.apply_initialization_options(value)
+    store.apply_settings(value)
+    store.apply_did_change_configuration(value)
+    store.apply_settings({"octoscript": value})
+    _all_states_known(store)
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(st.sampled_from(KEYS), JSON | NEAR, max_size=4))
+def test_arbitrary_sections_never_raise(section: dict[str, Any]) -> None:
+    store = CatalogStore()
+    store.apply_initialization_options({"octoscript": section})
+    store.apply_settings({"octoscript": section})
+    _all_states_known(store)
+
+
+@settings(max_examples=200)
+@given(st.text(max_size=300), st.one_of(st.none(), st.integers()))
+def test_search_raises_only_invalid_query(query: str, limit: int | None) -> None:
+    store = CatalogStore()
+    store.apply_initialization_options(
+        {"octoscript": {"toolCatalog": [tool(f"t.{i}", description="x y z") for i in range(30)]}}
+    )
+    try:
+        result = search_tools(store, query, limit)
+    except InvalidSearchQuery:
+        return
+    assert len(result["tools"]) <= 16
+
+
+# ------------------------------------------------------------------ hostile
+
+BIG = "x" * 5_000_000
+
+
+def _deep(depth: int, leaf: Any = None) -> Any:
+    value = leaf
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+def _deep_dict(depth: int) -> Any:
+    value: Any = {}
+    for _ in range(depth):
+        value = {"fields": value, "name": "x"}
+    return value
+
+
+HOSTILE: dict[str, Callable[[], dict[str, Any]]] = {
+    "100k tools": lambda: {"toolCatalog": [tool(f"t{i}") for i in range(100_000)]},
+    "100k modules": lambda: {"moduleCatalog": [{"path": "mod.a"}] * 100_000},
+    "100k fields": lambda: {"moduleCatalog": [shaped(inputFields=[field()] * 100_000)]},
+    "100k outputs": lambda: {
+        "workflowDataCatalog": {"inputFields": [], "outputs": [{"stepId": "a"}] * 100_000},
+        "workflowDataStepContext": workflow_context(),
+    },
+    "100k completed ids": lambda: {
+        "workflowDataCatalog": workflow_catalog(),
+        "workflowDataStepContext": workflow_context("x", ["prepare"] * 100_000),
+    },
+    "5MB description": lambda: {"toolCatalog": [tool(description=BIG)]},
+    "5MB name": lambda: {"toolCatalog": [tool(BIG)]},
+    "5MB path": lambda: {"moduleCatalog": [{"path": "mod." + BIG}]},
+    "5MB field description": lambda: {
+        "moduleCatalog": [shaped(inputFields=[field(description=BIG)])]
+    },
+    "5MB step id": lambda: {
+        "workflowDataCatalog": {"inputFields": [], "outputs": [{"stepId": BIG, "fields": []}]},
+        "workflowDataStepContext": workflow_context(),
+    },
+    "5MB unknown property": lambda: {"toolCatalog": [{**tool(), "blob": BIG}]},
+    "5000-deep list": lambda: {"toolCatalog": _deep(5_000)},
+    "5000-deep fields": lambda: {"moduleCatalog": [shaped(inputFields=[_deep_dict(5_000)])]},
+    "5000-deep unknown": lambda: {"moduleCatalog": [{"path": "mod.a", "x": _deep(5_000)}]},
+    "5000-deep context": lambda: {
+        "workflowDataCatalog": workflow_catalog(),
+        "workflowDataStepContext": workflow_context("calculate", [_deep(5_000)]),
+    },
+    "wrong types everywhere": lambda: {k: _deep(5_000, BIG) for k in KEYS},
+}
+
+
+IGNORED = {"5MB unknown property", "5000-deep unknown"}  # unknown properties are ignored
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_input_refused_fast(name: str) -> None:
+    section = HOSTILE[name]()
+    for apply in ("init", "refresh"):
+        store = CatalogStore()
+        started = time.perf_counter()
+        if apply == "init":
+            store.apply_initialization_options({"octoscript": section})
+        else:
+            store.apply_settings({"octoscript": section})
+        elapsed = time.perf_counter() - started
+        assert elapsed < 0.25, f"{name} ({apply}) took {elapsed:.3f}s"
+        states = (store.tool_catalog_state, store.module_catalog_state,
+                  store.workflow_data_state)
+        if name in IGNORED:
+            assert CatalogState.VALID in states
+        else:
+            assert CatalogState.DISCARDED in states
+            assert CatalogState.VALID not in states
+
+
+def test_huge_search_query_refused_fast() -> None:
+    started = time.perf_counter()
+    with pytest.raises(InvalidSearchQuery):
+        search_tools(CatalogStore(), BIG)
+    assert time.perf_counter() - started < 0.05

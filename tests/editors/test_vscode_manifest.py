@@ -1,0 +1,84 @@
+"""The VS Code extension manifest in editors/vscode/package.json (no npm needed)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+EXTENSION = REPO / "editors" / "vscode"
+CATALOG_SETTINGS = {
+    "octoscript.toolCatalog": ["array", "null"],
+    "octoscript.moduleCatalog": ["array", "null"],
+    "octoscript.workflowDataCatalog": ["object", "null"],
+    "octoscript.workflowDataStepContext": ["object", "null"],
+}
+
+
+@pytest.fixture(scope="module")
+def manifest() -> dict:
+    return json.loads((EXTENSION / "package.json").read_text())
+
+
+def test_language_contribution(manifest: dict) -> None:
+    languages = manifest["contributes"]["languages"]
+    (language,) = [entry for entry in languages if entry["id"] == "octoscript"]
+    assert language["extensions"] == [".octoscript", ".octo"]
+    configuration = EXTENSION / language["configuration"]
+    assert configuration.is_file()
+    language_configuration = json.loads(configuration.read_text())
+    assert language_configuration["comments"] == {
+        "lineComment": "//",
+        "blockComment": ["/*", "*/"],
+    }
+    assert ["{", "}"] in language_configuration["brackets"]
+    assert "indentationRules" in language_configuration
+    assert "onLanguage:octoscript" in manifest.get("activationEvents", ["onLanguage:octoscript"])
+
+
+def test_grammar_contribution(manifest: dict) -> None:
+    (grammar,) = manifest["contributes"]["grammars"]
+    assert grammar["language"] == "octoscript"
+    assert grammar["scopeName"] == "source.octoscript"
+    assert grammar["path"] == "./syntaxes/octoscript.tmLanguage.json"
+    # syntaxes/ is generated from the repository grammar at package time.
+    assert "sync-grammar" in manifest["scripts"]["compile"]
+    assert "compile" in manifest["scripts"]["vscode:prepublish"]
+    sync = (EXTENSION / "scripts" / "sync-grammar.js").read_text()
+    assert "octoscript.tmLanguage.json" in sync
+    assert (REPO / "grammar" / "octoscript.tmLanguage.json").is_file()
+
+
+def test_settings_contribution(manifest: dict) -> None:
+    properties = manifest["contributes"]["configuration"]["properties"]
+    assert properties["octoscript.server.path"]["type"] == "string"
+    assert properties["octoscript.server.path"]["default"] == "octoscript-lsp"
+    for key, types in CATALOG_SETTINGS.items():
+        assert key in properties, key
+        assert sorted(properties[key]["type"]) == sorted(types), key
+        assert properties[key]["default"] is None, key
+
+
+def test_client_forwards_catalogs() -> None:
+    source = (EXTENSION / "src" / "extension.ts").read_text()
+    for key in CATALOG_SETTINGS:
+        assert f'"{key.split(".", 1)[1]}"' in source
+    assert "initializationOptions" in source
+    assert "DidChangeConfigurationNotification" in source
+    assert "vscode-languageclient/node" in source
+
+
+def test_package_metadata(manifest: dict) -> None:
+    assert manifest["license"] == "MIT"
+    assert manifest["repository"]["url"]
+    assert manifest["publisher"]
+    assert manifest["engines"]["vscode"]
+    assert manifest["main"] == "./out/extension.js"
+    assert (EXTENSION / "package-lock.json").is_file()
+    assert (EXTENSION / "LICENSE").is_file()
+    scripts = manifest["scripts"]
+    assert scripts["package"].startswith("vsce package")
+    assert "vscode-tmgrammar-test" in scripts["test"]
+    assert "../../grammar/tests" in scripts["test"]
