@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 SERVER_COMMAND = [sys.executable, "-m", "octoscript_lsp.server"]
 
@@ -38,8 +40,6 @@ def pytest_generate_tests(metafunc):
         sources = _load_fixture_sources()
         metafunc.parametrize("fixture_source", list(sources.values()), ids=list(sources))
 
-
-import pytest  # noqa: E402
 
 
 @pytest.fixture(scope="session")

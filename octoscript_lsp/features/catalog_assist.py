@@ -54,7 +54,9 @@ def workflow_member_completion(
 def record_field_completion(
     context: CompletionContext, site: MemberSite
 ) -> types.CompletionList | None:
-    return None
+    from .record_fields import field_completion
+
+    return field_completion(context, site)
 
 
 def output_field_completion(

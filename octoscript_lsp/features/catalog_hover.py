@@ -19,9 +19,9 @@ def leaf_signature(
 
 
 def member_hover(
-    analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs
+    analysis: DocumentAnalysis, positions, site: MemberSite, catalogs: Catalogs
 ) -> types.Hover | None:
-    """Hover from catalogs and static records at a member site; None when none applies."""
+    """Module-catalog member and output-field hover; None when none applies."""
     return None
 
 
@@ -35,4 +35,12 @@ def member_definition(
     analysis: DocumentAnalysis, offset: int, catalogs: Catalogs
 ) -> tuple[int, int] | None:
     """The literal key a static record field member resolves to."""
+    from .record_fields import field_definition
+
+    return field_definition(analysis, offset)
+
+
+def workflow_hover(
+    analysis: DocumentAnalysis, positions, site: MemberSite, catalogs: Catalogs
+) -> types.Hover | None:
     return None

@@ -8,7 +8,7 @@ from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
 from ..analysis.sites import MemberSite, member_site
 from ..syntax.tree import SymbolKind
-from . import catalog_hover
+from . import catalog_hover, record_fields
 from .catalog_assist import Catalogs
 from .navigation import binding_hover
 from .positions import PositionMap
@@ -60,10 +60,14 @@ def _member_hover(
     site = member_site(analysis.source, analysis.regions, offset)
     if site is None or site.member_start == site.member_end:
         return None
-    found = catalog_hover.member_hover(analysis, site, catalogs)
-    if found is not None:
-        return found
-    return _std_member_hover(analysis, positions, site)
+    found = catalog_hover.workflow_hover(analysis, positions, site, catalogs)
+    if found is None:
+        found = record_fields.field_hover(analysis, positions, site)
+    if found is None:
+        found = _std_member_hover(analysis, positions, site)
+    if found is None:
+        found = catalog_hover.member_hover(analysis, positions, site, catalogs)
+    return found
 
 
 def _std_member_hover(

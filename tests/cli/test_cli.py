@@ -79,7 +79,7 @@ def test_column_counts_code_points_after_emoji(write, capsys):
     path = write("emoji.octoscript", 'let s = "😀😀" ?\n')
     assert main(["check", path]) == 1
     (report,) = json_lines(capsys.readouterr().out)
-    assert (report["diagnostics"][0]["line"], report["diagnostics"][0]["column"]) == (1, 15)
+    assert (report["diagnostics"][0]["line"], report["diagnostics"][0]["column"]) == (1, 14)
 
 
 def test_crlf_columns(write, capsys):
@@ -239,15 +239,15 @@ def test_format_needs_exactly_one_file_without_check(write, capsys):
 
 
 def test_outline_reports_top_level_declarations(write, capsys):
-    source = "use mod.tool\nlet a = 1\nfn f(x) {\n    let inner = x\n}\nlet b = [1,\n    2]\n"
+    source = "use mod.tool\nlet a = 1\nfn f(x) {\n    let inner = x\n}\nlet b = {\n    k: 2\n}\n"
     path = write("o.octoscript", source)
     assert main(["outline", path]) == 0
     (report,) = json_lines(capsys.readouterr().out)
     assert report["valid"] is True
     assert report["declarations"] == [
         {"kind": "let", "name": "a", "declaration": [13, 22], "selection": [17, 18]},
-        {"kind": "function", "name": "f", "declaration": [23, 55], "selection": [26, 27]},
-        {"kind": "let", "name": "b", "declaration": [56, 72], "selection": [60, 61]},
+        {"kind": "function", "name": "f", "declaration": [23, 52], "selection": [26, 27]},
+        {"kind": "let", "name": "b", "declaration": [53, 73], "selection": [57, 58]},
     ]
 
 
