@@ -6,23 +6,28 @@ import logging
 from dataclasses import dataclass
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcMethodNotFound
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcMethodNotFound
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.language_server import lsp_method
 
 from . import __version__
 from .analysis.document import DocumentAnalysis
+from .catalogs import search
 from .catalogs.store import CatalogStore
 from .features import (
+    code_actions,
     completion,
     diagnostics,
+    folding,
     formatting,
     hover,
     navigation,
     rename,
+    semantic_tokens,
     signature,
     symbols,
+    workspace_symbols,
 )
 from .features.positions import PositionMap
 from .limits import MAX_OPEN_DOCUMENTS
@@ -71,8 +76,38 @@ def converter_factory():
     return converter
 
 
+class _Unusable:
+    """Stands in for a message whose fields do not fit its method."""
+
+    jsonrpc = None
+
+
+_UNUSABLE = _Unusable()
+
+
 class OctoscriptProtocol(LanguageServerProtocol):
-    """Adjusts the advertised capabilities to what this client can take."""
+    """pygls' protocol with two fixes: every request gets an answer, and the
+    advertised capabilities fit what this client can take."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException:
+            # pygls would drop the message silently, leaving the client waiting
+            # for an answer that never comes. A request gets InvalidParams; a
+            # notification is ignored, as JSON-RPC prescribes.
+            message_id = data.get("id")
+            if "method" in data and isinstance(message_id, (int, str)) and not isinstance(
+                message_id, bool
+            ):
+                error = JsonRpcInvalidParams(f"invalid params for {data.get('method')!r}")
+                self._send_response(message_id, None, error.to_response_error())
+            return _UNUSABLE
+
+    def handle_message(self, message) -> None:
+        if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
+            return
+        super().handle_message(message)
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
@@ -89,13 +124,18 @@ class OctoscriptServer(LanguageServer):
         super().__init__(
             "octoscript-lsp",
             __version__,
-            text_document_sync_kind=types.TextDocumentSyncKind.Full,
+            text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
             protocol_cls=OctoscriptProtocol,
             converter_factory=converter_factory,
         )
         self.open_documents: dict[str, OpenDocument] = {}
         self.catalogs = CatalogStore()
         self.rename_enabled = False
+
+    def report_server_error(self, error: Exception, source) -> None:
+        # pygls pops a window message per failure; a hostile client could
+        # flood the user with them. The log is enough.
+        logging.getLogger(__name__).warning("ignored %s: %s", source.__name__, error)
 
     # The text lives in pygls' workspace (it applies the edits); we keep one
     # analysis per document version and build it on first use.
@@ -303,6 +343,143 @@ def rename_symbol(ls: OctoscriptServer, params: types.RenameParams) -> types.Wor
         )
     except rename.RenameRefused as refusal:
         raise RequestFailed(str(refusal)) from refusal
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_DIAGNOSTIC,
+    types.DiagnosticOptions(inter_file_dependencies=False, workspace_diagnostics=False),
+)
+def pull_diagnostics(
+    ls: OctoscriptServer, params: types.DocumentDiagnosticParams
+) -> types.RelatedFullDocumentDiagnosticReport:
+    uri = params.text_document.uri
+    state = ls.open_documents.get(uri)
+    if state is not None and state.refused:
+        found = diagnostics.too_many_documents()
+    else:
+        cached = _document(ls, uri)
+        found = (
+            diagnostics.syntax_diagnostics(cached.analysis, cached.positions) if cached else []
+        )
+    return types.RelatedFullDocumentDiagnosticReport(items=found)
+
+
+@server.feature("octoscript/catalogStatus")
+def catalog_status(ls: OctoscriptServer, params) -> dict:
+    return ls.catalogs.status()
+
+
+@server.feature("octoscript/searchTools")
+def search_tools(ls: OctoscriptServer, params) -> dict:
+    query = _param(params, "query")
+    limit = _param(params, "limit")
+    try:
+        return search.search_tools(ls.catalogs, query, limit)
+    except search.InvalidSearchQuery as error:
+        raise JsonRpcInvalidParams(str(error)) from error
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+    types.SemanticTokensRegistrationOptions(
+        legend=semantic_tokens.LEGEND, full=True, range=True
+    ),
+)
+def semantic_tokens_full(
+    ls: OctoscriptServer, params: types.SemanticTokensParams
+) -> types.SemanticTokens:
+    state = _document(ls, params.text_document.uri)
+    if state is None:
+        return types.SemanticTokens(data=[])
+    return semantic_tokens.full(state.analysis)
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
+def semantic_tokens_range(
+    ls: OctoscriptServer, params: types.SemanticTokensRangeParams
+) -> types.SemanticTokens:
+    state = _document(ls, params.text_document.uri)
+    if state is None:
+        return types.SemanticTokens(data=[])
+    start = state.positions.offset(params.range.start)
+    end = state.positions.offset(params.range.end)
+    return semantic_tokens.range_tokens(state.analysis, start, end)
+
+
+@server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+def folding_range(
+    ls: OctoscriptServer, params: types.FoldingRangeParams
+) -> list[types.FoldingRange]:
+    state = _document(ls, params.text_document.uri)
+    return folding.folding_ranges(state.analysis) if state else []
+
+
+@server.feature(types.TEXT_DOCUMENT_SELECTION_RANGE)
+def selection_range(
+    ls: OctoscriptServer, params: types.SelectionRangeParams
+) -> list[types.SelectionRange]:
+    state = _document(ls, params.text_document.uri)
+    if state is None:
+        return []
+    offsets = [state.positions.offset(position) for position in params.positions]
+    return folding.selection_ranges(state.analysis, state.positions, offsets)
+
+
+@server.feature(
+    types.TEXT_DOCUMENT_CODE_ACTION,
+    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+)
+def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[types.CodeAction]:
+    uri = params.text_document.uri
+    state = _document(ls, uri)
+    if state is None:
+        return []
+    start = state.positions.offset(params.range.start)
+    end = state.positions.offset(params.range.end)
+    return code_actions.code_actions(
+        state.analysis, state.positions, uri, start, end, ls.catalogs
+    )
+
+
+@server.feature(types.WORKSPACE_SYMBOL)
+def workspace_symbol(
+    ls: OctoscriptServer, params: types.WorkspaceSymbolParams
+) -> list[types.SymbolInformation]:
+    def documents():
+        for uri in list(ls.open_documents):
+            state = ls.cached(uri)
+            if state is not None:
+                yield uri, state.analysis, state.positions
+
+    return workspace_symbols.workspace_symbols(documents(), params.query)
+
+
+def _param(params, name: str):
+    """A field of a custom request's params, whatever shape pygls handed over."""
+    if isinstance(params, dict):
+        return params.get(name)
+    return getattr(params, name, None)
+
+
+@server.feature("octoscript/toolCalls")
+def tool_calls_request(ls: OctoscriptServer, params) -> dict:
+    from .features import tool_calls
+
+    uri = _param(_param(params, "textDocument"), "uri")
+    state = _document(ls, uri) if isinstance(uri, str) else None
+    if state is None:
+        raise RequestFailed("the document is not open in this Octoscript session")
+    return tool_calls.tool_calls_result(state.analysis, ls.catalogs, uri)
+
+
+@server.feature(types.TEXT_DOCUMENT_CODE_LENS)
+def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+    from .features import tool_calls
+
+    state = _document(ls, params.text_document.uri)
+    if state is None:
+        return []
+    return tool_calls.code_lenses(state.analysis, state.positions, ls.catalogs)
 
 
 def main() -> None:

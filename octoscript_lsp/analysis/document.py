@@ -5,8 +5,10 @@ from __future__ import annotations
 from functools import cached_property
 
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
+from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
+from .records import RecordReport, collect_records, empty_report
 from .sites import TextRegions
 
 
@@ -83,6 +85,21 @@ class DocumentAnalysis:
         if syntax is None:
             return ImportReport((), False)
         return collect_imports(syntax.tokens, syntax.parsed.events, self.metadata_prefix_end)
+
+    @cached_property
+    def records(self) -> RecordReport:
+        """Static record shapes and alias edges inside the metadata prefix."""
+        syntax = self.syntax
+        if syntax is None:
+            return empty_report()
+        return collect_records(syntax.tokens, syntax.parsed.events, self.metadata_prefix_end)
+
+    @cached_property
+    def hints(self) -> HintReport:
+        """Tool-call review hints; only valid source has any."""
+        if self.syntax is None or not self.valid:
+            return EMPTY_HINTS
+        return collect_hints(self.syntax, self.lexical, self.imports)
 
     def visible_import(self, name_start: int, name_end: int):
         """The `use` record of the binding a receiver name resolves to, if it is one."""

@@ -1,27 +1,93 @@
-"""Static record shapes at member sites: field completion, hover and definition."""
+"""Static record shapes at member sites: field completion, hover and definition.
+
+Each function answers None when the site is not a known, stable static record
+site, so the dispatcher goes on to the next member feature (the reference's
+order). Completion uses the completion index and the diagnostic prefix;
+hover and definition use the navigation index (valid source only) and refuse
+when it is truncated or when alias edges were truncated.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from lsprotocol import types
+from lsprotocol import types
 
+from ..analysis.records import RecordField, field_named
+from ..analysis.sites import member_site
+
+if TYPE_CHECKING:
     from ..analysis.document import DocumentAnalysis
+    from ..analysis.lexical import LexicalIndex
     from ..analysis.sites import MemberSite
     from .completion import CompletionContext
     from .positions import PositionMap
 
+FIELD_DETAIL = "static record field; direct literal, child literal, or alias"
+
+
+def _fields_at(
+    analysis: DocumentAnalysis, index: LexicalIndex, prefix_end: int, site: MemberSite
+) -> tuple[RecordField, ...] | None:
+    report = analysis.records
+    resolver = report.resolver(analysis.source, index)
+    return resolver.fields_for(site.receivers, prefix_end)
+
 
 def field_completion(context: CompletionContext, site: MemberSite) -> types.CompletionList | None:
-    return None
+    analysis = context.analysis
+    index = analysis.completion_index
+    prefix_end = analysis.diagnostic_prefix_end
+    fields = _fields_at(analysis, index, prefix_end, site)
+    if fields is None:
+        return None
+    report = analysis.records
+    incomplete = index.incomplete or report.truncated or report.aliases_truncated
+    if report.aliases_truncated or site.member_end > min(prefix_end, report.prefix_end):
+        return types.CompletionList(is_incomplete=incomplete, items=[])
+    edit_range = context.range(site.member_start, site.member_end)
+    items = [
+        types.CompletionItem(
+            label=entry.name,
+            kind=types.CompletionItemKind.Field,
+            detail=FIELD_DETAIL,
+            text_edit=types.TextEdit(range=edit_range, new_text=entry.name),
+        )
+        for entry in sorted(fields, key=lambda entry: entry.name)
+    ]
+    return types.CompletionList(is_incomplete=incomplete, items=items)
+
+
+def _field_for_member(analysis: DocumentAnalysis, site: MemberSite) -> RecordField | None:
+    """The field a member names, by the navigation rules (hover, definition)."""
+    index = analysis.lexical
+    report = analysis.records
+    prefix_end = len(analysis.source)
+    if index.truncated or report.aliases_truncated or site.member_end > report.prefix_end:
+        return None
+    fields = _fields_at(analysis, index, prefix_end, site)
+    if fields is None:
+        return None
+    return field_named(fields, analysis.source[site.member_start : site.member_end])
 
 
 def field_hover(
     analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite
 ) -> types.Hover | None:
-    return None
+    found = _field_for_member(analysis, site)
+    if found is None:
+        return None
+    return types.Hover(
+        contents=types.MarkupContent(
+            kind=types.MarkupKind.PlainText, value=f"(static record field) {found.name}"
+        ),
+        range=positions.range(site.member_start, site.member_end),
+    )
 
 
 def field_definition(analysis: DocumentAnalysis, offset: int) -> tuple[int, int] | None:
-    return None
+    site = member_site(analysis.source, analysis.regions, offset)
+    if site is None:
+        return None
+    found = _field_for_member(analysis, site)
+    return None if found is None else found.span

@@ -1,0 +1,503 @@
+"""Tool-call review hints: which tools and modules a script calls.
+
+Two bounded, advisory reports over valid source (invalid source has none):
+
+- direct hints: every `tool.call(`, `tool.start(`, `tool.call_json(` and
+  `tool.start_json(` spelled directly in the token stream (not after a `.`),
+  whatever is imported or shadowed, in source order; at most
+  MAX_TOOL_CALL_HINTS, later sites only set `truncated`. The name is the
+  first argument when that token is a string literal, otherwise dynamic;
+- imported-module hints: `binding.method(` whose receiver resolves to a
+  visible `use mod.<path>` binding, directly or through exact root aliases
+  (`let a = b`, at most MAX_IMPORTED_MODULE_ALIAS_DEPTH hops), and only when
+  every reference to every binding of that alias group is another exact
+  group alias or a direct member call. Incomplete lexical, import or alias
+  metadata fails closed: no hints, `truncated`.
+
+Nothing here grants anything: the runtime still checks every real call.
+Presentation labels never echo a name that is not a valid catalog tool name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from blake3 import blake3
+
+from ..catalogs.tools import is_valid_tool_name
+from ..limits import (
+    MAX_IMPORTED_MODULE_ALIAS_DEPTH,
+    MAX_IMPORTED_MODULE_CALL_HINTS,
+    MAX_TOOL_CALL_HINTS,
+)
+from ..syntax.check import SyntaxResult, utf8_length
+from ..syntax.tokens import Kind, Token
+from ..syntax.tree import SymbolKind
+from .alias_edges import AliasEdge, collect_alias_edges
+from .imports import ImportReport, ModuleImport, collect_imports
+from .lexical import LexicalIndex, Symbol, build_lexical_index
+
+if TYPE_CHECKING:
+    from ..catalogs.store import CatalogStore
+
+DIRECT_KINDS = ("call", "start", "call_json", "start_json")
+JSON_KINDS = frozenset({"call_json", "start_json"})
+DYNAMIC_LABEL = "dynamic"
+DIGEST_PREFIX = "blake3:"
+
+CATALOG_LISTED = "listed"
+CATALOG_UNLISTED = "unlisted"
+CATALOG_FORMAT_MISMATCH = "format-mismatch"
+CATALOG_UNKNOWN = "unknown"
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
+
+
+# ------------------------------------------------------------------ reports
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallHint:
+    """A direct `tool.<kind>(` site; offsets are code points."""
+
+    kind: str
+    callee_start: int
+    callee_end: int
+    literal_start: int | None = None
+    literal_end: int | None = None
+    literal_value: str | None = None
+
+    @property
+    def is_literal(self) -> bool:
+        return self.literal_start is not None
+
+
+@dataclass(frozen=True, slots=True)
+class ImportedModuleCallHint:
+    """A `receiver.method(` site on an imported module; offsets are code points."""
+
+    module_path: tuple[str, ...]
+    method: str
+    callee_start: int
+    callee_end: int
+
+    @property
+    def dotted(self) -> str:
+        return ".".join((*self.module_path, self.method))
+
+
+@dataclass(frozen=True, slots=True)
+class HintReport:
+    tool_calls: tuple[ToolCallHint, ...]
+    tool_calls_truncated: bool
+    imported_module_calls: tuple[ImportedModuleCallHint, ...]
+    imported_module_calls_truncated: bool
+
+
+EMPTY_HINTS = HintReport((), False, (), False)
+
+
+# ---------------------------------------------------------- string literals
+
+
+def _unicode_escape(content: str, position: int) -> tuple[str, int] | None:
+    """Decode the digits after `\\u` at `position`; (character, next position)."""
+    if position >= len(content):
+        return None
+    if content[position] == "{":
+        close = content.find("}", position + 1)
+        if close == -1:
+            return None
+        digits = content[position + 1 : close]
+        if not 1 <= len(digits) <= 6:
+            return None
+        following = close + 1
+    else:
+        digits = content[position : position + 4]
+        if len(digits) != 4:
+            return None
+        following = position + 4
+    if any(char not in _HEX_DIGITS for char in digits):
+        return None
+    value = int(digits, 16)
+    if value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
+        return None
+    return chr(value), following
+
+
+def decode_string_literal(literal: str) -> str | None:
+    """The value of a canonical double-quoted literal, or None if it is not one."""
+    if len(literal) < 2 or literal[0] != '"' or literal[-1] != '"':
+        return None
+    content = literal[1:-1]
+    out: list[str] = []
+    position = 0
+    while position < len(content):
+        char = content[position]
+        position += 1
+        if char != "\\":
+            out.append(char)
+            continue
+        if position >= len(content):
+            return None
+        escape = content[position]
+        position += 1
+        if escape in _SIMPLE_ESCAPES:
+            out.append(_SIMPLE_ESCAPES[escape])
+            continue
+        if escape != "u":
+            return None
+        decoded = _unicode_escape(content, position)
+        if decoded is None:
+            return None
+        char, position = decoded
+        out.append(char)
+    return "".join(out)
+
+
+# ------------------------------------------------------------ direct hints
+
+
+def _after_dot(tokens: list[Token], index: int) -> bool:
+    return index > 0 and tokens[index - 1].is_op(".")
+
+
+def _member_call(tokens: list[Token], index: int) -> bool:
+    """`identifier . identifier (` starting at `index`."""
+    return (
+        index + 3 < len(tokens)
+        and tokens[index].kind is Kind.IDENT
+        and tokens[index + 1].is_op(".")
+        and tokens[index + 2].kind is Kind.IDENT
+        and tokens[index + 3].kind is Kind.LPAREN
+    )
+
+
+def direct_tool_call_kind(tokens: list[Token], index: int) -> str | None:
+    if not _member_call(tokens, index) or tokens[index].text != "tool":
+        return None
+    method = tokens[index + 2].text
+    return method if method in DIRECT_KINDS else None
+
+
+def _tool_call_hint(source: str, tokens: list[Token], index: int, kind: str) -> ToolCallHint:
+    callee_start = tokens[index].start
+    callee_end = tokens[index + 2].end
+    if index + 4 >= len(tokens) or tokens[index + 4].kind is not Kind.STRING:
+        return ToolCallHint(kind, callee_start, callee_end)
+    literal = tokens[index + 4]
+    value = decode_string_literal(source[literal.start : literal.end])
+    return ToolCallHint(kind, callee_start, callee_end, literal.start, literal.end, value)
+
+
+def collect_tool_calls(source: str, tokens: list[Token]) -> tuple[tuple[ToolCallHint, ...], bool]:
+    """Direct sites in source order; later sites past the cap only set the flag."""
+    found: list[ToolCallHint] = []
+    truncated = False
+    for index in range(len(tokens)):
+        kind = direct_tool_call_kind(tokens, index)
+        if kind is None or _after_dot(tokens, index):
+            continue
+        if len(found) == MAX_TOOL_CALL_HINTS:
+            truncated = True
+            continue
+        found.append(_tool_call_hint(source, tokens, index, kind))
+    return tuple(found), truncated
+
+
+# --------------------------------------------------- imported-module hints
+
+
+def is_module_call_receiver(tokens: list[Token], index: int) -> bool:
+    return _member_call(tokens, index) and not _after_dot(tokens, index)
+
+
+class _ModuleAliases:
+    """Import bindings, their exact root aliases and the stability of each group."""
+
+    def __init__(
+        self,
+        tokens: list[Token],
+        symbols: list[Symbol],
+        imports: tuple[ModuleImport, ...],
+        edges: tuple[AliasEdge, ...],
+    ) -> None:
+        self.imports = {item.binding_start: item for item in imports}
+        self.symbols = {symbol.start: symbol for symbol in symbols}
+        self.by_name: dict[str, list[Symbol]] = {}
+        for symbol in symbols:
+            self.by_name.setdefault(symbol.name, []).append(symbol)
+        self.alias_by_target: dict[tuple[int, int], int] = {}
+        targets = self._root_targets(tokens, edges)
+        self.import_by_alias: dict[int, int] = {}
+        for alias in targets:
+            found = self._chain_import(alias, targets)
+            if found is not None:
+                self.import_by_alias[alias] = found
+        self.receivers = {
+            (tokens[index].start, tokens[index].end)
+            for index in range(len(tokens))
+            if is_module_call_receiver(tokens, index)
+        }
+        self._stable: dict[int, bool] = {}
+
+    def visible(self, name: str, offset: int) -> Symbol | None:
+        best: Symbol | None = None
+        for symbol in self.by_name.get(name, ()):
+            if symbol.visible_at(offset) and (
+                best is None
+                or (symbol.visible_start, symbol.start) > (best.visible_start, best.start)
+            ):
+                best = symbol
+        return best
+
+    def _root_targets(self, tokens: list[Token], edges: tuple[AliasEdge, ...]) -> dict[int, int]:
+        """alias binding start -> target definition start; fills `alias_by_target`."""
+        targets: dict[int, int] = {}
+        for edge in edges:
+            if not edge.is_root:
+                continue
+            target = tokens[edge.target]
+            symbol = self.visible(target.text, target.start)
+            if symbol is None:
+                continue
+            binding = tokens[edge.binding].start
+            targets[binding] = symbol.start
+            self.alias_by_target[(target.start, target.end)] = binding
+        return targets
+
+    def _chain_import(self, alias: int, targets: dict[int, int]) -> int | None:
+        current = alias
+        visited: set[int] = set()
+        for depth in range(MAX_IMPORTED_MODULE_ALIAS_DEPTH + 1):
+            if current in visited:
+                return None
+            visited.add(current)
+            if current in self.imports:
+                return current
+            symbol = self.symbols.get(current)
+            if depth == MAX_IMPORTED_MODULE_ALIAS_DEPTH or symbol is None:
+                return None
+            if symbol.kind is not SymbolKind.LET or current not in targets:
+                return None
+            current = targets[current]
+        return None
+
+    def import_for_symbol(self, symbol: Symbol) -> ModuleImport | None:
+        if symbol.kind is SymbolKind.IMPORT:
+            binding: int | None = symbol.start
+        elif symbol.kind is SymbolKind.LET:
+            binding = self.import_by_alias.get(symbol.start)
+        else:
+            return None
+        return None if binding is None else self.imports.get(binding)
+
+    def group(self, import_binding: int) -> set[int]:
+        members = {import_binding}
+        members.update(
+            alias for alias, found in self.import_by_alias.items() if found == import_binding
+        )
+        return members
+
+    def _reference_allowed(self, reference: tuple[int, int], group: set[int]) -> bool:
+        alias = self.alias_by_target.get(reference)
+        return (alias is not None and alias in group) or reference in self.receivers
+
+    def _group_is_stable(self, import_binding: int) -> bool:
+        group = self.group(import_binding)
+        for binding in group:
+            symbol = self.symbols.get(binding)
+            if symbol is None:
+                return False
+            if not all(self._reference_allowed(ref, group) for ref in symbol.references):
+                return False
+        return True
+
+    def stable(self, import_binding: int) -> bool:
+        known = self._stable.get(import_binding)
+        if known is None:
+            known = self._stable[import_binding] = self._group_is_stable(import_binding)
+        return known
+
+    def import_for_receiver(self, receiver: Token) -> ModuleImport | None:
+        symbol = self.visible(receiver.text, receiver.start)
+        if symbol is None:
+            return None
+        found = self.import_for_symbol(symbol)
+        if found is None or not self.stable(found.binding_start):
+            return None
+        return found
+
+
+def collect_imported_module_calls(
+    tokens: list[Token],
+    lexical: LexicalIndex,
+    imports: ImportReport,
+    events: list[tuple],
+    prefix_end: int,
+) -> tuple[tuple[ImportedModuleCallHint, ...], bool]:
+    """Scope-resolved module calls; nothing (and `truncated`) on partial metadata."""
+    edges = collect_alias_edges(tokens, events, prefix_end)
+    if lexical.truncated or imports.truncated or edges.truncated:
+        return (), True
+    aliases = _ModuleAliases(tokens, lexical.symbols, imports.imports, edges.edges)
+    found: list[ImportedModuleCallHint] = []
+    for index in range(len(tokens)):
+        if not is_module_call_receiver(tokens, index):
+            continue
+        receiver, method = tokens[index], tokens[index + 2]
+        module = aliases.import_for_receiver(receiver)
+        if module is None:
+            continue
+        if len(found) == MAX_IMPORTED_MODULE_CALL_HINTS:
+            return tuple(found), True
+        found.append(ImportedModuleCallHint(module.path, method.text, receiver.start, method.end))
+    return tuple(found), False
+
+
+def collect_hints(syntax: SyntaxResult, lexical: LexicalIndex, imports: ImportReport) -> HintReport:
+    """Both reports for one parsed text; empty for invalid source."""
+    if not syntax.valid:
+        return EMPTY_HINTS
+    tokens = syntax.tokens
+    direct, direct_truncated = collect_tool_calls(syntax.source, tokens)
+    imported, imported_truncated = collect_imported_module_calls(
+        tokens, lexical, imports, syntax.parsed.events, len(syntax.source)
+    )
+    return HintReport(direct, direct_truncated, imported, imported_truncated)
+
+
+def hints_for_syntax(syntax: SyntaxResult) -> HintReport:
+    """Build the lexical and import views a standalone caller (the CLI) lacks."""
+    if not syntax.valid:
+        return EMPTY_HINTS
+    events = syntax.parsed.events
+    length = len(syntax.source)
+    lexical = build_lexical_index(syntax.tokens, events, length)
+    imports = collect_imports(syntax.tokens, events, length)
+    return collect_hints(syntax, lexical, imports)
+
+
+# ------------------------------------------------------------ presentation
+
+
+def label_for(name: str) -> str:
+    """The name when it is a valid catalog tool name, else a fixed-length digest."""
+    if is_valid_tool_name(name):
+        return name
+    digest = blake3(name.encode("utf-8", "surrogatepass")).hexdigest()
+    return DIGEST_PREFIX + digest
+
+
+def tool_call_label(hint: ToolCallHint, source: str) -> str:
+    if not hint.is_literal:
+        return DYNAMIC_LABEL
+    if hint.literal_value is None:
+        # An undecodable literal: digest its spelling, never show it.
+        return label_for(source[hint.literal_start : hint.literal_end])
+    return label_for(hint.literal_value)
+
+
+def expected_format(kind: str) -> str:
+    return "json" if kind in JSON_KINDS else "text"
+
+
+def catalog_status(hint: ToolCallHint, catalogs: CatalogStore | None) -> str:
+    """How a direct hint's literal name stands against a valid tool catalog."""
+    catalog = catalogs.tool_catalog if catalogs is not None else None
+    if catalog is None or hint.literal_value is None:
+        return CATALOG_UNKNOWN
+    entry = catalog.get(hint.literal_value)
+    if entry is None:
+        return CATALOG_UNLISTED
+    if entry.format.value != expected_format(hint.kind):
+        return CATALOG_FORMAT_MISMATCH
+    return CATALOG_LISTED
+
+
+def byte_offsets(source: str) -> Callable[[int], int]:
+    """Code-point offset -> UTF-8 byte offset."""
+    if source.isascii():
+        return lambda offset: offset
+    prefix = [0]
+    total = 0
+    for char in source:
+        total += utf8_length(char)
+        prefix.append(total)
+    return lambda offset: prefix[offset]
+
+
+class _Json:
+    """Serializes hints with 1-based line/column and UTF-8 byte spans."""
+
+    def __init__(self, syntax: SyntaxResult, catalogs: CatalogStore | None) -> None:
+        self.syntax = syntax
+        self.catalogs = catalogs
+        self.to_byte = byte_offsets(syntax.source)
+
+    def callee(self, start: int, end: int) -> dict[str, int]:
+        line, column = self.syntax.line_column(start)
+        return {
+            "line": line,
+            "column": column,
+            "start_byte": self.to_byte(start),
+            "end_byte": self.to_byte(end),
+        }
+
+    def name(self, hint: ToolCallHint) -> dict[str, Any]:
+        if hint.literal_start is None or hint.literal_end is None:
+            return {"kind": "dynamic"}
+        return {
+            "kind": "literal",
+            "value": hint.literal_value,
+            "start_byte": self.to_byte(hint.literal_start),
+            "end_byte": self.to_byte(hint.literal_end),
+        }
+
+    def tool_call(self, hint: ToolCallHint) -> dict[str, Any]:
+        return {
+            "callee": self.callee(hint.callee_start, hint.callee_end),
+            "kind": hint.kind,
+            "name": self.name(hint),
+            "label": tool_call_label(hint, self.syntax.source),
+            "catalog": catalog_status(hint, self.catalogs),
+        }
+
+    def imported_call(self, hint: ImportedModuleCallHint) -> dict[str, Any]:
+        return {
+            "callee": self.callee(hint.callee_start, hint.callee_end),
+            "module_path": list(hint.module_path),
+            "method": hint.method,
+            "label": label_for(hint.dotted),
+        }
+
+
+def empty_hints_json() -> dict[str, Any]:
+    return {
+        "tool_calls": [],
+        "tool_calls_truncated": False,
+        "imported_module_calls": [],
+        "imported_module_calls_truncated": False,
+    }
+
+
+def hints_json(
+    report: HintReport, syntax: SyntaxResult, catalogs: CatalogStore | None = None
+) -> dict[str, Any]:
+    if not syntax.valid:
+        return empty_hints_json()
+    out = _Json(syntax, catalogs)
+    return {
+        "tool_calls": [out.tool_call(hint) for hint in report.tool_calls],
+        "tool_calls_truncated": report.tool_calls_truncated,
+        "imported_module_calls": [out.imported_call(hint) for hint in report.imported_module_calls],
+        "imported_module_calls_truncated": report.imported_module_calls_truncated,
+    }
+
+
+def tool_calls_json(result: SyntaxResult, catalogs: CatalogStore | None = None) -> dict[str, Any]:
+    """The CLI's hint keys for one checked text."""
+    return hints_json(hints_for_syntax(result), result, catalogs)

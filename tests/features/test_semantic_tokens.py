@@ -1,0 +1,161 @@
+"""Semantic tokens: legend, classification, per-line comments, UTF-16 encoding."""
+
+from __future__ import annotations
+
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.features.semantic_tokens import (
+    LEGEND,
+    TOKEN_MODIFIERS,
+    TOKEN_TYPES,
+    full,
+    range_tokens,
+)
+
+Decoded = tuple[int, int, int, str, tuple[str, ...]]
+
+
+def decode(data: list[int]) -> list[Decoded]:
+    """Absolute (line, character, length, type, modifiers) for each token."""
+    out: list[Decoded] = []
+    line = character = 0
+    for index in range(0, len(data), 5):
+        delta_line, delta_char, length, token_type, bits = data[index : index + 5]
+        line += delta_line
+        character = character + delta_char if delta_line == 0 else delta_char
+        modifiers = tuple(name for bit, name in enumerate(TOKEN_MODIFIERS) if bits & (1 << bit))
+        out.append((line, character, length, TOKEN_TYPES[token_type], modifiers))
+    return out
+
+
+def texts(source: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """(spelling, type, modifiers) per token, for readable expectations."""
+    lines = source.split("\n")
+    result = []
+    decoded = decode(full(DocumentAnalysis(source)).data)
+    for line, character, length, token_type, modifiers in decoded:
+        result.append((lines[line][character : character + length], token_type, modifiers))
+    return result
+
+
+def test_legend_uses_standard_names() -> None:
+    assert LEGEND.token_types == [
+        "namespace",
+        "function",
+        "parameter",
+        "variable",
+        "property",
+        "keyword",
+        "string",
+        "number",
+        "comment",
+        "operator",
+    ]
+    assert LEGEND.token_modifiers == ["declaration", "readonly"]
+
+
+def test_first_token_of_a_let_is_a_keyword() -> None:
+    data = full(DocumentAnalysis("let total = 1")).data
+    assert data == [0, 0, 3, 5, 0, 0, 4, 5, 3, 1, 0, 6, 1, 9, 0, 0, 2, 1, 7, 0]
+
+
+def test_functions_parameters_and_variables() -> None:
+    source = "fn add(a, b) {\n  return a + b\n}\nlet total = add(1, 2)\n"
+    assert texts(source) == [
+        ("fn", "keyword", ()),
+        ("add", "function", ("declaration",)),
+        ("a", "parameter", ("declaration",)),
+        ("b", "parameter", ("declaration",)),
+        ("return", "keyword", ()),
+        ("a", "parameter", ()),
+        ("+", "operator", ()),
+        ("b", "parameter", ()),
+        ("let", "keyword", ()),
+        ("total", "variable", ("declaration",)),
+        ("=", "operator", ()),
+        ("add", "function", ()),
+        ("1", "number", ()),
+        ("2", "number", ()),
+    ]
+
+
+def test_imports_std_members_and_records() -> None:
+    source = 'use mod.std.math\nlet r = {k: math.pi, s: "x"}\nr.k\n'
+    assert texts(source) == [
+        ("use", "keyword", ()),
+        ("mod", "namespace", ()),
+        ("std", "namespace", ()),
+        ("math", "namespace", ("declaration",)),
+        ("let", "keyword", ()),
+        ("r", "variable", ("declaration",)),
+        ("=", "operator", ()),
+        ("k", "property", ()),
+        ("math", "namespace", ()),
+        ("pi", "property", ("readonly",)),
+        ("s", "property", ()),
+        ('"x"', "string", ()),
+        ("r", "variable", ()),
+        ("k", "property", ()),
+    ]
+
+
+def test_shadowed_std_name_is_not_readonly() -> None:
+    source = "use mod.std.math\nfn f(math) {\n  math.pi\n}\n"
+    result = texts(source)
+    assert ("math", "parameter", ()) in result
+    assert ("pi", "property", ()) in result
+
+
+def test_loops_lambdas_try_and_await() -> None:
+    source = (
+        "use mod.tool\n"
+        "for i, v in [1] {\n  i\n}\n"
+        "let f = |x| x\n"
+        'let r = try tool.start("a", 1).await() catch nil\n'
+    )
+    result = texts(source)
+    assert ("i", "variable", ("declaration",)) in result
+    assert ("v", "variable", ("declaration",)) in result
+    assert ("x", "parameter", ("declaration",)) in result
+    assert ("x", "parameter", ()) in result
+    assert ("start", "property", ()) in result
+    assert ("await", "keyword", ()) in result
+    assert ("catch", "keyword", ()) in result
+    assert ("nil", "keyword", ()) in result
+    assert ("|", "operator", ()) in result
+
+
+def test_block_comments_are_split_per_line() -> None:
+    source = "// one\n/* two\r\n three */ let x = 1\n"
+    decoded = decode(full(DocumentAnalysis(source)).data)
+    assert decoded[:4] == [
+        (0, 0, 6, "comment", ()),
+        (1, 0, 6, "comment", ()),
+        (2, 0, 9, "comment", ()),
+        (2, 10, 3, "keyword", ()),
+    ]
+
+
+def test_columns_and_lengths_are_utf16() -> None:
+    source = 'let s = "\U0001f600é" + "a"\n'
+    decoded = decode(full(DocumentAnalysis(source)).data)
+    assert decoded[3] == (0, 8, 5, "string", ())
+    assert decoded[4] == (0, 14, 1, "operator", ())
+    assert decoded[5] == (0, 16, 3, "string", ())
+
+
+def test_reserved_words_in_broken_source_are_keywords() -> None:
+    result = texts("var x = 1\n")
+    assert result[0] == ("var", "keyword", ())
+
+
+def test_range_keeps_absolute_encoding() -> None:
+    source = "let a = 1\nlet b = 2\n"
+    analysis = DocumentAnalysis(source)
+    data = range_tokens(analysis, 10, 13).data
+    assert data == [1, 0, 3, 5, 0]
+    assert range_tokens(analysis, 0, len(source)).data == full(analysis).data
+
+
+def test_too_large_source_has_no_tokens() -> None:
+    analysis = DocumentAnalysis("x" * (300 * 1024))
+    assert full(analysis).data == []

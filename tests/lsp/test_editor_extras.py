@@ -1,0 +1,91 @@
+"""End-to-end: semantic tokens, folding, selection ranges and quick fixes."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+URI = "file:///workspace/extras.octoscript"
+
+
+def open_document(client: LanguageClient, text: str) -> None:
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=URI, language_id="octoscript", version=1, text=text
+            )
+        )
+    )
+
+
+def identifier() -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=URI)
+
+
+async def test_semantic_tokens_start_with_the_let_keyword(client: LanguageClient):
+    open_document(client, "let total = 1\n")
+    tokens = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=identifier())
+    )
+    from octoscript_lsp.features.semantic_tokens import LEGEND
+
+    assert list(tokens.data[:5]) == [0, 0, 3, LEGEND.token_types.index("keyword"), 0]
+
+
+async def test_semantic_tokens_range_covers_one_line(client: LanguageClient):
+    open_document(client, "let a = 1\nlet b = 2\n")
+    tokens = await client.text_document_semantic_tokens_range_async(
+        types.SemanticTokensRangeParams(
+            text_document=identifier(),
+            range=types.Range(
+                start=types.Position(line=1, character=0), end=types.Position(line=1, character=9)
+            ),
+        )
+    )
+    assert tokens.data[0] == 1  # first token is on line 1
+    assert len(tokens.data) % 5 == 0 and tokens.data
+
+
+async def test_folding_range_for_a_function_body(client: LanguageClient):
+    open_document(client, "fn f(a) {\n    let b = a\n    return b\n}\n")
+    ranges = await client.text_document_folding_range_async(
+        types.FoldingRangeParams(text_document=identifier())
+    )
+    assert [(item.start_line, item.end_line) for item in ranges] == [(0, 2)]
+
+
+async def test_selection_ranges_grow_outwards(client: LanguageClient):
+    open_document(client, "let total = add(1, 2)\n")
+    found = await client.text_document_selection_range_async(
+        types.SelectionRangeParams(
+            text_document=identifier(), positions=[types.Position(line=0, character=17)]
+        )
+    )
+    chain = []
+    node = found[0]
+    while node is not None:
+        start, end = node.range.start, node.range.end
+        chain.append(((start.line, start.character), (end.line, end.character)))
+        node = node.parent
+    assert chain[0] == ((0, 16), (0, 17))
+    assert len(chain) >= 3
+    assert all(outer[0] <= inner[0] and inner[1] <= outer[1]
+               for inner, outer in zip(chain, chain[1:], strict=False))
+
+
+async def test_quick_fix_adds_the_missing_std_import(client: LanguageClient):
+    open_document(client, 'json.parse("1")\n')
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=identifier(),
+            range=types.Range(
+                start=types.Position(line=0, character=1), end=types.Position(line=0, character=1)
+            ),
+            context=types.CodeActionContext(diagnostics=[]),
+        )
+    )
+    assert len(actions) == 1
+    assert actions[0].kind == types.CodeActionKind.QuickFix
+    edits = actions[0].edit.changes[URI]
+    assert [(edit.range.start.line, edit.range.start.character, edit.new_text) for edit in edits] \
+        == [(0, 0, "use mod.std.json\n")]

@@ -1,0 +1,68 @@
+"""Hostile JSON-RPC: every request gets an answer and the server keeps serving."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.lsp.raw_client import RawClient
+
+URI = "file:///workspace/protocol.octoscript"
+
+
+@pytest.fixture
+def raw():
+    client = RawClient()
+    client.initialize()
+    yield client
+    client.close()
+
+
+def hover(client: RawClient, message_id: int, params) -> dict:
+    message = {"jsonrpc": "2.0", "id": message_id, "method": "textDocument/hover"}
+    if params is not None:
+        message["params"] = params
+    client.send(message)
+    return client.response(message_id)
+
+
+def open_sane_document(client: RawClient) -> None:
+    client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+        "textDocument": {"uri": URI, "languageId": "octoscript", "version": 1,
+                         "text": "let total = 1\ntotal\n"}}})
+    client.notification("textDocument/publishDiagnostics")
+
+
+def test_invalid_params_get_invalid_params_error(raw: RawClient):
+    assert hover(raw, 1, {"textDocument": 5})["error"]["code"] == -32602
+    assert hover(raw, 2, None)["error"]["code"] == -32602
+
+
+def test_unknown_method_gets_method_not_found(raw: RawClient):
+    raw.send({"jsonrpc": "2.0", "id": 3, "method": "octoscript/noSuchThing", "params": {}})
+    assert raw.response(3)["error"]["code"] == -32601
+
+
+def test_malformed_json_is_survived(raw: RawClient):
+    raw.send_bytes(b"{this is not json")
+    raw.send_bytes(b"[1, 2, 3]")
+    raw.send_bytes(b"\xff\xfe\x00")
+    open_sane_document(raw)
+    answer = hover(raw, 4, {"textDocument": {"uri": URI}, "position": {"line": 1, "character": 2}})
+    assert answer["result"]["range"]["start"] == {"line": 1, "character": 0}
+
+
+def test_bad_notifications_are_ignored(raw: RawClient):
+    raw.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+              "params": {"textDocument": {"uri": 5, "version": "x", "text": None}}})
+    raw.send({"jsonrpc": "2.0", "method": "workspace/didChangeConfiguration", "params": 7})
+    open_sane_document(raw)
+    answer = hover(raw, 5, {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 5}})
+    assert answer["result"] is not None
+
+
+def test_out_of_range_positions_answer_empty(raw: RawClient):
+    open_sane_document(raw)
+    far = {"textDocument": {"uri": URI}, "position": {"line": 500, "character": 900}}
+    assert hover(raw, 6, far)["result"] is None
+    raw.send({"jsonrpc": "2.0", "id": 7, "method": "textDocument/completion", "params": far})
+    assert raw.response(7)["result"]["items"] == []
