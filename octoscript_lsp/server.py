@@ -48,6 +48,9 @@ class OpenDocument:
     analysis: DocumentAnalysis | None = None
     positions: PositionMap | None = None
     refused: bool = False  # over the open-document budget: no analysis at all
+    # The analysis of the version before, kept until this one is built so the
+    # unchanged leading part of the text need not be lexed and parsed again.
+    previous: DocumentAnalysis | None = None
 
 
 def _client_supports_versioned_edits(capabilities: types.ClientCapabilities | None) -> bool:
@@ -143,12 +146,12 @@ class OctoscriptServer(LanguageServer):
         return self.workspace.get_text_document(uri).source
 
     def track(self, uri: str, version: int | None) -> OpenDocument:
-        known = uri in self.open_documents
-        if not known and len(self.open_documents) >= MAX_OPEN_DOCUMENTS:
-            state = OpenDocument(version, refused=True)
-        else:
-            state = OpenDocument(version)
-            self.open_documents[uri] = state
+        known = self.open_documents.get(uri)
+        if known is None and len(self.open_documents) >= MAX_OPEN_DOCUMENTS:
+            return OpenDocument(version, refused=True)
+        previous = known.analysis or known.previous if known is not None else None
+        state = OpenDocument(version, previous=previous)
+        self.open_documents[uri] = state
         return state
 
     def cached(self, uri: str) -> OpenDocument | None:
@@ -157,8 +160,9 @@ class OctoscriptServer(LanguageServer):
             return None
         if state.analysis is None:
             source = self.document_text(uri)
-            state.analysis = DocumentAnalysis(source, state.version)
+            state.analysis = DocumentAnalysis(source, state.version, state.previous)
             state.positions = PositionMap(source)
+            state.previous = None
         return state
 
     def publish(self, uri: str, version: int | None, state: OpenDocument) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
+from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
@@ -19,13 +20,19 @@ class DocumentAnalysis:
     some requests need are `cached_property`s so they cost nothing until used.
     """
 
-    def __init__(self, source: str, version: int | None = None) -> None:
+    def __init__(
+        self,
+        source: str,
+        version: int | None = None,
+        previous: DocumentAnalysis | None = None,
+    ) -> None:
         self.source = source
         self.version = version
         self.too_large: SourceTooLarge | None = None
         self.syntax: SyntaxResult | None = None
         try:
-            self.syntax = analyze_syntax(source)
+            earlier = previous.syntax if previous is not None else None
+            self.syntax = analyze_syntax(source, previous=earlier)
         except SourceTooLarge as error:
             self.too_large = error
 
@@ -100,6 +107,20 @@ class DocumentAnalysis:
         if self.syntax is None or not self.valid:
             return EMPTY_HINTS
         return collect_hints(self.syntax, self.lexical, self.imports)
+
+    @cached_property
+    def aliases(self) -> AliasGraph:
+        """Exact `let a = b[.c[.d]]` edges inside the metadata prefix, targets resolved."""
+        syntax = self.syntax
+        if syntax is None:
+            return EMPTY_GRAPH
+        return build_alias_graph(
+            self.source,
+            self.completion_index,
+            syntax.tokens,
+            syntax.parsed.events,
+            self.metadata_prefix_end,
+        )
 
     def visible_import(self, name_start: int, name_end: int):
         """The `use` record of the binding a receiver name resolves to, if it is one."""

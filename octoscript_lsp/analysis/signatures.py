@@ -64,6 +64,7 @@ def function_parameters(source: str, name_end: int, prefix_end: int) -> list[str
         else:
             return None
     index = _skip_trivia(source, index, limit)
-    if index is None or index >= limit or source[index] != "{":
+    # Like the reference, the `{` itself may sit right at the window's end.
+    if index is None or index >= len(source) or source[index] != "{":
         return None
     return parameters

@@ -2,23 +2,189 @@
 input and output record fields, workflow data, static record fields).
 
 Each step returns None when its site does not apply so the dispatcher moves
-on, or a finished answer when it does.
+on, or a finished answer when it does. The lookups shared with hover and
+signature help (`direct_member`, `input_fields_for_site`,
+`output_fields_for_member`, `workflow_field`) live here too, so completion,
+hover and signatures can never disagree about what a site resolves to.
+
+Everything the catalogs say is advisory: nothing here loads a module,
+evaluates source or grants a capability, and every description is shown as
+plain text.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..catalogs.model import ToolFormat
-from ..catalogs.store import CatalogStore
+from lsprotocol import types
+
+from ..analysis.aliases import OutputCall, output_call_binding
+from ..analysis.imports import ModuleImport
+from ..analysis.sites import (
+    MemberSite,
+    TextRegions,
+    call_context,
+    is_canonical_identifier,
+    member_site,
+)
+from ..catalogs.model import (
+    CallMode,
+    CallShape,
+    ModuleDescriptor,
+    ModuleField,
+    ToolFormat,
+    WorkflowField,
+    find_field,
+)
+from ..catalogs.store import CatalogState, CatalogStore
+from ..limits import (
+    MAX_MODULE_FIELD_NAME_BYTES,
+    MAX_MODULE_INPUT_FIELDS,
+    MAX_MODULE_PATH_SEGMENTS,
+    MAX_SIGNATURE_DELIMITER_DEPTH,
+)
+from ..syntax.tree import SymbolKind
 
 if TYPE_CHECKING:
-    from lsprotocol import types
-
-    from ..analysis.sites import MemberSite
+    from ..analysis.document import DocumentAnalysis
     from .completion import CompletionContext
 
 Catalogs = CatalogStore
+Span = tuple[int, int]
+
+FIELD_KIND = types.CompletionItemKind.Field  # 5: members, record keys, workflow data
+PATH_KIND = types.CompletionItemKind.Module  # 9: `use mod.` path segments
+STD_PATH: tuple[str, ...] = ("mod", "std")
+FIXED_ROOT_CHILDREN = frozenset({"std"})
+
+_ASCII_SPACE = frozenset(" \t\n\x0c\r")
+_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_IDENT_CHARS = _IDENT_START | frozenset("0123456789")
+
+
+# ---------------------------------------------------------------- LSP pieces
+
+
+def _list(items: list[types.CompletionItem], incomplete: bool) -> types.CompletionList:
+    return types.CompletionList(is_incomplete=incomplete, items=items)
+
+
+def _plain(text: str | None) -> types.MarkupContent | None:
+    if not text:
+        return None
+    return types.MarkupContent(kind=types.MarkupKind.PlainText, value=text)
+
+
+def _item(
+    label: str,
+    kind: types.CompletionItemKind,
+    edit_range: types.Range,
+    detail: str,
+    documentation: str | None = None,
+) -> types.CompletionItem:
+    return types.CompletionItem(
+        label=label,
+        kind=kind,
+        detail=detail,
+        documentation=_plain(documentation),
+        text_edit=types.TextEdit(range=edit_range, new_text=label),
+    )
+
+
+def _sorted(items: list[types.CompletionItem]) -> list[types.CompletionItem]:
+    return sorted(items, key=lambda item: item.label)
+
+
+# ---------------------------------------------------------------- wording
+
+_ADVISORY_NOTE = (
+    "Advisory catalog metadata from the host: it does not bind a module or grant a capability."
+)
+
+
+def mode_note(mode: CallMode | None) -> str:
+    if mode is CallMode.SYNCHRONOUS:
+        return "Synchronous call: returns its result directly."
+    if mode is CallMode.DEFERRED:
+        return "Deferred call: returns a promise; use .await() to get its result."
+    return ""
+
+
+def advisory_text(description: str | None, mode: CallMode | None) -> str | None:
+    """Description and call-mode note, blank-line separated; None when both are empty."""
+    parts = [part for part in (description or "", mode_note(mode)) if part]
+    return "\n\n".join(parts) or None
+
+
+def path_detail(mode: CallMode | None) -> str:
+    if mode is None:
+        return "host module path (advisory)"
+    return f"host module path, {mode.value} call (advisory)"
+
+
+def member_detail(mode: CallMode | None) -> str:
+    if mode is CallMode.DEFERRED:
+        return "host module member, deferred call returning a promise (advisory)"
+    if mode is CallMode.SYNCHRONOUS:
+        return "host module member, synchronous call (advisory)"
+    return "host module member (advisory)"
+
+
+def _required(field: ModuleField) -> str:
+    return "required" if field.required else "optional"
+
+
+def record_field_text(field: ModuleField, role: str) -> str:
+    """Plain-text documentation of one input or output field."""
+    lines = [f"{role} field {field.name}", f"Type: {field.type.value}", f"{_required(field)}"]
+    text = "\n".join(lines)
+    if field.description:
+        text += f"\n\n{field.description}"
+    return f"{text}\n\n{_ADVISORY_NOTE}"
+
+
+def _field_lines(fields: Sequence[ModuleField], parent: str, depth: int) -> list[str]:
+    lines: list[str] = []
+    for field in fields:
+        path = f"{parent}.{field.name}" if parent else field.name
+        line = f"{'  ' * depth}- {path}: {field.type.value} ({_required(field)})"
+        if field.description:
+            line += f"; {field.description}"
+        lines.append(line)
+        lines.extend(_field_lines(field.fields or (), path, depth + 1))
+    return lines
+
+
+def _field_section(title: str, fields: Sequence[ModuleField]) -> str:
+    if not fields:
+        return f"{title}: none projected."
+    return "\n".join([f"{title}:", *_field_lines(fields, "", 0)])
+
+
+def leaf_text(module: ModuleDescriptor) -> str:
+    """Hover and signature documentation of one catalog descriptor."""
+    sections = [f"Host module {module.dotted}"]
+    details = advisory_text(module.description, module.call_mode)
+    if details:
+        sections.append(details)
+    if module.input_fields is not None:
+        sections.append(_field_section("Input record fields", module.input_fields))
+    if module.output_fields is not None:
+        sections.append(_field_section("Output record fields", module.output_fields))
+    sections.append(_ADVISORY_NOTE)
+    return "\n\n".join(sections)
+
+
+def workflow_field_text(field: WorkflowField, role: str) -> str:
+    text = f"{role} field {field.name}\nType: {field.type.value}"
+    if field.description:
+        text += f"\n\n{field.description}"
+    return f"{text}\n\nAdvisory workflow data contract from the host; not runtime authority."
+
+
+# ---------------------------------------------------------------- tool names
 
 
 def tool_names(catalogs: Catalogs, format_name: str) -> tuple[list[tuple[str, str]], bool]:
@@ -32,23 +198,652 @@ def tool_names(catalogs: Catalogs, format_name: str) -> tuple[list[tuple[str, st
     return sorted((entry.name, entry.description) for entry in entries), False
 
 
+# ---------------------------------------------------------------- `use mod.` paths
+
+
 def import_path_children(
     catalogs: Catalogs, prefix: tuple[str, ...]
 ) -> tuple[list[tuple[str, str | None, str | None]], bool]:
     """Catalog children of a `use mod.` prefix and whether the catalog is unavailable."""
     if catalogs.module_catalog_state.unavailable:
         return [], True
-    return [], False
+    catalog = catalogs.module_catalog
+    if catalog is None or prefix[:2] == STD_PATH:
+        return [], False
+    fixed = FIXED_ROOT_CHILDREN if prefix == ("mod",) else frozenset()
+    children = [
+        (child.name, path_detail(child.call_mode), advisory_text(child.description,
+                                                                  child.call_mode))
+        for child in catalog.children(prefix)
+        if child.name not in fixed
+    ]
+    return children, False
+
+
+# ---------------------------------------------------------------- receiver resolution
+
+
+def _within_prefixes(analysis: DocumentAnalysis, end: int) -> bool:
+    return end <= analysis.diagnostic_prefix_end and end <= analysis.metadata_prefix_end
+
+
+def _extend_path(
+    analysis: DocumentAnalysis, site: MemberSite, base: tuple[str, ...]
+) -> tuple[str, ...] | None:
+    """`base` plus the site's receiver chain after its first name (16 segments at most)."""
+    path = list(base)
+    for start, end in site.receivers[1:]:
+        segment = analysis.source[start:end]
+        if not is_canonical_identifier(segment) or len(path) == MAX_MODULE_PATH_SEGMENTS:
+            return None
+        path.append(segment)
+    return tuple(path)
+
+
+def fixed_import_path(analysis: DocumentAnalysis, site: MemberSite) -> tuple[str, ...] | None:
+    """The direct visible import path of the receiver plus the chain (no aliases)."""
+    if not _within_prefixes(analysis, site.member_end):
+        return None
+    record = analysis.visible_import(*site.receiver)
+    if record is None:
+        return None
+    return _extend_path(analysis, site, record.path)
+
+
+def is_fixed_core(path: tuple[str, ...] | None) -> bool:
+    return path is not None and path[:2] == STD_PATH
+
+
+def catalog_import(analysis: DocumentAnalysis, receiver: Span) -> ModuleImport | None:
+    """The `use` a receiver names directly, or through a stable exact root-alias chain."""
+    start, end = receiver
+    if not _within_prefixes(analysis, end):
+        return None
+    index = analysis.completion_index
+    symbol = index.visible(analysis.source[start:end], start)
+    if symbol is None:
+        return None
+    imports = analysis.imports
+    if symbol.kind is SymbolKind.IMPORT:
+        return imports.for_binding(symbol.start, symbol.end)
+    graph = analysis.aliases
+    if (
+        symbol.kind is not SymbolKind.LET
+        or index.truncated
+        or imports.truncated
+        or graph.truncated
+    ):
+        return None
+    by_binding = {item.binding_start: item for item in imports.imports}
+    bindings = set(by_binding)
+    binding = graph.import_binding_for(symbol.start, bindings)
+    if binding is None:
+        return None
+    group = graph.import_group(binding, bindings)
+    if not graph.import_group_is_stable(analysis.source, group, receiver):
+        return None
+    return by_binding[binding]
+
+
+def member_parent_path(analysis: DocumentAnalysis, site: MemberSite) -> tuple[str, ...] | None:
+    """The catalog path a member site's receiver chain stands for."""
+    if not _within_prefixes(analysis, site.member_end):
+        return None
+    record = catalog_import(analysis, site.receiver)
+    if record is None:
+        return None
+    return _extend_path(analysis, site, record.path)
+
+
+def alias_metadata_truncated(analysis: DocumentAnalysis, receiver: Span) -> bool:
+    """Alias edges ran out and the receiver is a `let` that might have been an alias."""
+    if not analysis.aliases.truncated or receiver[1] > analysis.diagnostic_prefix_end:
+        return False
+    symbol = analysis.completion_index.visible(
+        analysis.source[receiver[0] : receiver[1]], receiver[0]
+    )
+    return symbol is not None and symbol.kind is SymbolKind.LET
+
+
+def direct_member(
+    analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs
+) -> ModuleDescriptor | None:
+    """The exact catalog descriptor a member site names."""
+    catalog = catalogs.module_catalog
+    if catalogs.module_catalog_state.unavailable or catalog is None:
+        return None
+    method = analysis.source[site.member_start : site.member_end]
+    if not is_canonical_identifier(method):
+        return None
+    if is_fixed_core(fixed_import_path(analysis, site)):
+        return None
+    parent = member_parent_path(analysis, site)
+    if parent is None:
+        return None
+    return catalog.descriptor(parent + (method,))
+
+
+# ---------------------------------------------------------------- module members
+
+
+def module_member_completion(context: CompletionContext, site: MemberSite) -> types.CompletionList:
+    """Catalog children of the path a stable import or alias chain resolves to."""
+    analysis = context.analysis
+    incomplete = context.imports_incomplete or alias_metadata_truncated(analysis, site.receiver)
+    if is_fixed_core(fixed_import_path(analysis, site)):
+        # The fixed `mod.std` tree answered earlier; the catalog never extends it.
+        return _list([], incomplete)
+    parent = member_parent_path(analysis, site)
+    if parent is None:
+        return _list([], incomplete)
+    catalogs = context.catalogs
+    incomplete = incomplete or catalogs.module_catalog_state.unavailable
+    catalog = catalogs.module_catalog
+    if catalog is None:
+        return _list([], incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    items = [
+        _item(child.name, FIELD_KIND, edit_range, member_detail(child.call_mode),
+              advisory_text(child.description, child.call_mode))
+        for child in catalog.children(parent)
+    ]
+    return _list(_sorted(items), incomplete)
+
+
+# ---------------------------------------------------------------- output fields
+
+
+def output_parent_path(analysis: DocumentAnalysis, site: MemberSite) -> tuple[str, ...] | None:
+    """The object-child names between a result binding and the member (at most one)."""
+    chain = site.receivers[1:]
+    if len(chain) > 1:
+        return None
+    names = tuple(analysis.source[start:end] for start, end in chain)
+    return names if all(is_canonical_identifier(name) for name in names) else None
+
+
+def output_call_for(analysis: DocumentAnalysis, site: MemberSite) -> OutputCall | None:
+    """The module call whose result the receiver holds, through a stable alias group."""
+    index = analysis.completion_index
+    if (
+        index.truncated
+        or output_parent_path(analysis, site) is None
+        or not _within_prefixes(analysis, site.member_end)
+    ):
+        return None
+    start, end = site.receiver
+    initial = index.visible(analysis.source[start:end], start)
+    graph = analysis.aliases
+    if initial is None or initial.kind is not SymbolKind.LET or graph.truncated:
+        return None
+    root = graph.output_root(initial)
+    if root is None:
+        return None
+    call = output_call_binding(analysis.source, root, analysis.diagnostic_prefix_end)
+    if call is None:
+        return None
+    group = graph.output_group(root)
+    if group is None or not graph.output_group_is_stable(analysis.source, group, site.receiver):
+        return None
+    return call
+
+
+def _call_outputs(
+    analysis: DocumentAnalysis, call: OutputCall, catalogs: Catalogs
+) -> tuple[ModuleField, ...] | None:
+    if analysis.imports.truncated or catalogs.module_catalog_state.unavailable:
+        return None
+    call_site = MemberSite((call.receiver,), call.member[0], call.member[1])
+    module = direct_member(analysis, call_site, catalogs)
+    if module is None or module.call_shape is not CallShape.SINGLE_JSON:
+        return None
+    expected = CallMode.DEFERRED if call.awaited else CallMode.SYNCHRONOUS
+    if module.call_mode is not expected:
+        return None
+    return module.output_fields
+
+
+def fields_at(
+    fields: Sequence[ModuleField], path: Sequence[str]
+) -> Sequence[ModuleField] | None:
+    for name in path:
+        field = find_field(fields, name)
+        if field is None or field.fields is None:
+            return None
+        fields = field.fields
+    return fields
+
+
+def output_fields_for_member(
+    analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs
+) -> Sequence[ModuleField] | None:
+    parent = output_parent_path(analysis, site)
+    call = output_call_for(analysis, site)
+    if parent is None or call is None:
+        return None
+    roots = _call_outputs(analysis, call, catalogs)
+    return None if roots is None else fields_at(roots, parent)
+
+
+def output_field_completion(
+    context: CompletionContext, site: MemberSite
+) -> types.CompletionList | None:
+    analysis = context.analysis
+    unavailable = context.catalogs.module_catalog_state.unavailable
+    truncated = alias_metadata_truncated(analysis, site.receiver)
+    incomplete = context.imports_incomplete or unavailable or truncated
+    if analysis.imports.truncated or unavailable or truncated:
+        return _list([], incomplete)
+    parent = output_parent_path(analysis, site)
+    call = output_call_for(analysis, site)
+    if parent is None or call is None:
+        return None
+    roots = _call_outputs(analysis, call, context.catalogs)
+    fields = None if roots is None else fields_at(roots, parent)
+    if fields is None:
+        return _list([], incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    items = [
+        _item(field.name, FIELD_KIND, edit_range, f"module output field, {_required(field)}",
+              record_field_text(field, "Module output"))
+        for field in fields
+    ]
+    return _list(_sorted(items), incomplete)
+
+
+# ---------------------------------------------------------------- input records
+
+
+@dataclass(frozen=True, slots=True)
+class InputRecordSite:
+    """A key position in the first literal-record argument of `recv.member(`."""
+
+    callee: MemberSite
+    field: Span
+    parent: str | None
+    declared: frozenset[str]
+
+
+def input_record_site(source: str, regions: TextRegions, offset: int) -> InputRecordSite | None:
+    context = call_context(source, offset)
+    if context is None or context.active_argument != 0:
+        return None
+    callee = member_site(source, regions, context.callee_end)
+    if callee is None or callee.member_end != context.callee_end:
+        return None
+    opening = context.open_paren + 1
+    while opening < len(source) and source[opening] in _ASCII_SPACE:
+        opening += 1
+    if opening >= len(source) or source[opening] != "{":
+        return None
+    scanned = _RecordScan(source, opening, offset).run()
+    if scanned is None:
+        return None
+    field, parent, declared = scanned
+    return InputRecordSite(callee, field, parent, frozenset(declared))
+
+
+_FIELD, _AFTER_KEY, _VALUE = "field", "after-key", "value"
+
+
+@dataclass(slots=True)
+class _Level:
+    parent: str | None
+    declared: set[str]
+    state: str = _FIELD
+    key_start: int = -1
+    value_of: str = ""
+    started: bool = False
+
+
+class _Abort(Exception):
+    """The record prefix is not one the input-field site accepts."""
+
+
+class _RecordScan:
+    """Walks a record literal prefix up to the cursor, tracking keys per level.
+
+    Only the root and one object-child level are key positions; anything else
+    (a malformed separator, a repeated key, an unterminated string or comment
+    before the cursor, mismatched delimiters) refuses the site.
+    """
+
+    def __init__(self, source: str, opening: int, offset: int) -> None:
+        self.source = source
+        self.offset = offset
+        self.index = opening + 1
+        self.delimiters: list[str] = []
+        self.levels = [_Level(None, set())]
+
+    @property
+    def level(self) -> _Level:
+        return self.levels[-1]
+
+    def run(self) -> tuple[Span, str | None, set[str]] | None:
+        if self.index > self.offset or self.offset > len(self.source):
+            return None
+        try:
+            while self.index < self.offset:
+                self._step()
+        except _Abort:
+            return None
+        return self._finish()
+
+    def _value(self) -> _Level:
+        level = self.level
+        if level.state != _VALUE:
+            raise _Abort
+        level.started = True
+        return level
+
+    def _mark_started(self) -> None:
+        if self.level.state == _VALUE:
+            self.level.started = True
+
+    def _step(self) -> None:
+        char = self.source[self.index]
+        if char in _IDENT_START:
+            self._identifier()
+        elif char in " \t":
+            self.index += 1
+        elif char in "\n\r":
+            self._line_break(char)
+        elif char == "/" and self.source[self.index + 1 : self.index + 2] in ("/", "*"):
+            self._comment()
+        elif char == '"':
+            self._string()
+        elif char == ":":
+            self._colon()
+        elif char == ",":
+            self._comma()
+        elif char == "{":
+            self._open_curly()
+        elif char in "([":
+            self._value()
+            self._push(char)
+        elif char in ")]":
+            self._close(char)
+        elif char == "}":
+            self._close_curly()
+        else:
+            self._value()
+            self.index += 1
+
+    def _identifier(self) -> None:
+        level = self.level
+        if level.state != _FIELD:
+            self._mark_started()
+            self.index += 1
+            return
+        start = self.index
+        while self.index < self.offset and self.source[self.index] in _IDENT_CHARS:
+            self.index += 1
+        name = self.source[start : self.index]
+        if len(name) > MAX_MODULE_FIELD_NAME_BYTES or not is_canonical_identifier(name):
+            raise _Abort
+        level.state, level.key_start = _AFTER_KEY, start
+
+    def _end_value_at_break(self) -> None:
+        if not self.delimiters and self.level.state == _VALUE:
+            self.level.state = _FIELD
+
+    def _line_break(self, char: str) -> None:
+        self._end_value_at_break()
+        self.index += 1
+        if char == "\r" and self.index < self.offset and self.source[self.index] == "\n":
+            self.index += 1
+
+    def _comment(self) -> None:
+        source, offset = self.source, self.offset
+        if source[self.index + 1] == "/":
+            self.index += 2
+            while self.index < offset and source[self.index] not in "\n\r":
+                self.index += 1
+            if self.index == offset:
+                raise _Abort
+            return
+        close = source.find("*/", self.index + 2, offset)
+        if close == -1:
+            raise _Abort
+        body = source[self.index + 2 : close]
+        self.index = close + 2
+        if "\n" in body or "\r" in body:
+            self._end_value_at_break()
+
+    def _string(self) -> None:
+        self._value()
+        source, offset = self.source, self.offset
+        self.index += 1
+        while self.index < offset:
+            char = source[self.index]
+            if char == '"':
+                self.index += 1
+                return
+            if char == "\\":
+                self.index = min(self.index + 2, offset)
+            elif char in "\n\r":
+                raise _Abort
+            else:
+                self.index += 1
+        raise _Abort
+
+    def _colon(self) -> None:
+        level = self.level
+        if level.state == _AFTER_KEY:
+            name = self.source[level.key_start : self.index]
+            if len(level.declared) == MAX_MODULE_INPUT_FIELDS or name in level.declared:
+                raise _Abort
+            level.declared.add(name)
+            level.state, level.value_of, level.started = _VALUE, name, False
+        elif level.state == _VALUE:
+            level.started = True
+        else:
+            raise _Abort
+        self.index += 1
+
+    def _comma(self) -> None:
+        if not self.delimiters:
+            state = self.level.state
+            if state == _AFTER_KEY:
+                raise _Abort
+            if state == _VALUE:
+                self.level.state = _FIELD
+        self.index += 1
+
+    def _open_curly(self) -> None:
+        level = self.level
+        if level.state == _VALUE and not level.started and len(self.levels) == 1:
+            level.started = True
+            self.levels.append(_Level(level.value_of, set()))
+            self.index += 1
+            return
+        self._value()
+        self._push("{")
+
+    def _push(self, char: str) -> None:
+        if len(self.delimiters) == MAX_SIGNATURE_DELIMITER_DEPTH:
+            raise _Abort
+        self.delimiters.append(char)
+        self.index += 1
+
+    def _close(self, char: str) -> None:
+        expected = "(" if char == ")" else "["
+        if not self.delimiters or self.delimiters.pop() != expected:
+            raise _Abort
+        self._mark_started()
+        self.index += 1
+
+    def _close_curly(self) -> None:
+        if self.delimiters:
+            if self.delimiters[-1] != "{":
+                raise _Abort
+            self.delimiters.pop()
+            self._mark_started()
+        else:
+            if len(self.levels) == 1 or self.level.state == _AFTER_KEY:
+                raise _Abort
+            self.levels.pop()
+        self.index += 1
+
+    def _finish(self) -> tuple[Span, str | None, set[str]] | None:
+        field = _key_span_at(self.source, self.offset)
+        level = self.level
+        if field is None or level.state == _VALUE:
+            return None
+        if level.state == _AFTER_KEY and field[0] != level.key_start:
+            return None
+        return field, level.parent, level.declared
+
+
+def _key_span_at(source: str, offset: int) -> Span | None:
+    start = offset
+    while start > 0 and source[start - 1] in _IDENT_CHARS:
+        start -= 1
+    end = offset
+    while end < len(source) and source[end] in _IDENT_CHARS:
+        end += 1
+    if start == end:
+        following = source[offset : offset + 1]
+        if following and following not in _ASCII_SPACE and following != "}":
+            return None
+        return (start, end)
+    name = source[start:end]
+    if len(name) > MAX_MODULE_FIELD_NAME_BYTES or not is_canonical_identifier(name):
+        return None
+    return (start, end)
+
+
+def input_fields_for_site(
+    analysis: DocumentAnalysis, site: InputRecordSite, catalogs: Catalogs
+) -> Sequence[ModuleField] | None:
+    """The catalog input fields at the record level a key site sits in."""
+    callee = site.callee
+    if (
+        analysis.imports.truncated
+        or catalogs.module_catalog_state.unavailable
+        or site.field[1] > analysis.diagnostic_prefix_end
+        or not _within_prefixes(analysis, callee.member_end)
+    ):
+        return None
+    module = direct_member(analysis, callee, catalogs)
+    if module is None or not module.is_shaped or module.input_fields is None:
+        return None
+    if site.parent is None:
+        return module.input_fields
+    parent = find_field(module.input_fields, site.parent)
+    return None if parent is None else parent.fields
 
 
 def input_record_completion(context: CompletionContext) -> types.CompletionList | None:
+    analysis = context.analysis
+    site = input_record_site(analysis.source, analysis.regions, context.offset)
+    if site is None:
+        return None
+    incomplete = (
+        context.imports_incomplete
+        or context.catalogs.module_catalog_state.unavailable
+        or alias_metadata_truncated(analysis, site.callee.receiver)
+    )
+    fields = input_fields_for_site(analysis, site, context.catalogs)
+    if fields is None:
+        return _list([], incomplete)
+    edit_range = context.range(*site.field)
+    items = [
+        _item(field.name, FIELD_KIND, edit_range, f"module input field, {_required(field)}",
+              record_field_text(field, "Module input"))
+        for field in fields
+        if field.name not in site.declared
+    ]
+    return _list(_sorted(items), incomplete)
+
+
+# ---------------------------------------------------------------- workflow data
+
+
+def workflow_path(
+    analysis: DocumentAnalysis, site: MemberSite, navigation: bool = False
+) -> tuple[str, ...] | None:
+    """`workflow.a.b` receiver names, unless a visible binding named `workflow` shadows it."""
+    source = analysis.source
+    names = tuple(source[start:end] for start, end in site.receivers)
+    if names[0] != "workflow":
+        return None
+    index = analysis.lexical if navigation else analysis.completion_index
+    if index.visible("workflow", site.receiver[0]) is not None:
+        return None
+    return names if all(is_canonical_identifier(name) for name in names) else None
+
+
+def _output_role(configured_context: bool) -> str:
+    return "Completed workflow output" if configured_context else "Workflow output"
+
+
+def workflow_field(
+    analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs
+) -> tuple[WorkflowField, str] | None:
+    """The workflow field a member names (for hover), with its role."""
+    data = catalogs.workflow_data
+    if data is None or site.member_end > len(analysis.source):
+        return None
+    path = workflow_path(analysis, site, navigation=True)
+    name = analysis.source[site.member_start : site.member_end]
+    if path == ("workflow", "input"):
+        found = data.catalog.input_field(name)
+        return None if found is None else (found, "Workflow input")
+    if path is not None and len(path) == 3 and path[1] == "outputs":
+        found = data.step_field(path[2], name)
+        return None if found is None else (found, _output_role(data.context_configured))
     return None
 
 
 def workflow_member_completion(
     context: CompletionContext, site: MemberSite
 ) -> types.CompletionList | None:
-    return None
+    catalogs = context.catalogs
+    state = catalogs.workflow_data_state
+    if state is CatalogState.ABSENT:
+        return None
+    analysis = context.analysis
+    path = workflow_path(analysis, site)
+    if path is None:
+        return None
+    incomplete = context.lexical_incomplete or state.unavailable
+    data = catalogs.workflow_data
+    if data is None or site.member_end > analysis.diagnostic_prefix_end:
+        return _list([], incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    items: list[types.CompletionItem] = []
+    if path == ("workflow",):
+        items = [
+            _item(name, FIELD_KIND, edit_range, "workflow data namespace (advisory)")
+            for name in ("input", "outputs")
+        ]
+    elif path == ("workflow", "input"):
+        items = _workflow_items(data.input_fields, edit_range, "Workflow input")
+    elif path == ("workflow", "outputs"):
+        role = _output_role(data.context_configured)
+        items = [
+            _item(step, FIELD_KIND, edit_range, f"{role.lower()} (advisory)")
+            for step in data.visible_step_ids()
+        ]
+    elif len(path) == 3 and path[1] == "outputs":
+        fields = data.step_fields(path[2])
+        role = _output_role(data.context_configured)
+        items = _workflow_items(fields or (), edit_range, role)
+    return _list(_sorted(items), incomplete)
+
+
+def _workflow_items(
+    fields: Sequence[WorkflowField], edit_range: types.Range, role: str
+) -> list[types.CompletionItem]:
+    return [
+        _item(field.name, FIELD_KIND, edit_range, f"{role.lower()} field (advisory)",
+              workflow_field_text(field, role))
+        for field in fields
+    ]
+
+
+# ---------------------------------------------------------------- static records
 
 
 def record_field_completion(
@@ -57,15 +852,3 @@ def record_field_completion(
     from .record_fields import field_completion
 
     return field_completion(context, site)
-
-
-def output_field_completion(
-    context: CompletionContext, site: MemberSite
-) -> types.CompletionList | None:
-    return None
-
-
-def module_member_completion(context: CompletionContext, site: MemberSite) -> types.CompletionList:
-    from .completion import _list
-
-    return _list([], context.imports_incomplete)

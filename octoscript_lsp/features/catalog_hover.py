@@ -1,34 +1,131 @@
-"""Catalog-driven hover and signature help (module leaves, fields, workflow data)."""
+"""Catalog-driven hover and signature help (module leaves, fields, workflow data).
+
+Every answer is plain text built from advisory host metadata; the lookups
+are the ones completion uses (see `catalog_assist`).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from lsprotocol import types
+from lsprotocol import types
 
+from ..analysis import surfaces
+from ..analysis.sites import is_canonical_identifier
+from ..catalogs.model import CallMode, find_field
+from . import catalog_assist as assist
+from .positions import PositionMap
+
+if TYPE_CHECKING:
     from ..analysis.document import DocumentAnalysis
     from ..analysis.sites import CallContext, MemberSite
     from .catalog_assist import Catalogs
+
+INPUT_PARAMETER = "input"
+
+
+def _hover(text: str, edit_range: types.Range) -> types.Hover:
+    return types.Hover(
+        contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=text),
+        range=edit_range,
+    )
+
+
+def _has_descriptors(catalogs: Catalogs) -> bool:
+    catalog = catalogs.module_catalog
+    return catalog is not None and bool(catalog.descriptors)
+
+
+# ---------------------------------------------------------------- signature help
+
+
+def signature_label(callee: str, mode: CallMode) -> str:
+    result = "promise<JSON value>" if mode is CallMode.DEFERRED else "JSON value"
+    return f"{callee}({INPUT_PARAMETER}) -> {result}"
 
 
 def leaf_signature(
     analysis: DocumentAnalysis, site: MemberSite, context: CallContext, catalogs: Catalogs
 ) -> types.SignatureHelp | None:
-    return None
+    """`recv.leaf(` for a leaf with both callMode and callShape: one `input` parameter."""
+    if catalogs.module_catalog_state.unavailable:
+        return None
+    module = assist.direct_member(analysis, site, catalogs)
+    if module is None or module.call_mode is None or not module.is_shaped:
+        return None
+    callee = analysis.source[site.receiver[0] : site.member_end]
+    signature = types.SignatureInformation(
+        label=signature_label(callee, module.call_mode),
+        documentation=types.MarkupContent(
+            kind=types.MarkupKind.PlainText, value=assist.leaf_text(module)
+        ),
+        parameters=[types.ParameterInformation(label=INPUT_PARAMETER)],
+    )
+    return types.SignatureHelp(
+        signatures=[signature],
+        active_signature=surfaces.ACTIVE_SIGNATURE,
+        active_parameter=surfaces.active_parameter(context.active_argument, 1),
+    )
+
+
+# ---------------------------------------------------------------- member hover
 
 
 def member_hover(
-    analysis: DocumentAnalysis, positions, site: MemberSite, catalogs: Catalogs
+    analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite, catalogs: Catalogs
 ) -> types.Hover | None:
     """Module-catalog member and output-field hover; None when none applies."""
-    return None
+    if assist.is_fixed_core(assist.fixed_import_path(analysis, site)):
+        return None  # the fixed `mod.std` tree is never extended by a catalog
+    if not _has_descriptors(catalogs):
+        return None
+    member_range = positions.range(site.member_start, site.member_end)
+    name = analysis.source[site.member_start : site.member_end]
+    outputs = assist.output_fields_for_member(analysis, site, catalogs)
+    if outputs is not None:
+        field = find_field(outputs, name)
+        if field is not None:
+            return _hover(assist.record_field_text(field, "Module output"), member_range)
+    return _leaf_hover(analysis, site, catalogs, member_range)
+
+
+def _leaf_hover(
+    analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs, member_range: types.Range
+) -> types.Hover | None:
+    start, end = site.receiver
+    if analysis.lexical.visible(analysis.source[start:end], start) is None:
+        return None
+    module = assist.direct_member(analysis, site, catalogs)
+    if module is None:
+        return None
+    return _hover(assist.leaf_text(module), member_range)
+
+
+# ---------------------------------------------------------------- input keys
 
 
 def input_key_hover(
     analysis: DocumentAnalysis, offset: int, catalogs: Catalogs
 ) -> types.Hover | None:
-    return None
+    """A known key of the first literal-record argument of a shaped leaf call."""
+    if not _has_descriptors(catalogs):
+        return None
+    site = assist.input_record_site(analysis.source, analysis.regions, offset)
+    index = analysis.completion_index
+    if site is None or index.truncated or index.sites_truncated:
+        return None
+    name = analysis.source[site.field[0] : site.field[1]]
+    if not is_canonical_identifier(name) or name in site.declared:
+        return None
+    fields = assist.input_fields_for_site(analysis, site, catalogs)
+    field = None if fields is None else find_field(fields, name)
+    if field is None:
+        return None
+    positions = PositionMap(analysis.source)
+    return _hover(assist.record_field_text(field, "Module input"), positions.range(*site.field))
+
+
+# ---------------------------------------------------------------- static records
 
 
 def member_definition(
@@ -40,7 +137,16 @@ def member_definition(
     return field_definition(analysis, offset)
 
 
+# ---------------------------------------------------------------- workflow data
+
+
 def workflow_hover(
-    analysis: DocumentAnalysis, positions, site: MemberSite, catalogs: Catalogs
+    analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite, catalogs: Catalogs
 ) -> types.Hover | None:
-    return None
+    found = assist.workflow_field(analysis, site, catalogs)
+    if found is None:
+        return None
+    field, role = found
+    return _hover(
+        assist.workflow_field_text(field, role), positions.range(site.member_start, site.member_end)
+    )

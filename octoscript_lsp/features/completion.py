@@ -110,7 +110,7 @@ def _import_path(context: CompletionContext) -> types.CompletionList | None:
     site = import_path_site(analysis.source, analysis.regions, context.offset)
     if site is None:
         return None
-    if site.segment_end > analysis.diagnostic_prefix_end:
+    if site.segment_end > analysis.metadata_prefix_end:
         return _list([], context.lexical_incomplete)
     edit_range = context.range(site.segment_start, site.segment_end)
     fixed = surfaces.import_path_children(site.prefix)
@@ -149,11 +149,12 @@ def _tool_literal(context: CompletionContext) -> types.CompletionList | None:
     site = tool_literal_site(analysis.source, analysis.regions, context.offset)
     if site is None:
         return None
-    record = analysis.visible_import(*site.receiver)
-    if record is None or not surfaces.is_tool_import(record.path):
-        return None
     format_name = surfaces.tool_call_format(site.method)
     entries, unavailable = catalog_assist.tool_names(context.catalogs, format_name.value)
+    record = analysis.visible_import(*site.receiver)
+    if record is None or not surfaces.is_tool_import(record.path):
+        # The literal site claims the position even for another receiver.
+        return _list([], context.imports_incomplete or unavailable)
     edit_range = context.range(site.content_start, site.content_end)
     items = [
         _item(name, surfaces.KIND_TOOL_NAME_LITERAL, edit_range, None, description or None)
@@ -258,7 +259,7 @@ def _lexical(context: CompletionContext) -> types.CompletionList:
     analysis = context.analysis
     index = analysis.completion_index
     site = index.site_at(context.offset)
-    if site is None or site[1] > analysis.diagnostic_prefix_end:
+    if site is None or site[1] > analysis.metadata_prefix_end:
         return _list([], index.incomplete)
     edit_range = context.range(*site)
     items = []

@@ -30,7 +30,9 @@ def hover(
 ) -> types.Hover | None:
     if offset is None or analysis.syntax is None:
         return None
-    if not analysis.completion_index.truncated:
+    # Gated on the navigation index, as in the reference: invalid source has
+    # an empty (never truncated) one, so member hovers are still tried there.
+    if not analysis.lexical.truncated:
         try:
             found = _member_hover(analysis, positions, offset, catalogs)
         except _NoHover:

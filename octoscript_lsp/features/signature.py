@@ -52,13 +52,14 @@ def _named_function(
     analysis: DocumentAnalysis, callee: tuple[int, int], context: CallContext
 ) -> types.SignatureHelp | None:
     index = analysis.completion_index
-    if callee[1] > analysis.diagnostic_prefix_end or not index.is_site(*callee):
+    prefix_end = analysis.metadata_prefix_end
+    if callee[1] > prefix_end or not index.is_site(*callee):
         return None
     name = analysis.source[callee[0] : callee[1]]
     symbol = index.visible(name, callee[0])
     if symbol is None or symbol.kind is not SymbolKind.FUNCTION:
         return None
-    parameters = function_parameters(analysis.source, symbol.end, analysis.diagnostic_prefix_end)
+    parameters = function_parameters(analysis.source, symbol.end, prefix_end)
     if parameters is None:
         return None
     label = f"{name}({', '.join(parameters)})"

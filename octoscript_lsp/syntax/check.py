@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from ..limits import MAX_SOURCE_BYTES, MAX_SYNTAX_NESTING, MAX_SYNTAX_TOKENS
 from .diagnostics import Diagnostic, LineIndex
 from .formatter import format_tokens
-from .lexer import LexResult, tokenize
+from .lexer import LexResult, retokenize, tokenize
 from .outline import Declaration, top_level_declarations
 from .parser import ParseResult, parse
 
@@ -75,13 +75,23 @@ def analyze_syntax(
     source: str,
     max_tokens: int = MAX_SYNTAX_TOKENS,
     max_nesting: int = MAX_SYNTAX_NESTING,
+    previous: SyntaxResult | None = None,
 ) -> SyntaxResult:
-    """Lex and parse; raises SourceTooLarge past the source budget."""
+    """Lex and parse; raises SourceTooLarge past the source budget.
+
+    With `previous` (the result for an earlier version of the same document)
+    the unchanged leading part is reused; the result is identical to a fresh
+    analysis.
+    """
     size = utf8_length(source)
     if size > MAX_SOURCE_BYTES:
         raise SourceTooLarge(size)
-    lex = tokenize(source, max_tokens)
-    parsed = parse(lex.tokens, max_nesting)
+    if previous is None:
+        lex = tokenize(source, max_tokens)
+        parsed = parse(lex.tokens, max_nesting)
+    else:
+        lex, shared = retokenize(source, previous.source, previous.lex, max_tokens)
+        parsed = parse(lex.tokens, max_nesting, previous.parsed, shared)
     return SyntaxResult(source, lex, parsed, LineIndex(source))
 
 

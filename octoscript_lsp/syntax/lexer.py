@@ -77,11 +77,93 @@ class _TokenBuffer:
 
 
 def tokenize(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
+    return _tokenize_from(source, max_tokens, 0, DiagnosticSink(), [], [])
+
+
+def retokenize(
+    source: str, previous_source: str, previous: LexResult, max_tokens: int = MAX_SYNTAX_TOKENS
+) -> tuple[LexResult, int]:
+    """Lex `source` reusing `previous` up to the last newline before the first change.
+
+    Returns the result and how many leading tokens are shared with `previous`
+    (the same objects). The lexer restarts at the start of a newline token
+    outside any comment: its state there is always the initial one, and every
+    token and diagnostic before it depends only on unchanged text.
+    """
+    if previous.truncated or len(previous.tokens) > max_tokens:
+        return tokenize(source, max_tokens), 0
+    restart, shared = _restart_point(source, previous_source, previous)
+    if shared == 0:
+        return tokenize(source, max_tokens), 0
     sink = DiagnosticSink()
+    for diagnostic in previous.diagnostics:
+        if diagnostic.offset < restart:
+            sink.report(diagnostic.offset, diagnostic.message)
+    comments = [span for span in previous.comments if span[0] < restart]
+    result = _tokenize_from(
+        source, max_tokens, restart, sink, previous.tokens[:shared], comments
+    )
+    return result, shared
+
+
+def _common_prefix(left: str, right: str) -> int:
+    limit = min(len(left), len(right))
+    low, high = 0, limit
+    # Binary search on slice equality: each comparison runs in C.
+    while low < high:
+        middle = (low + high + 1) // 2
+        if left[:middle] == right[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _restart_point(source: str, previous_source: str, previous: LexResult) -> tuple[int, int]:
+    """(offset, token index) of the last reusable newline token, or (0, 0)."""
+    unchanged = _common_prefix(source, previous_source)
+    tokens = previous.tokens
+    comments = previous.comments
+    index = _last_token_ending_by(tokens, unchanged)
+    while index >= 0:
+        token = tokens[index]
+        if token.kind is Kind.NEWLINE and not _inside_comment(comments, token.start):
+            return token.start, index
+        index -= 1
+    return 0, 0
+
+
+def _last_token_ending_by(tokens: list[Token], offset: int) -> int:
+    low, high = 0, len(tokens) - 1  # the END token never qualifies
+    while low < high:
+        middle = (low + high) // 2
+        if tokens[middle].end <= offset:
+            low = middle + 1
+        else:
+            high = middle
+    return low - 1
+
+
+def _inside_comment(comments: list[tuple[int, int]], offset: int) -> bool:
+    for start, end in reversed(comments):
+        if start <= offset < end:
+            return True
+        if end <= offset:
+            return False
+    return False
+
+
+def _tokenize_from(
+    source: str,
+    max_tokens: int,
+    pos: int,
+    sink: DiagnosticSink,
+    tokens: list[Token],
+    comments: list[tuple[int, int]],
+) -> LexResult:
     out = _TokenBuffer(max_tokens, sink)
+    out.tokens = tokens
     length = len(source)
-    comments: list[tuple[int, int]] = []
-    pos = 0
     while pos < length:
         char = source[pos]
         if char in _HORIZONTAL_SPACE:

@@ -10,7 +10,7 @@ Python's recursion limit just enough for that bound.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ..limits import MAX_SYNTAX_NESTING
 from .diagnostics import Diagnostic, DiagnosticSink
@@ -40,21 +40,41 @@ class ParseResult:
     truncated: bool
     first_diagnostic_offset: int | None
     events: list[tuple]
+    # Every diagnostic, unbounded, so a later incremental parse can replay them.
+    all_diagnostics: list[Diagnostic] = field(default_factory=list)
+    # One entry per top-level parse step (a statement or a stray `}`):
+    # (index of the token after it, events end, all_diagnostics end, children end).
+    units: list[tuple[int, int, int, int]] = field(default_factory=list)
 
 
-def parse(tokens: list[Token], max_nesting: int = MAX_SYNTAX_NESTING) -> ParseResult:
+def parse(
+    tokens: list[Token],
+    max_nesting: int = MAX_SYNTAX_NESTING,
+    previous: ParseResult | None = None,
+    shared_tokens: int = 0,
+) -> ParseResult:
+    """Parse a token list; with `previous`, reuse its leading top-level steps.
+
+    `shared_tokens` is how many leading tokens are the very tokens `previous`
+    was parsed from. A top-level step is reused when every token it examined,
+    including the one after it, is among them: the parser starts each step in
+    the same state, so it would do exactly the same again.
+    """
     needed = _stack_depth() + max_nesting * _FRAMES_PER_NESTING_LEVEL + 200
     previous_limit = sys.getrecursionlimit()
     if previous_limit < needed:
         sys.setrecursionlimit(needed)
     try:
         parser = _Parser(tokens, max_nesting)
-        tree = parser.parse_program()
+        tree = parser.parse_program(previous, shared_tokens)
     finally:
         if previous_limit < needed:
             sys.setrecursionlimit(previous_limit)
     sink = parser.sink
-    return ParseResult(tree, sink.items, sink.truncated, sink.first_offset, parser.events)
+    return ParseResult(
+        tree, sink.items, sink.truncated, sink.first_offset, parser.events,
+        parser.all_diagnostics, parser.units,
+    )
 
 
 def _stack_depth() -> int:
@@ -74,6 +94,8 @@ class _Parser:
         self.max_nesting = max_nesting
         self.sink = DiagnosticSink()
         self.events: list[tuple] = []
+        self.all_diagnostics: list[Diagnostic] = []
+        self.units: list[tuple[int, int, int, int]] = []
 
     # ---------------------------------------------------------------- cursor
 
@@ -167,12 +189,16 @@ class _Parser:
 
     # ---------------------------------------------------------------- reports
 
+    def report(self, offset: int, message: str) -> None:
+        self.all_diagnostics.append(Diagnostic(offset, message))
+        self.sink.report(offset, message)
+
     def report_current(self, message: str) -> None:
-        self.sink.report(self.tokens[self.index].start, message)
+        self.report(self.tokens[self.index].start, message)
 
     def report_previous(self, message: str) -> None:
         token = self.tokens[self.index - 1] if self.index > 0 else self.tokens[self.index]
-        self.sink.report(token.start, message)
+        self.report(token.start, message)
 
     def enter_nesting(self) -> bool:
         if self.nesting >= self.max_nesting:
@@ -200,21 +226,47 @@ class _Parser:
 
     # ---------------------------------------------------------------- statements
 
-    def parse_program(self) -> Node:
+    def parse_program(self, previous: ParseResult | None = None, shared_tokens: int = 0) -> Node:
         statements: list[Node] = []
-        self.consume_statement_ends()
+        if previous is not None and self._reuse_units(previous, shared_tokens, statements):
+            pass
+        else:
+            self.consume_statement_ends()
         while not self.at_end():
             if self.at_kind(Kind.RBRACE):
                 self.report_current("unexpected `}` at top level")
                 self.advance()
-                continue
-            before = self.index
-            statements.append(self.parse_statement())
-            self.require_statement_end()
-            if self.index == before:
-                self.advance()
+            else:
+                before = self.index
+                statements.append(self.parse_statement())
+                self.require_statement_end()
+                if self.index == before:
+                    self.advance()
+            self.units.append(
+                (self.index, len(self.events), len(self.all_diagnostics), len(statements))
+            )
         end = self.tokens[-1].end
         return Node("program", 0, end, statements)
+
+    def _reuse_units(
+        self, previous: ParseResult, shared_tokens: int, statements: list[Node]
+    ) -> bool:
+        """Adopt the leading steps of `previous` whose tokens are all shared."""
+        units = previous.units
+        count = 0
+        # A step examined the token after it (index `next_index`) too.
+        while count < len(units) and units[count][0] < shared_tokens:
+            count += 1
+        if count == 0:
+            return False
+        next_index, events_end, diagnostics_end, children_end = units[count - 1]
+        self.index = next_index
+        self.events = previous.events[:events_end]
+        for diagnostic in previous.all_diagnostics[:diagnostics_end]:
+            self.report(diagnostic.offset, diagnostic.message)
+        statements.extend(previous.tree.children[:children_end])
+        self.units = units[:count]
+        return True
 
     def parse_statement_list(self) -> list[Node]:
         statements: list[Node] = []

@@ -1,0 +1,78 @@
+"""Incremental re-analysis must equal a fresh analysis on every edit."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from octoscript_lsp.syntax.check import SyntaxResult, analyze_syntax
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+BASES = sorted(path.read_text(encoding="utf-8") for path in FIXTURES.rglob("*.octoscript"))
+BASES += [
+    "let a = 1\nlet b = {x: 1,\n  y: 2}\nfn f(p) {\n    return p\n}\n",
+    "/* block\ncomment */\nlet s = \"text\"\n// line\nlet t = s\n",
+    "use mod.tool\nlet r = tool.call(\"x\", \"y\")\n} stray\nlet z = r\n",
+]
+FRAGMENTS = [
+    "\n", " ", "{", "}", "(", ")", "[", "]", ",", ";", '"', "'", "/*", "*/", "//",
+    "let ", "fn ", "x", "1", "1.", ".", "=", "+", "|", "try ", "catch ", "\r\n", "\r",
+    "\\u{D800}", "é", "😀", "use mod.", "if x {\n", "}\n",
+]
+
+
+def snapshot(result: SyntaxResult) -> tuple:
+    return (
+        result.lex.tokens,
+        result.lex.diagnostics,
+        result.lex.truncated,
+        result.lex.comments,
+        result.parsed.diagnostics,
+        result.parsed.truncated,
+        result.parsed.first_diagnostic_offset,
+        result.parsed.events,
+        result.parsed.tree,
+        result.valid,
+    )
+
+
+edits = st.lists(
+    st.tuples(
+        st.floats(min_value=0, max_value=1),
+        st.integers(min_value=0, max_value=12),
+        st.lists(st.sampled_from(FRAGMENTS), max_size=4).map("".join),
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+def apply(text: str, where: float, removed: int, inserted: str) -> str:
+    position = int(where * len(text))
+    return text[:position] + inserted + text[position + removed :]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BASES), edits)
+def test_incremental_equals_full(base: str, changes):
+    previous = analyze_syntax(base)
+    text = base
+    for where, removed, inserted in changes:
+        text = apply(text, where, removed, inserted)
+        incremental = analyze_syntax(text, previous=previous)
+        assert snapshot(incremental) == snapshot(analyze_syntax(text))
+        previous = incremental
+
+
+def test_edit_near_the_end_reuses_almost_everything():
+    base = "".join(f"let v{index} = {index}\n" for index in range(2000))
+    previous = analyze_syntax(base)
+    edited = base.replace("let v1999 = 1999", "let v1999 = 2000")
+    result = analyze_syntax(edited, previous=previous)
+    # The leading tokens are the very objects of the earlier version.
+    assert result.lex.tokens[0] is previous.lex.tokens[0]
+    assert result.lex.tokens[7990] is previous.lex.tokens[7990]
+    assert result.parsed.tree.children[1000] is previous.parsed.tree.children[1000]
+    assert snapshot(result) == snapshot(analyze_syntax(edited))
