@@ -16,6 +16,7 @@ from .analysis.document import DocumentAnalysis
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .features import (
+    advisory,
     code_actions,
     completion,
     diagnostics,
@@ -165,13 +166,21 @@ class OctoscriptServer(LanguageServer):
             state.previous = None
         return state
 
+    def document_diagnostics(self, state: OpenDocument) -> list[types.Diagnostic]:
+        found = diagnostics.syntax_diagnostics(state.analysis, state.positions)
+        return found + advisory.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
+
+    def republish_all(self) -> None:
+        for uri, state in list(self.open_documents.items()):
+            self.publish(uri, state.version, state)
+
     def publish(self, uri: str, version: int | None, state: OpenDocument) -> None:
         if state.refused:
             found = diagnostics.too_many_documents()
         else:
             cached = self.cached(uri)
             assert cached is not None and cached.analysis and cached.positions
-            found = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
+            found = self.document_diagnostics(cached)
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=version)
         )
@@ -202,6 +211,7 @@ def did_change_configuration(
     ls: OctoscriptServer, params: types.DidChangeConfigurationParams
 ) -> None:
     ls.catalogs.apply_settings(params.settings)
+    ls.republish_all()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
@@ -362,9 +372,7 @@ def pull_diagnostics(
         found = diagnostics.too_many_documents()
     else:
         cached = _document(ls, uri)
-        found = (
-            diagnostics.syntax_diagnostics(cached.analysis, cached.positions) if cached else []
-        )
+        found = ls.document_diagnostics(cached) if cached else []
     return types.RelatedFullDocumentDiagnosticReport(items=found)
 
 

@@ -101,3 +101,17 @@ async def test_workspace_symbols_list_top_level_declarations(client: LanguageCli
     open_document(client, "let alphabet = 2\n", uri="file:///workspace/other.octoscript")
     found = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="ALPHA"))
     assert sorted(symbol.name for symbol in found) == ["alpha", "alphabet"]
+
+
+async def test_advisory_diagnostic_follows_the_catalog(catalog_client: LanguageClient):
+    open_document(catalog_client, 'use mod.tool\ntool.call("nothing.here", "x")\n')
+    await catalog_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    published = catalog_client.diagnostics[URI]
+    assert [(d.code, d.severity) for d in published] == [
+        ("unlisted-tool", types.DiagnosticSeverity.Warning)
+    ]
+    catalog_client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(settings={"octoscript": {"toolCatalog": None}})
+    )
+    await catalog_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert list(catalog_client.diagnostics[URI]) == []
