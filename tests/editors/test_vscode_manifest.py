@@ -55,10 +55,15 @@ def test_settings_contribution(manifest: dict) -> None:
     properties = manifest["contributes"]["configuration"]["properties"]
     assert properties["octoscript.server.path"]["type"] == "string"
     assert properties["octoscript.server.path"]["default"] == "octoscript-lsp"
-    for key, types in CATALOG_SETTINGS.items():
+    import jsonschema
+
+    for key in CATALOG_SETTINGS:
         assert key in properties, key
-        assert sorted(properties[key]["type"]) == sorted(types), key
         assert properties[key]["default"] is None, key
+        # The setting accepts null (cleared) and rejects a plain string.
+        jsonschema.validate(None, properties[key])
+        with pytest.raises(jsonschema.ValidationError):
+            jsonschema.validate("not a catalog", properties[key])
 
 
 def test_client_forwards_catalogs() -> None:
@@ -82,3 +87,22 @@ def test_package_metadata(manifest: dict) -> None:
     assert scripts["package"].startswith("vsce package")
     assert "vscode-tmgrammar-test" in scripts["test"]
     assert "../../grammar/tests" in scripts["test"]
+
+
+def test_catalog_settings_use_the_published_schema():
+    import importlib.util
+
+    script = REPO / "editors" / "vscode" / "scripts" / "sync_settings_schema.py"
+    spec = importlib.util.spec_from_file_location("sync_settings_schema", script)
+    module = importlib.util.module_from_spec(spec)
+    assert spec.loader is not None
+    spec.loader.exec_module(module)
+    manifest = json.loads((REPO / "editors" / "vscode" / "package.json").read_text())
+    properties = manifest["contributes"]["configuration"]["properties"]
+    for key, subschema in module.setting_schemas().items():
+        setting = {
+            name: value
+            for name, value in properties[f"octoscript.{key}"].items()
+            if name not in module.EDITOR_ONLY
+        }
+        assert setting == {k: v for k, v in subschema.items() if k not in module.EDITOR_ONLY}

@@ -136,7 +136,9 @@ def test_utf16_ranges():
 
 # ---------------------------------------------------------------- truncation
 
-TRUNCATED = "let @@def@@a = 1\n@@early@@a\n" + "a\n" * MAX_LEXICAL_SYMBOL_OCCURRENCES + "@@late@@a\n"
+TRUNCATED = (
+    "let @@def@@a = 1\n@@early@@a\n" + "a\n" * MAX_LEXICAL_SYMBOL_OCCURRENCES + "@@late@@a\n"
+)
 
 
 def test_truncated_index_still_answers_definition_and_hover():
