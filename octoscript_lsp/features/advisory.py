@@ -58,8 +58,8 @@ def _tool_name_diagnostics(
         return []
     out = []
     for hint in analysis.hints.tool_calls:
-        if hint.literal_start is None or hint.literal_end is None or hint.literal_value is None:
-            continue
+        if hint.literal_start is None or hint.literal_end is None or not hint.literal_value:
+            continue  # dynamic, undecodable, or still being typed (`""`)
         status = catalog_status(hint, catalogs)
         if status == "unlisted":
             out.append(_diagnostic(
