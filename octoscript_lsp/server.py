@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import logging
-from dataclasses import dataclass
+import sys
+from dataclasses import dataclass, field
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcMethodNotFound
@@ -32,6 +34,7 @@ from .features import (
 )
 from .features.positions import PositionMap
 from .limits import MAX_OPEN_DOCUMENTS
+from .transport import StdinRecorder, shallow_copy_text
 
 REQUEST_FAILED = -32803
 
@@ -52,6 +55,13 @@ class OpenDocument:
     # The analysis of the version before, kept until this one is built so the
     # unchanged leading part of the text need not be lexed and parsed again.
     previous: DocumentAnalysis | None = None
+    # Whole-document answers that depend only on this version's text.
+    memo: dict = field(default_factory=dict)
+
+    def remember(self, key: str, compute):
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
 
 
 def _client_supports_versioned_edits(capabilities: types.ClientCapabilities | None) -> bool:
@@ -135,11 +145,26 @@ class OctoscriptServer(LanguageServer):
         self.open_documents: dict[str, OpenDocument] = {}
         self.catalogs = CatalogStore()
         self.rename_enabled = False
+        self.stdin: StdinRecorder | None = None
 
     def report_server_error(self, error: Exception, source) -> None:
+        if isinstance(error, RecursionError) and source is JsonRpcException and self.stdin:
+            # pygls' json.loads gave up on a deeply nested body and would drop
+            # it: handle a copy with the deep values cut off instead.
+            body, self.stdin.last_body = self.stdin.last_body, b""
+            self._handle_shallow(body)
+            return
         # pygls pops a window message per failure; a hostile client could
         # flood the user with them. The log is enough.
         logging.getLogger(__name__).warning("ignored %s: %s", source.__name__, error)
+
+    def _handle_shallow(self, body: bytes) -> None:
+        try:
+            text = shallow_copy_text(body.decode("utf-8"))
+            message = json.loads(text, object_hook=self.protocol.structure_message)
+            self.protocol.handle_message(message)
+        except Exception as error:  # noqa: BLE001 - the message stays unreadable
+            logging.getLogger(__name__).warning("unreadable message: %s", error)
 
     # The text lives in pygls' workspace (it applies the edits); we keep one
     # analysis per document version and build it on first use.
@@ -241,20 +266,26 @@ def format_document(
     state = _document(ls, params.text_document.uri)
     if state is None:
         raise RequestFailed("the document is not open or was not analyzed")
-    try:
-        return formatting.format_document(state.analysis, state.positions)
-    except formatting.FormattingRefused as refusal:
-        raise RequestFailed(str(refusal)) from refusal
+    def edits():
+        try:
+            return formatting.format_document(state.analysis, state.positions)
+        except formatting.FormattingRefused as refusal:
+            return str(refusal)
+
+    answer = state.remember("formatting", edits)
+    if isinstance(answer, str):
+        raise RequestFailed(answer)
+    return answer
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-def document_symbol(
-    ls: OctoscriptServer, params: types.DocumentSymbolParams
-) -> list[types.DocumentSymbol]:
+def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> list[dict]:
     state = _document(ls, params.text_document.uri)
     if state is None:
         return []
-    return symbols.document_symbols(state.analysis, state.positions)
+    return state.remember(
+        "symbols", lambda: symbols.document_symbols(state.analysis, state.positions)
+    )
 
 
 @server.feature(
@@ -496,7 +527,8 @@ def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
-    server.start_io()
+    server.stdin = StdinRecorder(sys.stdin.buffer)
+    server.start_io(stdin=server.stdin)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,16 @@ class PositionMap:
         start = self.line_starts[line]
         return types.Position(line=line, character=_utf16_width(self.source[start:offset]))
 
+    def wire_position(self, offset: int) -> dict:
+        """The JSON form of `position`, for answers built as plain dicts."""
+        offset = max(0, min(offset, len(self.source)))
+        line = bisect_right(self.line_starts, offset) - 1
+        start = self.line_starts[line]
+        return {"line": line, "character": _utf16_width(self.source[start:offset])}
+
+    def wire_range(self, start: int, end: int) -> dict:
+        return {"start": self.wire_position(start), "end": self.wire_position(end)}
+
     def range(self, start: int, end: int) -> types.Range:
         return types.Range(start=self.position(start), end=self.position(end))
 

@@ -84,7 +84,8 @@ def configured(marked: str, modules=DEFAULT, workflow=DEFAULT, context=DEFAULT):
     if modules is not None:
         section["moduleCatalog"] = copy.deepcopy(MODULES if modules is DEFAULT else modules)
     if workflow is not None:
-        section["workflowDataCatalog"] = copy.deepcopy(WORKFLOW if workflow is DEFAULT else workflow)
+        chosen = WORKFLOW if workflow is DEFAULT else workflow
+        section["workflowDataCatalog"] = copy.deepcopy(chosen)
         if context is not None:
             section["workflowDataStepContext"] = CONTEXT if context is DEFAULT else context
     d.catalogs.apply_initialization_options({"octoscript": section})
@@ -388,13 +389,18 @@ def test_one_child_level_and_no_deeper():
 
 
 def test_result_alias_chain_and_member_reads():
-    source = RESULT + "let a = r\nlet t = a.summary.temperature\na.summary.@@c@@\n"
+    source = RESULT + "let a = r\nlet t = a.summary.temperature + 1\na.summary.@@c@@\n"
     assert labels(complete(source)) == ["temperature", "wind"]
+
+
+def test_child_alias_of_a_group_member_fails_closed():
+    source = RESULT + "let a = r\nlet t = a.summary\nr.s@@c@@\n"
+    assert labels(complete(source)) == []
 
 
 @pytest.mark.parametrize("later", ["r = nil", "send(r)", "let s = r.summary", "r.summary = 1"])
 def test_result_group_instability_fails_closed(later: str):
-    assert labels(complete(RESULT + f"r.@@c@@\n{later}\n")) == []
+    assert labels(complete(RESULT + f"r.s@@c@@\n{later}\n")) == []
 
 
 def test_output_field_hover():
@@ -412,8 +418,8 @@ def test_unavailable_catalog_answers_member_sites_incomplete():
 # ---------------------------------------------------------------- workflow data
 
 WORKFLOW_SOURCE = (
-    "workflow.@@ns@@\nworkflow.input.@@in@@\nworkflow.outputs.@@out@@\n"
-    "workflow.outputs.prepare.@@step@@\nworkflow.outputs.calculate.@@future@@\n"
+    "workflow.i@@ns@@\nworkflow.input.l@@in@@\nworkflow.outputs.p@@out@@\n"
+    "workflow.outputs.prepare.t@@step@@\nworkflow.outputs.calculate.s@@future@@\n"
     "workflow.input.le@@hover@@ft\n"
 )
 
