@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import sys
 from dataclasses import dataclass, field
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcMethodNotFound
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+    JsonRpcMethodNotFound,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol, default_converter
+from pygls.protocol.json_rpc import ResponseErrorMessage
 from pygls.protocol.language_server import lsp_method
 
 from . import __version__
@@ -33,6 +40,7 @@ from .features import (
     workspace_symbols,
 )
 from .features.positions import PositionMap
+from .features.wire import is_wire
 from .limits import MAX_OPEN_DOCUMENTS
 from .transport import StdinRecorder, shallow_copy_text
 
@@ -57,6 +65,8 @@ class OpenDocument:
     previous: DocumentAnalysis | None = None
     # Whole-document answers that depend only on this version's text.
     memo: dict = field(default_factory=dict)
+    # Whether the last diagnostics published for this document held advice.
+    advised: bool = False
 
     def remember(self, key: str, compute):
         if key not in self.memo:
@@ -118,6 +128,27 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 self._send_response(message_id, None, error.to_response_error())
             return _UNUSABLE
 
+    def _serialize_message(self, data):
+        result = getattr(data, "result", None)
+        if is_wire(result):
+            return {"id": data.id, "jsonrpc": data.jsonrpc, "result": result}
+        return super()._serialize_message(data)
+
+    send_failed = False
+
+    def _send_data(self, data) -> None:
+        # pygls logs a response it cannot serialize and sends nothing, which
+        # leaves the client waiting: answer the request with an error instead.
+        self.send_failed = False
+        super()._send_data(data)
+        message_id = getattr(data, "id", None)
+        if self.send_failed and message_id is not None and not hasattr(data, "method"):
+            if getattr(data, "error", None) is None:
+                error = JsonRpcInternalError("the answer could not be serialized")
+                super()._send_data(
+                    ResponseErrorMessage(id=message_id, error=error.to_response_error())
+                )
+
     def handle_message(self, message) -> None:
         if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
             return
@@ -154,6 +185,8 @@ class OctoscriptServer(LanguageServer):
             body, self.stdin.last_body = self.stdin.last_body, b""
             self._handle_shallow(body)
             return
+        if source is JsonRpcInternalError:
+            self.protocol.send_failed = True
         # pygls pops a window message per failure; a hostile client could
         # flood the user with them. The log is enough.
         logging.getLogger(__name__).warning("ignored %s: %s", source.__name__, error)
@@ -176,7 +209,7 @@ class OctoscriptServer(LanguageServer):
         if known is None and len(self.open_documents) >= MAX_OPEN_DOCUMENTS:
             return OpenDocument(version, refused=True)
         previous = known.analysis or known.previous if known is not None else None
-        state = OpenDocument(version, previous=previous)
+        state = OpenDocument(version, previous=previous, advised=bool(known and known.advised))
         self.open_documents[uri] = state
         return state
 
@@ -200,12 +233,34 @@ class OctoscriptServer(LanguageServer):
             self.publish(uri, state.version, state)
 
     def publish(self, uri: str, version: int | None, state: OpenDocument) -> None:
+        """Syntax diagnostics at once; catalog advice in a second pass.
+
+        Advisory diagnostics need the lexical index and the call review,
+        which cost far more than the parse; sending the syntax verdict first
+        keeps the editor's error squiggles a keystroke behind at most.
+        """
         if state.refused:
-            found = diagnostics.too_many_documents()
-        else:
-            cached = self.cached(uri)
-            assert cached is not None and cached.analysis and cached.positions
-            found = self.document_diagnostics(cached)
+            self._send_diagnostics(uri, version, diagnostics.too_many_documents())
+            return
+        cached = self.cached(uri)
+        assert cached is not None and cached.analysis and cached.positions
+        syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
+        self._send_diagnostics(uri, version, syntax_only)
+        if self.catalogs_can_advise() or cached.advised:
+            asyncio.get_event_loop().call_soon(self._publish_advice, uri, cached, syntax_only)
+
+    def catalogs_can_advise(self) -> bool:
+        return self.catalogs.tool_catalog is not None or self.catalogs.module_catalog is not None
+
+    def _publish_advice(self, uri: str, state: OpenDocument, syntax_only: list) -> None:
+        if self.open_documents.get(uri) is not state or state.analysis is None:
+            return  # a newer version or a close overtook this one
+        advice = advisory.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
+        if advice or state.advised:
+            state.advised = bool(advice)
+            self._send_diagnostics(uri, state.version, syntax_only + advice)
+
+    def _send_diagnostics(self, uri: str, version: int | None, found: list) -> None:
         self.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=found, version=version)
         )

@@ -16,6 +16,7 @@ from bisect import bisect_right
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
+from ..limits import MAX_SELECTION_RANGE_DEPTH
 from ..syntax.tokens import Kind, Token
 from ..syntax.tree import Node
 from .positions import PositionMap
@@ -140,6 +141,10 @@ def _spans_at(analysis: DocumentAnalysis, offset: int) -> list[tuple[int, int]]:
         spans.append(leaf)
     for node in reversed(_node_path(syntax.parsed.tree, offset)):
         _push_enclosing(spans, (node.start, node.end))
+    if len(spans) > MAX_SELECTION_RANGE_DEPTH:
+        # A long operator chain nests thousands of nodes; keep the innermost
+        # levels and the outermost one so the answer stays small and finite.
+        spans = spans[: MAX_SELECTION_RANGE_DEPTH - 1] + spans[-1:]
     return spans
 
 

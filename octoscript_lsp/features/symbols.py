@@ -12,17 +12,18 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..syntax.outline import top_level_declarations
 from .positions import PositionMap
+from .wire import WireList
 
 _FUNCTION = int(types.SymbolKind.Function)
 _VARIABLE = int(types.SymbolKind.Variable)
 
 
-def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> list[dict]:
+def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> WireList:
     syntax = analysis.syntax
     if syntax is None or not syntax.valid:
-        return []
+        return WireList()
     wire_range = positions.wire_range
-    return [
+    return WireList(
         {
             "name": item.name,
             "kind": _FUNCTION if item.kind == "function" else _VARIABLE,
@@ -30,4 +31,4 @@ def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> list
             "selectionRange": wire_range(item.selection_start, item.selection_end),
         }
         for item in top_level_declarations(syntax.tokens)
-    ]
+    )

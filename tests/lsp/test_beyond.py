@@ -105,7 +105,9 @@ async def test_workspace_symbols_list_top_level_declarations(client: LanguageCli
 
 async def test_advisory_diagnostic_follows_the_catalog(catalog_client: LanguageClient):
     open_document(catalog_client, 'use mod.tool\ntool.call("nothing.here", "x")\n')
-    await catalog_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    # Syntax diagnostics come first; the catalog advice follows in a second publish.
+    for _ in range(2):
+        await catalog_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     published = catalog_client.diagnostics[URI]
     assert [(d.code, d.severity) for d in published] == [
         ("unlisted-tool", types.DiagnosticSeverity.Warning)

@@ -1,0 +1,186 @@
+"""No file, environment, network or exec: the server under strace, and an env trap."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import uuid
+from collections.abc import Iterator, MutableMapping
+from pathlib import Path
+
+import pytest
+
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.catalogs.store import CatalogStore
+from octoscript_lsp.features import (
+    code_actions,
+    completion,
+    diagnostics,
+    folding,
+    formatting,
+    hover,
+    navigation,
+    rename,
+    semantic_tokens,
+    signature,
+    symbols,
+    tool_calls,
+)
+from octoscript_lsp.features.positions import PositionMap
+from tests.conftest import SERVER_COMMAND
+from tests.robustness.session import CAPABILITIES, SANE_TEXT, Session, request_kinds
+
+STRACE = shutil.which("strace")
+FORBIDDEN_FAMILY = re.compile(r"\b(socket|connect|bind|sendto|sendmsg)\(.*AF_(INET6?|UNIX)")
+EXEC = re.compile(r"\b(execve|execveat|fork|vfork)\(")
+CLONE = re.compile(r"\bclone3?\(")
+
+
+def forbidden_lines(log: str, document_paths: list[str]) -> list[str]:
+    """Lines of an strace log that break a promise (document path, network, exec)."""
+    bad = []
+    for line in log.splitlines():
+        if any(path in line for path in document_paths):
+            bad.append(line)
+        elif FORBIDDEN_FAMILY.search(line) or EXEC.search(line):
+            bad.append(line)
+        elif CLONE.search(line) and "CLONE_THREAD" not in line:
+            bad.append(line)  # a new process, not a thread
+    return bad
+
+
+def strace_command(log: Path) -> list[str]:
+    assert STRACE is not None
+    return [STRACE, "-f", "-e", "trace=%file,%network,%process", "-o", str(log),
+            *SERVER_COMMAND]
+
+
+def drive(session: Session, uris: list[str]) -> None:
+    """Documents, every request kind, catalogs: a whole session's worth of work."""
+    session.notify("workspace/didChangeConfiguration", {"settings": {"octoscript": {
+        "toolCatalog": [{"name": "text.echo", "format": "text", "description": "Echo."}],
+        "moduleCatalog": [{"path": "mod.app.weather.current", "callMode": "synchronous"}]}}})
+    for uri in uris:
+        session.open(uri, SANE_TEXT + 'use mod.tool\ntool.call("text.echo", "x")\n')
+        for line in range(6):
+            for method, params in request_kinds(uri, {"line": line, "character": 3}):
+                session.request(method, params)
+        session.change(uri, 2, [{"range": {"start": {"line": 0, "character": 0},
+                                           "end": {"line": 0, "character": 3}},
+                                 "text": "let"}])
+        session.request("textDocument/formatting", {
+            "textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}})
+        session.request("workspace/executeCommand", {"command": "octoscript.showToolCall",
+                                                     "arguments": [uri]})
+        session.close_document(uri)
+
+
+@pytest.mark.skipif(STRACE is None, reason="strace is not installed (CI installs it)")
+def test_server_opens_no_document_path_connects_nowhere_execs_nothing(tmp_path: Path):
+    secret = uuid.uuid4().hex
+    secret_dir = Path("/tmp") / secret
+    document_paths = ["/etc/passwd", "/etc/shadow", str(secret_dir), secret,
+                      "/root/.ssh/id_rsa", "/proc/self/environ"]
+    uris = ["file:///etc/passwd", "file:///etc/shadow", f"file://{secret_dir}/x.octoscript",
+            f"file:///tmp/{secret}/../../etc/passwd", "file:///root/.ssh/id_rsa",
+            "file:///proc/self/environ", f"untitled:{secret}", "file://host.example/share/x"]
+    log = tmp_path / "strace.log"
+    session = Session(strace_command(log))
+    try:
+        session.initialize(CAPABILITIES)
+        session.settle()
+        mark = log.stat().st_size
+        drive(session, uris)
+        session.settle()
+        assert session.alive()
+    finally:
+        session.close()
+    after = log.read_text(errors="replace")[mark:]
+    assert after.strip(), "strace recorded nothing after initialize"
+    assert forbidden_lines(after, document_paths) == []
+    assert not secret_dir.exists()
+
+
+def test_forbidden_lines_detects_what_it_should():
+    log = "\n".join([
+        '12 openat(AT_FDCWD, "/etc/passwd", O_RDONLY) = 3',
+        '12 socket(AF_INET, SOCK_STREAM, IPPROTO_TCP) = 4',
+        '12 connect(5, {sa_family=AF_UNIX, sun_path="/run/x"}, 110) = 0',
+        '12 execve("/bin/sh", ["sh"], 0x0 /* 1 var */) = 0',
+        '12 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|SIGCHLD) = 13',
+        '12 clone3({flags=CLONE_VM|CLONE_THREAD|CLONE_SIGHAND, ...}, 88) = 14',
+        '12 newfstatat(AT_FDCWD, "/usr/lib/python3.11/json", ...) = 0',
+    ])
+    assert len(forbidden_lines(log, ["/etc/passwd"])) == 5
+
+
+class _NoEnvironment(MutableMapping):
+    """os.environ stand-in: any use fails the test."""
+
+    def _fail(self, *args):
+        raise AssertionError(f"analysis read the environment: {args!r}")
+
+    __getitem__ = __setitem__ = __delitem__ = _fail  # type: ignore[assignment]
+
+    def __iter__(self) -> Iterator[str]:
+        self._fail("iter")
+        return iter(())
+
+    def __len__(self) -> int:
+        self._fail("len")
+        return 0
+
+    def get(self, *args):  # type: ignore[override]
+        self._fail(*args)
+
+    def __contains__(self, key) -> bool:
+        self._fail(key)
+        return False
+
+
+def test_analysis_and_features_do_not_read_the_environment():
+    # Swapped by hand, not with monkeypatch: pytest itself writes os.environ
+    # between phases, so the trap is restored before the test returns.
+    saved = os.environ
+    os.environ = _NoEnvironment()  # type: ignore[assignment]  # noqa: B003
+    try:
+        _exercise_features()
+    finally:
+        os.environ = saved  # noqa: B003
+
+
+def _exercise_features() -> None:
+    source = (SANE_TEXT + 'use mod.tool\nuse mod.std.math\ntool.call("text.echo", {a: 1})\n'
+              "math.abs(1)\nvar x = 'y'\n")
+    catalogs = CatalogStore()
+    catalogs.apply_settings({"octoscript": {
+        "toolCatalog": [{"name": "text.echo", "format": "text"}]}})
+    analysis = DocumentAnalysis(source, 1)
+    positions = PositionMap(source)
+    uri = "file:///etc/passwd"
+    diagnostics.syntax_diagnostics(analysis, positions)
+    symbols.document_symbols(analysis, positions)
+    formatting_error = formatting.FormattingRefused
+    for offset in range(0, len(source) + 1, 3):
+        completion.complete(analysis, positions, offset, catalogs)
+        hover.hover(analysis, positions, offset, catalogs)
+        signature.signature_help(analysis, offset, catalogs)
+        navigation.definition(analysis, positions, uri, offset, catalogs)
+        try:
+            navigation.references(analysis, positions, uri, offset, True)
+            navigation.highlights(analysis, positions, offset)
+            rename.prepare_rename(analysis, positions, offset)
+            rename.rename(analysis, positions, uri, 1, offset, "renamed")
+        except (navigation.IndexTruncated, rename.RenameRefused):
+            pass
+        folding.selection_ranges(analysis, positions, [offset])
+        code_actions.code_actions(analysis, positions, uri, offset, offset + 5, catalogs)
+    semantic_tokens.full(analysis)
+    folding.folding_ranges(analysis)
+    tool_calls.tool_calls_result(analysis, catalogs, uri)
+    tool_calls.code_lenses(analysis, positions, catalogs)
+    try:
+        formatting.format_document(analysis, positions)
+    except formatting_error:
+        pass
