@@ -45,6 +45,8 @@ from .limits import MAX_OPEN_DOCUMENTS
 from .transport import StdinRecorder, shallow_copy_text
 
 REQUEST_FAILED = -32803
+# Catalog advice waits for a pause in typing; a newer version cancels it.
+ADVISORY_DELAY_SECONDS = 0.1
 
 
 class RequestFailed(JsonRpcException):
@@ -247,7 +249,9 @@ class OctoscriptServer(LanguageServer):
         syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
         self._send_diagnostics(uri, version, syntax_only)
         if self.catalogs_can_advise() or cached.advised:
-            asyncio.get_event_loop().call_soon(self._publish_advice, uri, cached, syntax_only)
+            asyncio.get_event_loop().call_later(
+                ADVISORY_DELAY_SECONDS, self._publish_advice, uri, cached, syntax_only
+            )
 
     def catalogs_can_advise(self) -> bool:
         return self.catalogs.tool_catalog is not None or self.catalogs.module_catalog is not None
@@ -351,7 +355,7 @@ def complete(ls: OctoscriptServer, params: types.CompletionParams) -> types.Comp
     state, offset = _at(ls, params.text_document.uri, params.position)
     if state is None:
         return types.CompletionList(is_incomplete=False, items=[])
-    return completion.complete(state.analysis, state.positions, offset, ls.catalogs)
+    return completion.complete_wire(state.analysis, state.positions, offset, ls.catalogs)
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)

@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
+from ..analysis.lexical import KIND_LABELS
 from ..analysis.sites import (
     ImportPathSite,
     MemberSite,
@@ -24,11 +26,15 @@ from ..analysis.sites import (
 from ..syntax.tree import SymbolKind
 from . import catalog_assist
 from .positions import PositionMap
+from .wire import WireDict
 
-_LEXICAL_KINDS = {
-    SymbolKind.IMPORT: types.CompletionItemKind.Module,
-    SymbolKind.FUNCTION: types.CompletionItemKind.Function,
+_CONVERTER = get_converter()
+
+_LEXICAL_WIRE_KINDS = {
+    SymbolKind.IMPORT: int(types.CompletionItemKind.Module),
+    SymbolKind.FUNCTION: int(types.CompletionItemKind.Function),
 }
+_VARIABLE_KIND = int(types.CompletionItemKind.Variable)
 
 
 def _list(items: list[types.CompletionItem], incomplete: bool) -> types.CompletionList:
@@ -83,6 +89,20 @@ def complete(
     offset: int | None,
     catalogs: catalog_assist.Catalogs,
 ) -> types.CompletionList:
+    """The completion answer as lsprotocol objects."""
+    answer = complete_wire(analysis, positions, offset, catalogs)
+    if isinstance(answer, WireDict):
+        return _CONVERTER.structure(dict(answer), types.CompletionList)
+    return answer
+
+
+def complete_wire(
+    analysis: DocumentAnalysis,
+    positions: PositionMap,
+    offset: int | None,
+    catalogs: catalog_assist.Catalogs,
+) -> types.CompletionList | WireDict:
+    """The completion answer, large lists already in wire form (for the server)."""
     index = analysis.completion_index
     if offset is None or analysis.syntax is None:
         return _list([], index.incomplete)
@@ -255,17 +275,23 @@ def _std_namespace_members(
 # ---------------------------------------------------------------- lexical identifiers
 
 
-def _lexical(context: CompletionContext) -> types.CompletionList:
+def _lexical(context: CompletionContext) -> types.CompletionList | WireDict:
+    """Every visible binding; hundreds of items, so built in wire form."""
     analysis = context.analysis
     index = analysis.completion_index
     site = index.site_at(context.offset)
     if site is None or site[1] > analysis.metadata_prefix_end:
         return _list([], index.incomplete)
-    edit_range = context.range(*site)
+    edit_range = context.positions.wire_range(*site)
     items = []
     for symbol in index.visible_bindings(site[0]):
-        kind = _LEXICAL_KINDS.get(symbol.kind, types.CompletionItemKind.Variable)
-        from ..analysis.lexical import KIND_LABELS
-
-        items.append(_item(symbol.name, kind, edit_range, KIND_LABELS[symbol.kind]))
-    return _list(items, index.incomplete)
+        kind = _LEXICAL_WIRE_KINDS.get(symbol.kind, _VARIABLE_KIND)
+        items.append(
+            {
+                "label": symbol.name,
+                "kind": kind,
+                "detail": KIND_LABELS[symbol.kind],
+                "textEdit": {"range": edit_range, "newText": symbol.name},
+            }
+        )
+    return WireDict(isIncomplete=index.incomplete, items=items)
