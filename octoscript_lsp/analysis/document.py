@@ -10,7 +10,7 @@ from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
 from .records import RecordReport, collect_records, empty_report
-from .sites import TextRegions
+from .sites import DelimiterIndex, TextRegions
 
 
 class DocumentAnalysis:
@@ -69,6 +69,10 @@ class DocumentAnalysis:
     @cached_property
     def regions(self) -> TextRegions:
         return TextRegions(self.source)
+
+    @cached_property
+    def delimiters(self) -> DelimiterIndex:
+        return DelimiterIndex(self.source)
 
     @cached_property
     def completion_index(self) -> LexicalIndex:

@@ -294,34 +294,45 @@ class OpenDelimiter:
     commas: int
 
 
-_INTERESTING = re.compile(r'["/()\[\]{},]')
+_INTERESTING = re.compile(r'["/()\[\]{},\n]')
 _CLOSERS = {")": "(", "]": "[", "}": "{"}
 
 
-def open_delimiters_before(source: str, offset: int) -> list[OpenDelimiter] | None:
-    """Delimiters still open at `offset`, or None where help must not be offered.
+class _Refused(Exception):
+    """The scan reached something that rules signature help out from here on."""
 
-    Refuses a cursor inside a comment, mismatched or excess closers, a string
-    broken by a newline, and more than the bounded depth or argument count. A
-    string still open at the cursor is an argument being typed: fine.
+
+def _scan_delimiters(
+    source: str,
+    index: int,
+    offset: int,
+    stack: list[list],
+    checkpoint=None,
+) -> bool:
+    """Advance the delimiter scan from `index` to `offset`, updating `stack`.
+
+    Returns False when the cursor sits in an unterminated string (the scan
+    stops there, which is fine); raises _Refused where help must not be
+    offered. `checkpoint(position, stack)` is told the state after each
+    newline outside strings and comments.
     """
-    if offset > len(source):
-        return None
-    stack: list[list] = []
-    index = 0
     search = _INTERESTING.search
     while index < offset:
         found = search(source, index, offset)
         if found is None:
-            break
+            return True
         index = found.start()
         char = source[index]
-        if char == '"':
+        if char == "\n":
+            index += 1
+            if checkpoint is not None:
+                checkpoint(index, stack)
+        elif char == '"':
             index, terminated = _skip_string_until(source, index + 1, offset)
             if index is None:
-                return None
+                raise _Refused
             if not terminated:
-                break
+                return False
         elif char == "/":
             following = source[index + 1 : index + 2]
             if following == "/":
@@ -329,34 +340,89 @@ def open_delimiters_before(source: str, offset: int) -> list[OpenDelimiter] | No
                 while end < offset and source[end] not in "\n\r":
                     end += 1
                 if end == offset:
-                    return None
+                    raise _Refused
                 index = end
             elif following == "*":
                 close = source.find("*/", index + 2)
                 if close == -1 or close + 1 >= offset:
-                    return None
+                    raise _Refused
                 index = close + 2
             else:
                 index += 1
         elif char in "([{":
             if len(stack) == MAX_SIGNATURE_DELIMITER_DEPTH:
-                return None
+                raise _Refused
             stack.append([char, index, 0])
             index += 1
         elif char in _CLOSERS:
             if not stack or stack.pop()[0] != _CLOSERS[char]:
-                return None
+                raise _Refused
             index += 1
         else:  # comma
             if not stack:
-                return None
+                raise _Refused
             top = stack[-1]
             if top[0] == "(":
                 top[2] += 1
                 if top[2] >= MAX_SIGNATURE_ARGUMENTS:
-                    return None
+                    raise _Refused
             index += 1
+    return True
+
+
+def _as_delimiters(stack: list[list]) -> list[OpenDelimiter]:
     return [OpenDelimiter(kind, at, commas) for kind, at, commas in stack]
+
+
+def open_delimiters_before(
+    source: str, offset: int, index: DelimiterIndex | None = None
+) -> list[OpenDelimiter] | None:
+    """Delimiters still open at `offset`, or None where help must not be offered.
+
+    Refuses a cursor inside a comment, mismatched or excess closers, a string
+    broken by a newline, and more than the bounded depth or argument count. A
+    string still open at the cursor is an argument being typed: fine. With a
+    `DelimiterIndex` of the same text, the scan resumes from the last line
+    start instead of the top of the document.
+    """
+    if offset > len(source):
+        return None
+    start, stack = (0, []) if index is None else index.resume_point(offset)
+    try:
+        _scan_delimiters(source, start, offset, stack)
+    except _Refused:
+        return None
+    return _as_delimiters(stack)
+
+
+class DelimiterIndex:
+    """The delimiter scan of a whole text, remembered at every line start.
+
+    The scan state after a newline outside strings and comments is the same
+    for every cursor beyond it, so a query rescans only from its own line
+    start. Where the full scan was refused, it stopped: a later cursor
+    rescans from the last line start before that point and meets the same
+    refusal within one line.
+    """
+
+    __slots__ = ("positions", "states")
+
+    def __init__(self, source: str) -> None:
+        self.positions: list[int] = [0]
+        self.states: list[tuple] = [()]
+
+        def checkpoint(position: int, current: list[list]) -> None:
+            self.positions.append(position)
+            self.states.append(tuple((kind, at, commas) for kind, at, commas in current))
+
+        try:
+            _scan_delimiters(source, 0, len(source), [], checkpoint)
+        except _Refused:
+            pass
+
+    def resume_point(self, offset: int) -> tuple[int, list[list]]:
+        position = bisect_right(self.positions, offset) - 1
+        return self.positions[position], [list(item) for item in self.states[position]]
 
 
 def _skip_string_until(source: str, index: int, offset: int) -> tuple[int | None, bool]:
@@ -380,8 +446,10 @@ class CallContext:
     active_argument: int
 
 
-def call_context(source: str, offset: int) -> CallContext | None:
-    delimiters = open_delimiters_before(source, offset)
+def call_context(
+    source: str, offset: int, index: DelimiterIndex | None = None
+) -> CallContext | None:
+    delimiters = open_delimiters_before(source, offset, index)
     if not delimiters:
         return None
     for delimiter in reversed(delimiters):

@@ -37,7 +37,7 @@ def signature_help(
 ) -> types.SignatureHelp | None:
     if offset is None or analysis.syntax is None or analysis.completion_index.truncated:
         return None
-    context = call_context(analysis.source, offset)
+    context = call_context(analysis.source, offset, analysis.delimiters)
     if context is None:
         return None
     callee = direct_callee(analysis.source, context)
