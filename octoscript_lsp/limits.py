@@ -64,3 +64,8 @@ MAX_MODULE_FIELD_NAME_BYTES = 128
 MAX_MODULE_FIELD_DESCRIPTION_BYTES = 4 * 1024
 MAX_MODULE_FIELD_CHILD_DEPTH = 1
 MAX_WORKFLOW_FIELD_DESCRIPTION_BYTES = 4 * 1024
+
+# Server memory: full analyses kept at once (least recently used dropped;
+# rebuilt on demand). Small per-version answers are kept for every document.
+MAX_CACHED_ANALYSES = 8
+MAX_WORKSPACE_SYMBOLS = 256

@@ -41,7 +41,7 @@ from .features import (
 )
 from .features.positions import PositionMap
 from .features.wire import is_wire
-from .limits import MAX_OPEN_DOCUMENTS
+from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
 from .transport import StdinRecorder, shallow_copy_text
 
 REQUEST_FAILED = -32803
@@ -176,6 +176,7 @@ class OctoscriptServer(LanguageServer):
             converter_factory=converter_factory,
         )
         self.open_documents: dict[str, OpenDocument] = {}
+        self.recent_analyses: dict[str, None] = {}
         self.catalogs = CatalogStore()
         self.rename_enabled = False
         self.stdin: StdinRecorder | None = None
@@ -224,7 +225,32 @@ class OctoscriptServer(LanguageServer):
             state.analysis = DocumentAnalysis(source, state.version, state.previous)
             state.positions = PositionMap(source)
             state.previous = None
+        self._keep_recent(uri)
         return state
+
+    def _keep_recent(self, uri: str) -> None:
+        """Bound memory: only the most recently used analyses stay built."""
+        recent = self.recent_analyses
+        recent.pop(uri, None)
+        recent[uri] = None
+        while len(recent) > MAX_CACHED_ANALYSES:
+            oldest = next(iter(recent))
+            del recent[oldest]
+            state = self.open_documents.get(oldest)
+            if state is not None:
+                state.analysis = state.positions = state.previous = None
+
+    def outline(self, uri: str) -> list:
+        state = self.open_documents.get(uri)
+        if state is None or state.refused:
+            return []
+        if "outline" not in state.memo:
+            cached = self.cached(uri)
+            assert cached is not None
+            state.memo["outline"] = workspace_symbols.outline_entries(
+                cached.analysis, cached.positions
+            )
+        return state.memo["outline"]
 
     def document_diagnostics(self, state: OpenDocument) -> list[types.Diagnostic]:
         found = diagnostics.syntax_diagnostics(state.analysis, state.positions)
@@ -313,6 +339,7 @@ def did_change(ls: OctoscriptServer, params: types.DidChangeTextDocumentParams) 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: OctoscriptServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.open_documents.pop(params.text_document.uri, None)
+    ls.recent_analyses.pop(params.text_document.uri, None)
     ls.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
     )
@@ -544,16 +571,9 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
 
 
 @server.feature(types.WORKSPACE_SYMBOL)
-def workspace_symbol(
-    ls: OctoscriptServer, params: types.WorkspaceSymbolParams
-) -> list[types.SymbolInformation]:
-    def documents():
-        for uri in list(ls.open_documents):
-            state = ls.cached(uri)
-            if state is not None:
-                yield uri, state.analysis, state.positions
-
-    return workspace_symbols.workspace_symbols(documents(), params.query)
+def workspace_symbol(ls: OctoscriptServer, params: types.WorkspaceSymbolParams) -> list[dict]:
+    documents = ((uri, ls.outline(uri)) for uri in list(ls.open_documents))
+    return workspace_symbols.workspace_symbols(documents, params.query)
 
 
 def _param(params, name: str):

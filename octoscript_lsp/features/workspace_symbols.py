@@ -7,35 +7,44 @@ from collections.abc import Iterable
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
+from ..limits import MAX_WORKSPACE_SYMBOLS
 from ..syntax.outline import top_level_declarations
 from .positions import PositionMap
+from .wire import WireList
 
-MAX_WORKSPACE_SYMBOLS = 256
+_FUNCTION = int(types.SymbolKind.Function)
+_VARIABLE = int(types.SymbolKind.Variable)
+
+# (name, symbol kind, wire range) of one top-level declaration.
+OutlineEntry = tuple[str, int, dict]
+
+
+def outline_entries(analysis: DocumentAnalysis, positions: PositionMap) -> list[OutlineEntry]:
+    """The document's part of the workspace outline; small enough to keep per version."""
+    if analysis.syntax is None or not analysis.syntax.valid:
+        return []
+    return [
+        (
+            item.name,
+            _FUNCTION if item.kind == "function" else _VARIABLE,
+            positions.wire_range(item.start, item.end),
+        )
+        for item in top_level_declarations(analysis.syntax.tokens)
+    ]
 
 
 def workspace_symbols(
-    documents: Iterable[tuple[str, DocumentAnalysis, PositionMap]], query: str
-) -> list[types.SymbolInformation]:
+    documents: Iterable[tuple[str, list[OutlineEntry]]], query: str
+) -> WireList:
     """Case-insensitive substring match on names, in document then source order."""
     needle = query.casefold()
-    found: list[types.SymbolInformation] = []
-    for uri, analysis, positions in documents:
-        if analysis.syntax is None or not analysis.syntax.valid:
-            continue
-        for item in top_level_declarations(analysis.syntax.tokens):
-            if needle and needle not in item.name.casefold():
+    found = WireList()
+    for uri, entries in documents:
+        for name, kind, wire_range in entries:
+            if needle and needle not in name.casefold():
                 continue
-            kind = (
-                types.SymbolKind.Function if item.kind == "function" else types.SymbolKind.Variable
-            )
             found.append(
-                types.SymbolInformation(
-                    name=item.name,
-                    kind=kind,
-                    location=types.Location(
-                        uri=uri, range=positions.range(item.start, item.end)
-                    ),
-                )
+                {"name": name, "kind": kind, "location": {"uri": uri, "range": wire_range}}
             )
             if len(found) == MAX_WORKSPACE_SYMBOLS:
                 return found
