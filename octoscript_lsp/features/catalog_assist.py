@@ -23,6 +23,7 @@ from lsprotocol import types
 from ..analysis.aliases import OutputCall, output_call_binding
 from ..analysis.imports import ModuleImport
 from ..analysis.sites import (
+    DelimiterIndex,
     MemberSite,
     TextRegions,
     call_context,
@@ -224,7 +225,7 @@ def import_path_children(
 
 
 def _within_prefixes(analysis: DocumentAnalysis, end: int) -> bool:
-    return end <= analysis.diagnostic_prefix_end and end <= analysis.metadata_prefix_end
+    return end <= analysis.metadata_prefix_end and end <= analysis.metadata_prefix_end
 
 
 def _extend_path(
@@ -297,7 +298,7 @@ def member_parent_path(analysis: DocumentAnalysis, site: MemberSite) -> tuple[st
 
 def alias_metadata_truncated(analysis: DocumentAnalysis, receiver: Span) -> bool:
     """Alias edges ran out and the receiver is a `let` that might have been an alias."""
-    if not analysis.aliases.truncated or receiver[1] > analysis.diagnostic_prefix_end:
+    if not analysis.aliases.truncated or receiver[1] > analysis.metadata_prefix_end:
         return False
     symbol = analysis.completion_index.visible(
         analysis.source[receiver[0] : receiver[1]], receiver[0]
@@ -379,7 +380,7 @@ def output_call_for(analysis: DocumentAnalysis, site: MemberSite) -> OutputCall 
     root = graph.output_root(initial)
     if root is None:
         return None
-    call = output_call_binding(analysis.source, root, analysis.diagnostic_prefix_end)
+    call = output_call_binding(analysis.source, root, analysis.metadata_prefix_end)
     if call is None:
         return None
     group = graph.output_group(root)
@@ -464,8 +465,10 @@ class InputRecordSite:
     declared: frozenset[str]
 
 
-def input_record_site(source: str, regions: TextRegions, offset: int) -> InputRecordSite | None:
-    context = call_context(source, offset)
+def input_record_site(
+    source: str, regions: TextRegions, offset: int, delimiters: DelimiterIndex | None = None
+) -> InputRecordSite | None:
+    context = call_context(source, offset, delimiters)
     if context is None or context.active_argument != 0:
         return None
     callee = member_site(source, regions, context.callee_end)
@@ -721,7 +724,7 @@ def input_fields_for_site(
     if (
         analysis.imports.truncated
         or catalogs.module_catalog_state.unavailable
-        or site.field[1] > analysis.diagnostic_prefix_end
+        or site.field[1] > analysis.metadata_prefix_end
         or not _within_prefixes(analysis, callee.member_end)
     ):
         return None
@@ -736,7 +739,9 @@ def input_fields_for_site(
 
 def input_record_completion(context: CompletionContext) -> types.CompletionList | None:
     analysis = context.analysis
-    site = input_record_site(analysis.source, analysis.regions, context.offset)
+    site = input_record_site(
+        analysis.source, analysis.regions, context.offset, analysis.delimiters
+    )
     if site is None:
         return None
     incomplete = (
@@ -809,7 +814,7 @@ def workflow_member_completion(
         return None
     incomplete = context.lexical_incomplete or state.unavailable
     data = catalogs.workflow_data
-    if data is None or site.member_end > analysis.diagnostic_prefix_end:
+    if data is None or site.member_end > analysis.metadata_prefix_end:
         return _list([], incomplete)
     edit_range = context.range(site.member_start, site.member_end)
     items: list[types.CompletionItem] = []

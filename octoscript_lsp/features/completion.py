@@ -206,7 +206,7 @@ def _member(context: CompletionContext) -> types.CompletionList | None:
 
 
 def _member_import(context: CompletionContext, site: MemberSite):
-    if site.member_end > context.analysis.diagnostic_prefix_end:
+    if site.member_end > context.analysis.metadata_prefix_end:
         return None
     if site.member_end > context.analysis.metadata_prefix_end:
         return None

@@ -76,7 +76,7 @@ def _std_member_hover(
     analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite
 ) -> types.Hover | None:
     if (
-        site.member_end > analysis.diagnostic_prefix_end
+        site.member_end > analysis.metadata_prefix_end
         or site.member_end > analysis.metadata_prefix_end
     ):
         return None

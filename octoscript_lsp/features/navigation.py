@@ -94,4 +94,4 @@ def binding_hover(
 def function_header(analysis: DocumentAnalysis, name_end: int) -> list[str] | None:
     from ..analysis.signatures import function_parameters
 
-    return function_parameters(analysis.source, name_end, analysis.diagnostic_prefix_end)
+    return function_parameters(analysis.source, name_end, analysis.metadata_prefix_end)

@@ -37,7 +37,7 @@ def _fields_at(
 def field_completion(context: CompletionContext, site: MemberSite) -> types.CompletionList | None:
     analysis = context.analysis
     index = analysis.completion_index
-    prefix_end = analysis.diagnostic_prefix_end
+    prefix_end = analysis.metadata_prefix_end
     fields = _fields_at(analysis, index, prefix_end, site)
     if fields is None:
         return None

@@ -91,7 +91,7 @@ def _member_call(
     if site is None or site.member_end != context.callee_end:
         return None
     if (
-        site.member_end > analysis.diagnostic_prefix_end
+        site.member_end > analysis.metadata_prefix_end
         or site.member_end > analysis.metadata_prefix_end
         or analysis.imports.truncated
     ):
