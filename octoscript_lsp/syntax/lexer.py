@@ -47,6 +47,8 @@ class LexResult:
     truncated: bool
     # (start, end) of every comment, in source order; comments are not tokens.
     comments: list[tuple[int, int]]
+    # Where the token budget ran out (the first token not kept), if it did.
+    token_limit_offset: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -56,22 +58,22 @@ class LexResult:
 class _TokenBuffer:
     """Collects tokens up to the token budget; reports the overflow once."""
 
-    __slots__ = ("tokens", "max_tokens", "sink", "limit_reported")
+    __slots__ = ("tokens", "max_tokens", "sink", "limit_offset")
 
     def __init__(self, max_tokens: int, sink: DiagnosticSink) -> None:
         self.tokens: list[Token] = []
         self.max_tokens = max_tokens
         self.sink = sink
-        self.limit_reported = False
+        self.limit_offset: int | None = None
 
     def emit(self, kind: Kind, text: str, start: int, end: int) -> None:
         if len(self.tokens) >= self.max_tokens:
-            if not self.limit_reported:
+            if self.limit_offset is None:
+                self.limit_offset = start
                 self.sink.report(
                     start,
                     f"canonical Octoscript token count exceeds the maximum of {self.max_tokens}",
                 )
-                self.limit_reported = True
             return
         self.tokens.append(Token(kind, text, start, end))
 
@@ -90,18 +92,20 @@ def retokenize(
     outside any comment: its state there is always the initial one, and every
     token and diagnostic before it depends only on unchanged text.
     """
-    if previous.truncated or len(previous.tokens) > max_tokens:
+    if previous.truncated or len(previous.tokens) > max_tokens + 1:
         return tokenize(source, max_tokens), 0
     restart, shared = _restart_point(source, previous_source, previous)
     if shared == 0:
         return tokenize(source, max_tokens), 0
+    limit = previous.token_limit_offset
+    carried_limit = limit if limit is not None and limit < restart else None
     sink = DiagnosticSink()
     for diagnostic in previous.diagnostics:
         if diagnostic.offset < restart:
             sink.report(diagnostic.offset, diagnostic.message)
     comments = [span for span in previous.comments if span[0] < restart]
     result = _tokenize_from(
-        source, max_tokens, restart, sink, previous.tokens[:shared], comments
+        source, max_tokens, restart, sink, previous.tokens[:shared], comments, carried_limit
     )
     return result, shared
 
@@ -160,9 +164,11 @@ def _tokenize_from(
     sink: DiagnosticSink,
     tokens: list[Token],
     comments: list[tuple[int, int]],
+    limit_offset: int | None = None,
 ) -> LexResult:
     out = _TokenBuffer(max_tokens, sink)
     out.tokens = tokens
+    out.limit_offset = limit_offset
     length = len(source)
     while pos < length:
         char = source[pos]
@@ -205,7 +211,7 @@ def _tokenize_from(
             pos += 1
     # END sits outside the token budget so a full budget still terminates.
     out.tokens.append(Token(Kind.END, "", length, length))
-    return LexResult(out.tokens, sink.items, sink.truncated, comments)
+    return LexResult(out.tokens, sink.items, sink.truncated, comments, out.limit_offset)
 
 
 def _describe(char: str) -> str:

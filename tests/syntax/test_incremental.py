@@ -76,3 +76,18 @@ def test_edit_near_the_end_reuses_almost_everything():
     assert result.lex.tokens[7990] is previous.lex.tokens[7990]
     assert result.parsed.tree.children[1000] is previous.parsed.tree.children[1000]
     assert snapshot(result) == snapshot(analyze_syntax(edited))
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BASES), edits, st.integers(min_value=1, max_value=60))
+def test_incremental_equals_full_under_a_small_token_budget(base: str, changes, budget: int):
+    previous = analyze_syntax(base, max_tokens=budget)
+    text = base
+    for where, removed, inserted in changes:
+        text = apply(text, where, removed, inserted)
+        incremental = analyze_syntax(text, max_tokens=budget, previous=previous)
+        assert snapshot(incremental) == snapshot(analyze_syntax(text, max_tokens=budget))
+        assert incremental.lex.token_limit_offset == analyze_syntax(
+            text, max_tokens=budget
+        ).lex.token_limit_offset
+        previous = incremental
