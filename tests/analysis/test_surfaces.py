@@ -82,7 +82,7 @@ EXPECTED: dict[str, dict[str, tuple[s.MemberKind, tuple[str, ...], str]]] = {
     "assert": {},
 }
 
-REFERENCE = Path("/work/shared/conformance/reference")
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "reference"
 
 
 def test_lsp_kind_numbers() -> None:

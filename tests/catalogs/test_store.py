@@ -316,7 +316,7 @@ def test_reason_never_echoes_input() -> None:
 
 # ------------------------------------------------------ conformance samples
 
-CASES = Path("/work/shared/conformance/cases")
+CASES = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "cases"
 
 
 def _replay(name: str) -> CatalogStore:
