@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from .limits import MAX_SOURCE_BYTES
-from .syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax, utf8_length
+from .syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax, byte_offsets
 from .syntax.formatter import FormattedSourceTooLarge, format_tokens
 from .syntax.outline import top_level_declarations
 
@@ -50,18 +50,6 @@ def diagnostics_json(result: SyntaxResult) -> list[dict]:
         line, column = result.line_column(diagnostic.offset)
         out.append({"line": line, "column": column, "message": diagnostic.message})
     return out
-
-
-def byte_offsets(source: str) -> Callable[[int], int]:
-    """Code-point offset -> UTF-8 byte offset, cheap for ASCII text."""
-    if source.isascii():
-        return lambda offset: offset
-    prefix = [0]
-    total = 0
-    for char in source:
-        total += utf8_length(char)
-        prefix.append(total)
-    return lambda offset: prefix[offset]
 
 
 def check_report(path: str, result: SyntaxResult) -> dict:

@@ -40,7 +40,7 @@ from ..limits import (
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 from ..syntax.tree import LET_INIT, SymbolKind
 from .lexical import LexicalIndex, Symbol
-from .sites import is_canonical_identifier
+from .sites import is_canonical_identifier, skip_trivia
 
 Span = tuple[int, int]
 
@@ -122,28 +122,6 @@ def collect_alias_edges(
 
 
 # ---------------------------------------------------------------- source trivia
-
-
-def skip_trivia(source: str, index: int) -> int | None:
-    """Skip whitespace (newlines too) and comments; None inside an open block comment."""
-    length = len(source)
-    while True:
-        while index < length and source[index] in _TRIVIA_SPACE:
-            index += 1
-        if index >= length or source[index] != "/":
-            return index
-        following = source[index + 1 : index + 2]
-        if following == "/":
-            index += 2
-            while index < length and source[index] not in "\n\r":
-                index += 1
-        elif following == "*":
-            close = source.find("*/", index + 2)
-            if close == -1:
-                return None
-            index = close + 2
-        else:
-            return index
 
 
 def _char(source: str, index: int) -> str:

@@ -20,7 +20,6 @@ Presentation labels never echo a name that is not a valid catalog tool name.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -32,12 +31,12 @@ from ..limits import (
     MAX_IMPORTED_MODULE_CALL_HINTS,
     MAX_TOOL_CALL_HINTS,
 )
-from ..syntax.check import SyntaxResult, utf8_length
+from ..syntax.check import SyntaxResult, byte_offsets
 from ..syntax.tokens import Kind, Token
 from ..syntax.tree import SymbolKind
 from .alias_edges import AliasEdge, collect_alias_edges
 from .imports import ImportReport, ModuleImport, collect_imports
-from .lexical import LexicalIndex, Symbol, build_lexical_index
+from .lexical import LexicalIndex, Symbol, build_lexical_index, innermost_visible
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
@@ -245,14 +244,7 @@ class _ModuleAliases:
         self._stable: dict[int, bool] = {}
 
     def visible(self, name: str, offset: int) -> Symbol | None:
-        best: Symbol | None = None
-        for symbol in self.by_name.get(name, ()):
-            if symbol.visible_at(offset) and (
-                best is None
-                or (symbol.visible_start, symbol.start) > (best.visible_start, best.start)
-            ):
-                best = symbol
-        return best
+        return innermost_visible(self.by_name.get(name, ()), offset)
 
     def _root_targets(self, tokens: list[Token], edges: tuple[AliasEdge, ...]) -> dict[int, int]:
         """alias binding start -> target definition start; fills `alias_by_target`."""
@@ -416,18 +408,6 @@ def catalog_status(hint: ToolCallHint, catalogs: CatalogStore | None) -> str:
     if entry.format.value != expected_format(hint.kind):
         return CATALOG_FORMAT_MISMATCH
     return CATALOG_LISTED
-
-
-def byte_offsets(source: str) -> Callable[[int], int]:
-    """Code-point offset -> UTF-8 byte offset."""
-    if source.isascii():
-        return lambda offset: offset
-    prefix = [0]
-    total = 0
-    for char in source:
-        total += utf8_length(char)
-        prefix.append(total)
-    return lambda offset: prefix[offset]
 
 
 class _Json:

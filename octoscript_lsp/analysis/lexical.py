@@ -71,8 +71,11 @@ class LexicalIndex:
     _occurrence_starts: list[int] = field(default_factory=list, repr=False)
     _occurrences: list[Occurrence] = field(default_factory=list, repr=False)
     _site_starts: list[int] = field(default_factory=list, repr=False)
+    _by_name: dict[str, list[Symbol]] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
+        for symbol in self.symbols:
+            self._by_name.setdefault(symbol.name, []).append(symbol)
         found = []
         for symbol in self.symbols:
             found.append(Occurrence(symbol, symbol.start, symbol.end, True))
@@ -109,14 +112,7 @@ class LexicalIndex:
 
     def visible(self, name: str, offset: int) -> Symbol | None:
         """The innermost binding of `name` visible at `offset`."""
-        best: Symbol | None = None
-        for symbol in self.symbols:
-            if symbol.name == name and symbol.visible_at(offset) and (
-                best is None
-                or (symbol.visible_start, symbol.start) > (best.visible_start, best.start)
-            ):
-                best = symbol
-        return best
+        return innermost_visible(self._by_name.get(name, ()), offset)
 
     def visible_bindings(self, offset: int) -> list[Symbol]:
         """Every binding visible at `offset`, innermost per name, sorted by name."""
@@ -145,6 +141,17 @@ class LexicalIndex:
     def is_site(self, start: int, end: int) -> bool:
         position = bisect_right(self._site_starts, start) - 1
         return position >= 0 and self.sites[position] == (start, end)
+
+
+def innermost_visible(candidates, offset: int) -> Symbol | None:
+    """Among same-named bindings, the one visible at `offset` that was bound last."""
+    best: Symbol | None = None
+    for symbol in candidates:
+        if symbol.visible_at(offset) and (
+            best is None or (symbol.visible_start, symbol.start) > (best.visible_start, best.start)
+        ):
+            best = symbol
+    return best
 
 
 EMPTY_INDEX = LexicalIndex([], [], False, False)

@@ -34,8 +34,8 @@ from ..limits import (
 )
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 from ..syntax.tree import LET_INIT, SymbolKind
-from .lexical import LexicalIndex, Symbol
-from .sites import is_canonical_identifier
+from .lexical import LexicalIndex, Symbol, innermost_visible
+from .sites import is_canonical_identifier, skip_trivia
 
 Span = tuple[int, int]
 
@@ -376,14 +376,7 @@ class RecordResolver:
         self._stable: dict[tuple[int, int], bool] = {}
 
     def visible(self, name: str, offset: int) -> Symbol | None:
-        best: Symbol | None = None
-        for symbol in self.by_name.get(name, ()):
-            if symbol.visible_at(offset) and (
-                best is None
-                or (symbol.visible_start, symbol.start) > (best.visible_start, best.start)
-            ):
-                best = symbol
-        return best
+        return innermost_visible(self.by_name.get(name, ()), offset)
 
     def _target(self, alias: RecordAlias) -> _Target:
         start, end = alias.target
@@ -522,31 +515,9 @@ class RecordResolver:
 
 # ---------------------------------------------------------------- mutation scan
 
-_TRIVIA_SPACE = frozenset(" \t\n\r\f")
 _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _IDENT_CHARS = _IDENT_START | frozenset("0123456789")
 _ESCAPING = frozenset("[(,)]}")
-
-
-def skip_trivia(source: str, index: int) -> int | None:
-    """Skip whitespace (newlines too) and comments; None in an open block comment."""
-    length = len(source)
-    while True:
-        while index < length and source[index] in _TRIVIA_SPACE:
-            index += 1
-        if index >= length or source[index] != "/":
-            return index
-        following = source[index + 1 : index + 2]
-        if following == "/":
-            while index < length and source[index] not in "\n\r":
-                index += 1
-        elif following == "*":
-            close = source.find("*/", index + 2)
-            if close == -1:
-                return None
-            index = close + 2
-        else:
-            return index
 
 
 def _is_assignment_at(source: str, index: int) -> bool:

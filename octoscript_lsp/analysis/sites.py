@@ -23,6 +23,7 @@ from ..syntax.tokens import RESERVED_WORDS
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789")
 _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _ASCII_SPACE = frozenset(" \t\n\r\f\v")
+_TRIVIA_SPACE = frozenset(" \t\n\r\f")
 
 
 def is_canonical_identifier(name: str) -> bool:
@@ -58,6 +59,28 @@ def skip_space_forward(source: str, start: int) -> int:
     while start < length and source[start] in _ASCII_SPACE:
         start += 1
     return start
+
+
+def skip_trivia(source: str, index: int) -> int | None:
+    """Skip whitespace (newlines too) and comments; None inside an open block comment."""
+    length = len(source)
+    while True:
+        while index < length and source[index] in _TRIVIA_SPACE:
+            index += 1
+        if index >= length or source[index] != "/":
+            return index
+        following = source[index + 1 : index + 2]
+        if following == "/":
+            index += 2
+            while index < length and source[index] not in "\n\r":
+                index += 1
+        elif following == "*":
+            close = source.find("*/", index + 2)
+            if close == -1:
+                return None
+            index = close + 2
+        else:
+            return index
 
 
 # ---------------------------------------------------------------- strings and comments

@@ -6,6 +6,8 @@ from bisect import bisect_right
 
 from lsprotocol import types
 
+from ..syntax.diagnostics import line_starts
+
 
 def _utf16_width(text: str) -> int:
     if text.isascii():
@@ -18,13 +20,7 @@ class PositionMap:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        starts = [0]
-        find = source.find
-        position = find("\n")
-        while position != -1:
-            starts.append(position + 1)
-            position = find("\n", position + 1)
-        self.line_starts = starts
+        self.line_starts = line_starts(source)
 
     def position(self, offset: int) -> types.Position:
         offset = max(0, min(offset, len(self.source)))

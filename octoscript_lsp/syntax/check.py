@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..limits import MAX_SOURCE_BYTES, MAX_SYNTAX_NESTING, MAX_SYNTAX_TOKENS
@@ -30,6 +31,18 @@ def utf8_length(text: str) -> int:
     if text.isascii():
         return len(text)
     return len(text.encode("utf-8", "surrogatepass"))
+
+
+def byte_offsets(source: str) -> Callable[[int], int]:
+    """Code-point offset -> UTF-8 byte offset, cheap for ASCII text."""
+    if source.isascii():
+        return lambda offset: offset
+    prefix = [0]
+    total = 0
+    for char in source:
+        total += utf8_length(char)
+        prefix.append(total)
+    return prefix.__getitem__
 
 
 @dataclass(slots=True)

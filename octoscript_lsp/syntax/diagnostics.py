@@ -33,6 +33,17 @@ class DiagnosticSink:
             self.truncated = True
 
 
+def line_starts(source: str) -> list[int]:
+    """Offsets where lines start; only LF ends a line."""
+    starts = [0]
+    find = source.find
+    position = find("\n")
+    while position != -1:
+        starts.append(position + 1)
+        position = find("\n", position + 1)
+    return starts
+
+
 class LineIndex:
     """Maps code-point offsets to 1-based line and column as the checker counts them.
 
@@ -44,13 +55,7 @@ class LineIndex:
 
     def __init__(self, source: str) -> None:
         self.source = source
-        starts = [0]
-        find = source.find
-        position = find("\n")
-        while position != -1:
-            starts.append(position + 1)
-            position = find("\n", position + 1)
-        self.line_starts = starts
+        self.line_starts = line_starts(source)
 
     def line_column(self, offset: int) -> tuple[int, int]:
         line = bisect_right(self.line_starts, offset) - 1

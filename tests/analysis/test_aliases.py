@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from octoscript_lsp.analysis import aliases
+from octoscript_lsp.analysis import aliases, sites
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.limits import MAX_STATIC_RECORD_ALIASES
 
@@ -84,8 +84,8 @@ def test_direct_member_call(after: str, expected: bool):
 
 
 def test_skip_trivia():
-    assert aliases.skip_trivia("  // c\n /* d */ x", 0) == 16
-    assert aliases.skip_trivia(" /* open", 0) is None
+    assert sites.skip_trivia("  // c\n /* d */ x", 0) == 16
+    assert sites.skip_trivia(" /* open", 0) is None
 
 
 def _binding(source: str) -> aliases.OutputCall | None:
