@@ -21,16 +21,24 @@ LSPBENCH = ROOT.parent / "shared" / "conformance" / "lspbench.py"
 RESULTS = ROOT / "benchmarks" / "results" / "lsp.json"
 # Report peak memory: the wrapper runs the server and prints VmHWM at exit.
 WRAPPER = """
-import atexit, sys
+import os, sys, threading, time
 from octoscript_lsp import server
 
-def report():
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmHWM"):
-                sys.stderr.write("PEAK_RSS_KB " + line.split()[1] + "\\n")
+def watch():
+    # The client may end the server abruptly; report the peak as it grows.
+    last = None
+    while True:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmHWM"):
+                    peak = line.split()[1]
+        if peak != last:
+            with open(PEAK_FILE, "w") as out:
+                out.write(peak)
+            last = peak
+        time.sleep(0.2)
 
-atexit.register(report)
+threading.Thread(target=watch, daemon=True).start()
 server.main()
 """
 
@@ -39,7 +47,8 @@ def run(lines: int, repeat: int) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         figures = Path(folder) / "figures.json"
         wrapper = Path(folder) / "server.py"
-        wrapper.write_text(WRAPPER)
+        peak_file = Path(folder) / "peak_kb.txt"
+        wrapper.write_text(f"PEAK_FILE = {str(peak_file)!r}\n" + WRAPPER)
         stderr = Path(folder) / "stderr.txt"
         command = [
             sys.executable, str(LSPBENCH), "--server", f"{sys.executable} {wrapper}",
@@ -48,6 +57,8 @@ def run(lines: int, repeat: int) -> dict:
         with stderr.open("w") as errors:
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=errors)
         result = json.loads(figures.read_text())
+        if peak_file.exists():
+            result["_peak_rss_mib"] = round(int(peak_file.read_text()) / 1024, 1)
     return result
 
 
@@ -64,6 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     RESULTS.write_text(json.dumps(report, indent=1) + "\n")
     for lines, figures in report.items():
         print(f"--- {lines} lines")
+        print(f"peak RSS {figures.get('_peak_rss_mib', '?')} MiB")
         for name, row in figures.items():
             if not name.startswith("_"):
                 print(f"{name:24} median {row['median_ms']:9.3f} ms   p95 {row['p95_ms']:9.3f} ms")
