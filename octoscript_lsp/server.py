@@ -6,24 +6,15 @@ import asyncio
 import json
 import logging
 import sys
-from dataclasses import dataclass, field
 
 from lsprotocol import types
-from pygls.exceptions import (
-    JsonRpcException,
-    JsonRpcInternalError,
-    JsonRpcInvalidParams,
-    JsonRpcMethodNotFound,
-)
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.protocol import LanguageServerProtocol, default_converter
-from pygls.protocol.json_rpc import ResponseErrorMessage
-from pygls.protocol.language_server import lsp_method
 
 from . import __version__
-from .analysis.document import DocumentAnalysis
 from .catalogs import search
 from .catalogs.store import CatalogStore
+from .documents import DocumentStore, OpenDocument
 from .features import (
     advisory,
     code_actions,
@@ -39,131 +30,11 @@ from .features import (
     symbols,
     workspace_symbols,
 )
-from .features.positions import PositionMap
-from .features.wire import is_wire
-from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
+from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .transport import StdinRecorder, shallow_copy_text
 
-REQUEST_FAILED = -32803
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.1
-
-
-class RequestFailed(JsonRpcException):
-    CODE = REQUEST_FAILED
-    MESSAGE = "Request failed"
-
-
-@dataclass(slots=True)
-class OpenDocument:
-    """The cached analysis of the latest version of one open document."""
-
-    version: int | None
-    analysis: DocumentAnalysis | None = None
-    positions: PositionMap | None = None
-    refused: bool = False  # over the open-document budget: no analysis at all
-    # The analysis of the version before, kept until this one is built so the
-    # unchanged leading part of the text need not be lexed and parsed again.
-    previous: DocumentAnalysis | None = None
-    # Whole-document answers that depend only on this version's text.
-    memo: dict = field(default_factory=dict)
-    # Whether the last diagnostics published for this document held advice.
-    advised: bool = False
-
-    def remember(self, key: str, compute):
-        if key not in self.memo:
-            self.memo[key] = compute()
-        return self.memo[key]
-
-
-def _client_supports_versioned_edits(capabilities: types.ClientCapabilities | None) -> bool:
-    workspace = capabilities.workspace if capabilities else None
-    edit = workspace.workspace_edit if workspace else None
-    return bool(edit and edit.document_changes)
-
-
-def converter_factory():
-    """pygls' converter, minus a null per-signature `activeParameter`.
-
-    lsprotocol models it as nullable and would send `null`, which some
-    clients read as "no active parameter" instead of deferring to the
-    top-level value.
-    """
-    converter = default_converter()
-    base = converter.get_unstructure_hook(types.SignatureInformation)
-
-    def signature_information(value: types.SignatureInformation) -> dict:
-        data = base(value)
-        if data.get("activeParameter", 0) is None:
-            del data["activeParameter"]
-        return data
-
-    converter.register_unstructure_hook(types.SignatureInformation, signature_information)
-    return converter
-
-
-class _Unusable:
-    """Stands in for a message whose fields do not fit its method."""
-
-    jsonrpc = None
-
-
-_UNUSABLE = _Unusable()
-
-
-class OctoscriptProtocol(LanguageServerProtocol):
-    """pygls' protocol with two fixes: every request gets an answer, and the
-    advertised capabilities fit what this client can take."""
-
-    def structure_message(self, data):
-        try:
-            return super().structure_message(data)
-        except JsonRpcException:
-            # pygls would drop the message silently, leaving the client waiting
-            # for an answer that never comes. A request gets InvalidParams; a
-            # notification is ignored, as JSON-RPC prescribes.
-            message_id = data.get("id")
-            if "method" in data and isinstance(message_id, (int, str)) and not isinstance(
-                message_id, bool
-            ):
-                error = JsonRpcInvalidParams(f"invalid params for {data.get('method')!r}")
-                self._send_response(message_id, None, error.to_response_error())
-            return _UNUSABLE
-
-    def _serialize_message(self, data):
-        result = getattr(data, "result", None)
-        if is_wire(result):
-            return {"id": data.id, "jsonrpc": data.jsonrpc, "result": result}
-        return super()._serialize_message(data)
-
-    send_failed = False
-
-    def _send_data(self, data) -> None:
-        # pygls logs a response it cannot serialize and sends nothing, which
-        # leaves the client waiting: answer the request with an error instead.
-        self.send_failed = False
-        super()._send_data(data)
-        message_id = getattr(data, "id", None)
-        if self.send_failed and message_id is not None and not hasattr(data, "method"):
-            if getattr(data, "error", None) is None:
-                error = JsonRpcInternalError("the answer could not be serialized")
-                super()._send_data(
-                    ResponseErrorMessage(id=message_id, error=error.to_response_error())
-                )
-
-    def handle_message(self, message) -> None:
-        if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
-            return
-        super().handle_message(message)
-
-    @lsp_method(types.INITIALIZE)
-    def lsp_initialize(self, params: types.InitializeParams):
-        result = yield from super().lsp_initialize(params)
-        server = self._server
-        server.rename_enabled = _client_supports_versioned_edits(params.capabilities)
-        if not server.rename_enabled:
-            result.capabilities.rename_provider = None
-        return result
 
 
 class OctoscriptServer(LanguageServer):
@@ -175,8 +46,7 @@ class OctoscriptServer(LanguageServer):
             protocol_cls=OctoscriptProtocol,
             converter_factory=converter_factory,
         )
-        self.open_documents: dict[str, OpenDocument] = {}
-        self.recent_analyses: dict[str, None] = {}
+        self.documents = DocumentStore(self.document_text)
         self.catalogs = CatalogStore()
         self.rename_enabled = False
         self.stdin: StdinRecorder | None = None
@@ -202,62 +72,18 @@ class OctoscriptServer(LanguageServer):
         except Exception as error:  # noqa: BLE001 - the message stays unreadable
             logging.getLogger(__name__).warning("unreadable message: %s", error)
 
-    # The text lives in pygls' workspace (it applies the edits); we keep one
-    # analysis per document version and build it on first use.
     def document_text(self, uri: str) -> str:
         return self.workspace.get_text_document(uri).source
 
-    def track(self, uri: str, version: int | None) -> OpenDocument:
-        known = self.open_documents.get(uri)
-        if known is None and len(self.open_documents) >= MAX_OPEN_DOCUMENTS:
-            return OpenDocument(version, refused=True)
-        previous = known.analysis or known.previous if known is not None else None
-        state = OpenDocument(version, previous=previous, advised=bool(known and known.advised))
-        self.open_documents[uri] = state
-        return state
-
     def cached(self, uri: str) -> OpenDocument | None:
-        state = self.open_documents.get(uri)
-        if state is None or state.refused:
-            return None
-        if state.analysis is None:
-            source = self.document_text(uri)
-            state.analysis = DocumentAnalysis(source, state.version, state.previous)
-            state.positions = PositionMap(source)
-            state.previous = None
-        self._keep_recent(uri)
-        return state
-
-    def _keep_recent(self, uri: str) -> None:
-        """Bound memory: only the most recently used analyses stay built."""
-        recent = self.recent_analyses
-        recent.pop(uri, None)
-        recent[uri] = None
-        while len(recent) > MAX_CACHED_ANALYSES:
-            oldest = next(iter(recent))
-            del recent[oldest]
-            state = self.open_documents.get(oldest)
-            if state is not None:
-                state.analysis = state.positions = state.previous = None
-
-    def outline(self, uri: str) -> list:
-        state = self.open_documents.get(uri)
-        if state is None or state.refused:
-            return []
-        if "outline" not in state.memo:
-            cached = self.cached(uri)
-            assert cached is not None
-            state.memo["outline"] = workspace_symbols.outline_entries(
-                cached.analysis, cached.positions
-            )
-        return state.memo["outline"]
+        return self.documents.cached(uri)
 
     def document_diagnostics(self, state: OpenDocument) -> list[types.Diagnostic]:
         found = diagnostics.syntax_diagnostics(state.analysis, state.positions)
         return found + advisory.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
 
     def republish_all(self) -> None:
-        for uri, state in list(self.open_documents.items()):
+        for uri, state in list(self.documents.open.items()):
             self.publish(uri, state.version, state)
 
     def publish(self, uri: str, version: int | None, state: OpenDocument) -> None:
@@ -283,7 +109,7 @@ class OctoscriptServer(LanguageServer):
         return self.catalogs.tool_catalog is not None or self.catalogs.module_catalog is not None
 
     def _publish_advice(self, uri: str, state: OpenDocument, syntax_only: list) -> None:
-        if self.open_documents.get(uri) is not state or state.analysis is None:
+        if self.documents.open.get(uri) is not state or state.analysis is None:
             return  # a newer version or a close overtook this one
         advice = advisory.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
         if advice or state.advised:
@@ -327,19 +153,18 @@ def did_change_configuration(
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: OctoscriptServer, params: types.DidOpenTextDocumentParams) -> None:
     document = params.text_document
-    ls.publish(document.uri, document.version, ls.track(document.uri, document.version))
+    ls.publish(document.uri, document.version, ls.documents.track(document.uri, document.version))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: OctoscriptServer, params: types.DidChangeTextDocumentParams) -> None:
     document = params.text_document
-    ls.publish(document.uri, document.version, ls.track(document.uri, document.version))
+    ls.publish(document.uri, document.version, ls.documents.track(document.uri, document.version))
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: OctoscriptServer, params: types.DidCloseTextDocumentParams) -> None:
-    ls.open_documents.pop(params.text_document.uri, None)
-    ls.recent_analyses.pop(params.text_document.uri, None)
+    ls.documents.close(params.text_document.uri)
     ls.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
     )
@@ -442,16 +267,11 @@ def document_highlight(
         raise RequestFailed(str(refusal)) from refusal
 
 
-def _require_rename(ls: OctoscriptServer, method: str) -> None:
-    if not ls.rename_enabled:
-        raise JsonRpcMethodNotFound.of(method)
-
-
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
 def prepare_rename(
     ls: OctoscriptServer, params: types.PrepareRenameParams
 ) -> types.PrepareRenamePlaceholder | None:
-    _require_rename(ls, types.TEXT_DOCUMENT_PREPARE_RENAME)
+    require_rename(ls.rename_enabled, types.TEXT_DOCUMENT_PREPARE_RENAME)
     state, offset = _at(ls, params.text_document.uri, params.position)
     if state is None:
         return None
@@ -463,7 +283,7 @@ def prepare_rename(
 
 @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
 def rename_symbol(ls: OctoscriptServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
-    _require_rename(ls, types.TEXT_DOCUMENT_RENAME)
+    require_rename(ls.rename_enabled, types.TEXT_DOCUMENT_RENAME)
     uri = params.text_document.uri
     state, offset = _at(ls, uri, params.position)
     if state is None:
@@ -484,7 +304,7 @@ def pull_diagnostics(
     ls: OctoscriptServer, params: types.DocumentDiagnosticParams
 ) -> types.RelatedFullDocumentDiagnosticReport:
     uri = params.text_document.uri
-    state = ls.open_documents.get(uri)
+    state = ls.documents.open.get(uri)
     if state is not None and state.refused:
         found = diagnostics.too_many_documents()
     else:
@@ -572,7 +392,7 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
 
 @server.feature(types.WORKSPACE_SYMBOL)
 def workspace_symbol(ls: OctoscriptServer, params: types.WorkspaceSymbolParams) -> list[dict]:
-    documents = ((uri, ls.outline(uri)) for uri in list(ls.open_documents))
+    documents = ((uri, ls.documents.outline(uri)) for uri in list(ls.documents.open))
     return workspace_symbols.workspace_symbols(documents, params.query)
 
 

@@ -1,0 +1,97 @@
+"""Open documents: their latest version, its cached analysis, and the bounds
+on how many are analysed and kept."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .analysis.document import DocumentAnalysis
+from .features import workspace_symbols
+from .features.positions import PositionMap
+from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
+
+
+@dataclass(slots=True)
+class OpenDocument:
+    """The cached analysis of the latest version of one open document."""
+
+    version: int | None
+    analysis: DocumentAnalysis | None = None
+    positions: PositionMap | None = None
+    refused: bool = False  # over the open-document budget: no analysis at all
+    # The analysis of the version before, kept until this one is built so the
+    # unchanged leading part of the text need not be lexed and parsed again.
+    previous: DocumentAnalysis | None = None
+    # Whole-document answers that depend only on this version's text.
+    memo: dict = field(default_factory=dict)
+    # Whether the last diagnostics published for this document held advice.
+    advised: bool = False
+
+    def remember(self, key: str, compute):
+        if key not in self.memo:
+            self.memo[key] = compute()
+        return self.memo[key]
+
+
+class DocumentStore:
+    """Open documents by URI; at most MAX_OPEN_DOCUMENTS get analysis.
+
+    The text itself lives in pygls' workspace (which applies the edits);
+    `text_of` reads it. One analysis per version is built on first use, and
+    only the MAX_CACHED_ANALYSES most recently used stay built.
+    """
+
+    def __init__(self, text_of: Callable[[str], str]) -> None:
+        self.text_of = text_of
+        self.open: dict[str, OpenDocument] = {}
+        self.recent: dict[str, None] = {}
+
+    def track(self, uri: str, version: int | None) -> OpenDocument:
+        known = self.open.get(uri)
+        if known is None and len(self.open) >= MAX_OPEN_DOCUMENTS:
+            return OpenDocument(version, refused=True)
+        previous = known.analysis or known.previous if known is not None else None
+        state = OpenDocument(version, previous=previous, advised=bool(known and known.advised))
+        self.open[uri] = state
+        return state
+
+    def close(self, uri: str) -> None:
+        self.open.pop(uri, None)
+        self.recent.pop(uri, None)
+
+    def cached(self, uri: str) -> OpenDocument | None:
+        state = self.open.get(uri)
+        if state is None or state.refused:
+            return None
+        if state.analysis is None:
+            source = self.text_of(uri)
+            state.analysis = DocumentAnalysis(source, state.version, state.previous)
+            state.positions = PositionMap(source)
+            state.previous = None
+        self._keep_recent(uri)
+        return state
+
+    def _keep_recent(self, uri: str) -> None:
+        recent = self.recent
+        recent.pop(uri, None)
+        recent[uri] = None
+        while len(recent) > MAX_CACHED_ANALYSES:
+            oldest = next(iter(recent))
+            del recent[oldest]
+            state = self.open.get(oldest)
+            if state is not None:
+                state.analysis = state.positions = state.previous = None
+
+    def outline(self, uri: str) -> list:
+        """This document's entries for workspace/symbol, kept per version."""
+        state = self.open.get(uri)
+        if state is None or state.refused:
+            return []
+        if "outline" not in state.memo:
+            cached = self.cached(uri)
+            assert cached is not None
+            state.memo["outline"] = workspace_symbols.outline_entries(
+                cached.analysis, cached.positions
+            )
+        return state.memo["outline"]

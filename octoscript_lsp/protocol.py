@@ -1,0 +1,127 @@
+"""pygls' JSON-RPC protocol with the fixes this server needs.
+
+- every request gets an answer: params that do not fit the method get
+  InvalidParams (pygls would drop the message), an answer that cannot be
+  serialized gets InternalError;
+- wire-form answers (`features.wire`) are sent as they are;
+- rename is advertised only to clients that take versioned `documentChanges`;
+- a null per-signature `activeParameter` is left out.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+    JsonRpcMethodNotFound,
+)
+from pygls.protocol import LanguageServerProtocol, default_converter
+from pygls.protocol.json_rpc import ResponseErrorMessage
+from pygls.protocol.language_server import lsp_method
+
+from .features.wire import is_wire
+
+REQUEST_FAILED = -32803
+
+
+class RequestFailed(JsonRpcException):
+    CODE = REQUEST_FAILED
+    MESSAGE = "Request failed"
+
+
+def require_rename(enabled: bool, method: str) -> None:
+    """Rename exists only for clients that take versioned `documentChanges`."""
+    if not enabled:
+        raise JsonRpcMethodNotFound.of(method)
+
+
+def client_supports_versioned_edits(capabilities: types.ClientCapabilities | None) -> bool:
+    workspace = capabilities.workspace if capabilities else None
+    edit = workspace.workspace_edit if workspace else None
+    return bool(edit and edit.document_changes)
+
+
+def converter_factory():
+    """pygls' converter, minus a null per-signature `activeParameter`.
+
+    lsprotocol models it as nullable and would send `null`, which some
+    clients read as "no active parameter" instead of deferring to the
+    top-level value.
+    """
+    converter = default_converter()
+    base = converter.get_unstructure_hook(types.SignatureInformation)
+
+    def signature_information(value: types.SignatureInformation) -> dict:
+        data = base(value)
+        if data.get("activeParameter", 0) is None:
+            del data["activeParameter"]
+        return data
+
+    converter.register_unstructure_hook(types.SignatureInformation, signature_information)
+    return converter
+
+
+class _Unusable:
+    """Stands in for a message whose fields do not fit its method."""
+
+    jsonrpc = None
+
+
+_UNUSABLE = _Unusable()
+
+
+class OctoscriptProtocol(LanguageServerProtocol):
+    """pygls' protocol with two fixes: every request gets an answer, and the
+    advertised capabilities fit what this client can take."""
+
+    def structure_message(self, data):
+        try:
+            return super().structure_message(data)
+        except JsonRpcException:
+            # pygls would drop the message silently, leaving the client waiting
+            # for an answer that never comes. A request gets InvalidParams; a
+            # notification is ignored, as JSON-RPC prescribes.
+            message_id = data.get("id")
+            if "method" in data and isinstance(message_id, (int, str)) and not isinstance(
+                message_id, bool
+            ):
+                error = JsonRpcInvalidParams(f"invalid params for {data.get('method')!r}")
+                self._send_response(message_id, None, error.to_response_error())
+            return _UNUSABLE
+
+    def _serialize_message(self, data):
+        result = getattr(data, "result", None)
+        if is_wire(result):
+            return {"id": data.id, "jsonrpc": data.jsonrpc, "result": result}
+        return super()._serialize_message(data)
+
+    send_failed = False
+
+    def _send_data(self, data) -> None:
+        # pygls logs a response it cannot serialize and sends nothing, which
+        # leaves the client waiting: answer the request with an error instead.
+        self.send_failed = False
+        super()._send_data(data)
+        message_id = getattr(data, "id", None)
+        if self.send_failed and message_id is not None and not hasattr(data, "method"):
+            if getattr(data, "error", None) is None:
+                error = JsonRpcInternalError("the answer could not be serialized")
+                super()._send_data(
+                    ResponseErrorMessage(id=message_id, error=error.to_response_error())
+                )
+
+    def handle_message(self, message) -> None:
+        if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
+            return
+        super().handle_message(message)
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(self, params: types.InitializeParams):
+        result = yield from super().lsp_initialize(params)
+        server = self._server
+        server.rename_enabled = client_supports_versioned_edits(params.capabilities)
+        if not server.rename_enabled:
+            result.capabilities.rename_provider = None
+        return result
