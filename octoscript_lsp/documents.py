@@ -42,7 +42,7 @@ class DocumentStore:
     only the MAX_CACHED_ANALYSES most recently used stay built.
     """
 
-    def __init__(self, text_of: Callable[[str], str]) -> None:
+    def __init__(self, text_of: Callable[[str], str | None]) -> None:
         self.text_of = text_of
         self.open: dict[str, OpenDocument] = {}
         self.recent: dict[str, None] = {}
@@ -66,6 +66,8 @@ class DocumentStore:
             return None
         if state.analysis is None:
             source = self.text_of(uri)
+            if source is None:
+                return None
             state.analysis = DocumentAnalysis(source, state.version, state.previous)
             state.positions = PositionMap(source)
             state.previous = None
@@ -90,7 +92,8 @@ class DocumentStore:
             return []
         if "outline" not in state.memo:
             cached = self.cached(uri)
-            assert cached is not None
+            if cached is None:
+                return []
             state.memo["outline"] = workspace_symbols.outline_entries(
                 cached.analysis, cached.positions
             )

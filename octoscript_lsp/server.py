@@ -6,6 +6,7 @@ import asyncio
 import json
 import logging
 import sys
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
@@ -72,8 +73,20 @@ class OctoscriptServer(LanguageServer):
         except Exception as error:  # noqa: BLE001 - the message stays unreadable
             logging.getLogger(__name__).warning("unreadable message: %s", error)
 
-    def document_text(self, uri: str) -> str:
-        return self.workspace.get_text_document(uri).source
+    def document_text(self, uri: str) -> str | None:
+        """The client-sent text of an open document; never read from disk.
+
+        pygls' `get_text_document` would create a document backed by the
+        file behind the URI when it does not know one; this server must
+        never open the URI, so it only looks at documents the client sent.
+        """
+        try:
+            document = self.workspace.text_documents.get(unquote(uri))
+        except RuntimeError:  # no workspace before `initialize`
+            return None
+        if document is None or document._source is None:
+            return None
+        return document.source
 
     def cached(self, uri: str) -> OpenDocument | None:
         return self.documents.cached(uri)
@@ -97,7 +110,8 @@ class OctoscriptServer(LanguageServer):
             self._send_diagnostics(uri, version, diagnostics.too_many_documents())
             return
         cached = self.cached(uri)
-        assert cached is not None and cached.analysis and cached.positions
+        if cached is None or cached.analysis is None or cached.positions is None:
+            return  # no client-sent text to analyse
         syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
         self._send_diagnostics(uri, version, syntax_only)
         if self.catalogs_can_advise() or cached.advised:
@@ -153,7 +167,11 @@ def did_change_configuration(
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
 def did_open(ls: OctoscriptServer, params: types.DidOpenTextDocumentParams) -> None:
     document = params.text_document
-    ls.publish(document.uri, document.version, ls.documents.track(document.uri, document.version))
+    state = ls.documents.track(document.uri, document.version)
+    if state.refused:
+        # Over the open-document budget: keep no copy of the text either.
+        ls.workspace.remove_text_document(document.uri)
+    ls.publish(document.uri, document.version, state)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
