@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from ..limits import MAX_SOURCE_BYTES, MAX_SYNTAX_NESTING, MAX_SYNTAX_TOKENS
 from .diagnostics import Diagnostic, LineIndex
 from .formatter import format_tokens
-from .lexer import LexResult, retokenize, tokenize
+from .lexer import LexResult, common_prefix, common_suffix, retokenize, tokenize
 from .outline import Declaration, top_level_declarations
-from .parser import ParseResult, parse
+from .parser import ParseResult, TailReuse, parse
 
 
 class SourceTooLarge(Exception):
@@ -104,8 +104,22 @@ def analyze_syntax(
         parsed = parse(lex.tokens, max_nesting)
     else:
         lex, shared = retokenize(source, previous.source, previous.lex, max_tokens)
-        parsed = parse(lex.tokens, max_nesting, previous.parsed, shared)
+        tail = _tail_reuse(source, previous, lex)
+        parsed = parse(lex.tokens, max_nesting, previous.parsed, shared, tail)
     return SyntaxResult(source, lex, parsed, LineIndex(source))
+
+
+def _tail_reuse(source: str, previous: SyntaxResult, lex: LexResult) -> TailReuse | None:
+    """The unchanged tail shared with `previous`, when token budgets allow reuse."""
+    if lex.token_limit_offset is not None or previous.lex.token_limit_offset is not None:
+        return None
+    old = previous.source
+    tail = common_suffix(old, source, min(len(old), len(source)) - common_prefix(old, source))
+    if tail == 0:
+        return None
+    return TailReuse(
+        previous.parsed, len(previous.lex.tokens), len(source) - len(old), len(source) - tail
+    )
 
 
 def check_source(source: str) -> SyntaxResult:

@@ -110,7 +110,8 @@ def retokenize(
     return result, shared
 
 
-def _common_prefix(left: str, right: str) -> int:
+def common_prefix(left: str, right: str) -> int:
+    """Length of the longest common prefix."""
     limit = min(len(left), len(right))
     low, high = 0, limit
     # Binary search on slice equality: each comparison runs in C.
@@ -123,9 +124,21 @@ def _common_prefix(left: str, right: str) -> int:
     return low
 
 
+def common_suffix(left: str, right: str, limit: int) -> int:
+    """Length of the longest common suffix, at most `limit`."""
+    low, high = 0, max(0, limit)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if left[len(left) - middle :] == right[len(right) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
 def _restart_point(source: str, previous_source: str, previous: LexResult) -> tuple[int, int]:
     """(offset, token index) of the last reusable newline token, or (0, 0)."""
-    unchanged = _common_prefix(source, previous_source)
+    unchanged = common_prefix(source, previous_source)
     tokens = previous.tokens
     comments = previous.comments
     index = _last_token_ending_by(tokens, unchanged)

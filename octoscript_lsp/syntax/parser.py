@@ -42,9 +42,22 @@ class ParseResult:
     events: list[tuple]
     # Every diagnostic, unbounded, so a later incremental parse can replay them.
     all_diagnostics: list[Diagnostic] = field(default_factory=list)
-    # One entry per top-level parse step (a statement or a stray `}`):
-    # (index of the token after it, events end, all_diagnostics end, children end).
-    units: list[tuple[int, int, int, int]] = field(default_factory=list)
+    # One entry per top-level parse step (a statement or a stray `}`): (index
+    # of its first token, index of the token after it, events end,
+    # all_diagnostics end, children end).
+    units: list[tuple[int, int, int, int, int]] = field(default_factory=list)
+    # Offset of each step's first token.
+    unit_offsets: list[int] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class TailReuse:
+    """How the unchanged tail of a document maps onto an earlier parse."""
+
+    previous: ParseResult
+    previous_token_count: int
+    delta: int  # new offset minus old offset, throughout the unchanged tail
+    from_offset: int  # new offsets from here on lie in the unchanged tail
 
 
 def parse(
@@ -52,13 +65,17 @@ def parse(
     max_nesting: int = MAX_SYNTAX_NESTING,
     previous: ParseResult | None = None,
     shared_tokens: int = 0,
+    tail: TailReuse | None = None,
 ) -> ParseResult:
     """Parse a token list; with `previous`, reuse its leading top-level steps.
 
     `shared_tokens` is how many leading tokens are the very tokens `previous`
     was parsed from. A top-level step is reused when every token it examined,
     including the one after it, is among them: the parser starts each step in
-    the same state, so it would do exactly the same again.
+    the same state, so it would do exactly the same again. With `tail`, once
+    a step starts in the unchanged tail where an earlier step started, every
+    remaining earlier step is adopted with its offsets and token indices
+    shifted.
     """
     needed = _stack_depth() + max_nesting * _FRAMES_PER_NESTING_LEVEL + 200
     previous_limit = sys.getrecursionlimit()
@@ -66,15 +83,49 @@ def parse(
         sys.setrecursionlimit(needed)
     try:
         parser = _Parser(tokens, max_nesting)
-        tree = parser.parse_program(previous, shared_tokens)
+        tree = parser.parse_program(previous, shared_tokens, tail)
     finally:
         if previous_limit < needed:
             sys.setrecursionlimit(previous_limit)
     sink = parser.sink
     return ParseResult(
         tree, sink.items, sink.truncated, sink.first_offset, parser.events,
-        parser.all_diagnostics, parser.units,
+        parser.all_diagnostics, parser.units, parser.unit_offsets,
     )
+
+
+def _unit_starts_by_offset(tail: TailReuse) -> dict[int, int]:
+    """Old step position by the offset of the step's first token."""
+    return {offset: position for position, offset in enumerate(tail.previous.unit_offsets)}
+
+
+def _shifted_event(event: tuple, shift: int, delta: int) -> tuple:
+    tag = event[0]
+    if tag == REFERENCE:
+        return (REFERENCE, event[1] + shift)
+    if tag == DEFINE:
+        return (DEFINE, event[1] + shift, event[2], event[3] + delta)
+    if tag == POP:
+        return (POP, event[1] + delta)
+    if tag == LET_INIT:
+        return (LET_INIT, event[1] + shift, event[2] + shift)
+    if tag == IMPORT:
+        return (IMPORT, event[1], event[2] + delta, event[3] + delta, event[4] + shift)
+    return event
+
+
+def _shifted_node(node: Node, shift: int, delta: int) -> Node:
+    root = Node(node.kind, node.start + delta, node.end + delta, [],
+                node.token + shift if node.token >= 0 else -1)
+    stack = [(node, root)]
+    while stack:
+        original, copy = stack.pop()
+        for child in original.children:
+            twin = Node(child.kind, child.start + delta, child.end + delta, [],
+                        child.token + shift if child.token >= 0 else -1)
+            copy.children.append(twin)
+            stack.append((child, twin))
+    return root
 
 
 def _stack_depth() -> int:
@@ -95,7 +146,8 @@ class _Parser:
         self.sink = DiagnosticSink()
         self.events: list[tuple] = []
         self.all_diagnostics: list[Diagnostic] = []
-        self.units: list[tuple[int, int, int, int]] = []
+        self.units: list[tuple[int, int, int, int, int]] = []
+        self.unit_offsets: list[int] = []
 
     # ---------------------------------------------------------------- cursor
 
@@ -226,13 +278,23 @@ class _Parser:
 
     # ---------------------------------------------------------------- statements
 
-    def parse_program(self, previous: ParseResult | None = None, shared_tokens: int = 0) -> Node:
+    def parse_program(
+        self,
+        previous: ParseResult | None = None,
+        shared_tokens: int = 0,
+        tail: TailReuse | None = None,
+    ) -> Node:
         statements: list[Node] = []
         if previous is not None and self._reuse_units(previous, shared_tokens, statements):
             pass
         else:
             self.consume_statement_ends()
+        tail_starts = _unit_starts_by_offset(tail) if tail is not None else None
         while not self.at_end():
+            if tail_starts is not None and self._adopt_tail(tail, tail_starts, statements):
+                break
+            unit_start = self.index
+            self.unit_offsets.append(self.tokens[unit_start].start)
             if self.at_kind(Kind.RBRACE):
                 self.report_current("unexpected `}` at top level")
                 self.advance()
@@ -243,7 +305,13 @@ class _Parser:
                 if self.index == before:
                     self.advance()
             self.units.append(
-                (self.index, len(self.events), len(self.all_diagnostics), len(statements))
+                (
+                    unit_start,
+                    self.index,
+                    len(self.events),
+                    len(self.all_diagnostics),
+                    len(statements),
+                )
             )
         end = self.tokens[-1].end
         return Node("program", 0, end, statements)
@@ -255,17 +323,63 @@ class _Parser:
         units = previous.units
         count = 0
         # A step examined the token after it (index `next_index`) too.
-        while count < len(units) and units[count][0] < shared_tokens:
+        while count < len(units) and units[count][1] < shared_tokens:
             count += 1
         if count == 0:
             return False
-        next_index, events_end, diagnostics_end, children_end = units[count - 1]
+        _, next_index, events_end, diagnostics_end, children_end = units[count - 1]
         self.index = next_index
         self.events = previous.events[:events_end]
         for diagnostic in previous.all_diagnostics[:diagnostics_end]:
             self.report(diagnostic.offset, diagnostic.message)
         statements.extend(previous.tree.children[:children_end])
         self.units = units[:count]
+        self.unit_offsets = previous.unit_offsets[:count]
+        return True
+
+    def _adopt_tail(
+        self, tail: TailReuse, starts: dict[int, int], statements: list[Node]
+    ) -> bool:
+        """At a step start inside the unchanged tail, take every remaining old step."""
+        start = self.tokens[self.index].start
+        if start < tail.from_offset:
+            return False
+        position = starts.get(start - tail.delta)
+        if position is None:
+            return False
+        previous = tail.previous
+        old_units = previous.units
+        old_start = old_units[position][0]
+        if len(self.tokens) - self.index != tail.previous_token_count - old_start:
+            return False
+        shift, delta = self.index - old_start, tail.delta
+        events_base, diagnostics_base, children_base = (
+            old_units[position - 1][2:] if position > 0 else (0, 0, 0)
+        )
+        new_events, new_diagnostics = len(self.events), len(self.all_diagnostics)
+        new_children = len(statements)
+        self.events.extend(
+            _shifted_event(event, shift, delta) for event in previous.events[events_base:]
+        )
+        for diagnostic in previous.all_diagnostics[diagnostics_base:]:
+            self.report(diagnostic.offset + delta, diagnostic.message)
+        statements.extend(
+            _shifted_node(node, shift, delta) for node in previous.tree.children[children_base:]
+        )
+        self.unit_offsets.extend(
+            offset + delta for offset in previous.unit_offsets[position:]
+        )
+        for first, after, events_end, diagnostics_end, children_end in old_units[position:]:
+            self.units.append(
+                (
+                    first + shift,
+                    after + shift,
+                    events_end - events_base + new_events,
+                    diagnostics_end - diagnostics_base + new_diagnostics,
+                    children_end - children_base + new_children,
+                )
+            )
+        self.index = len(self.tokens) - 1
         return True
 
     def parse_statement_list(self) -> list[Node]:

@@ -91,3 +91,31 @@ def test_incremental_equals_full_under_a_small_token_budget(base: str, changes, 
             text, max_tokens=budget
         ).lex.token_limit_offset
         previous = incremental
+
+
+def test_edit_near_the_start_reuses_the_tail():
+    base = "".join(f"let v{index} = {{a: {index}}}\nfn f{index}(x) {{\n    return x\n}}\n"
+                   for index in range(300))
+    previous = analyze_syntax(base)
+    edited = "let first = 0\n" + base.replace("let v1 = {a: 1}", "let v1 = {a: 1, b: 2}")
+    result = analyze_syntax(edited, previous=previous)
+    assert snapshot(result) == snapshot(analyze_syntax(edited))
+    assert result.parsed.unit_offsets == analyze_syntax(edited).parsed.unit_offsets
+    assert result.parsed.units == analyze_syntax(edited).parsed.units
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edits)
+def test_incremental_equals_full_on_a_long_document(changes):
+    base = "".join(f"let v{index} = [{index}, \"s\"]\nfn f{index}(x) {{\n    return x + v{index}\n}}\n"
+                   for index in range(300))
+    previous = analyze_syntax(base)
+    text = base
+    for where, removed, inserted in changes:
+        text = apply(text, where, removed, inserted)
+        incremental = analyze_syntax(text, previous=previous)
+        fresh = analyze_syntax(text)
+        assert snapshot(incremental) == snapshot(fresh)
+        assert incremental.parsed.units == fresh.parsed.units
+        assert incremental.parsed.unit_offsets == fresh.parsed.unit_offsets
+        previous = incremental
