@@ -107,8 +107,10 @@ def test_edit_near_the_start_reuses_the_tail():
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edits)
 def test_incremental_equals_full_on_a_long_document(changes):
-    base = "".join(f"let v{index} = [{index}, \"s\"]\nfn f{index}(x) {{\n    return x + v{index}\n}}\n"
-                   for index in range(300))
+    base = "".join(
+        f'let v{index} = [{index}, "s"]\nfn f{index}(x) {{\n    return x + v{index}\n}}\n'
+        for index in range(300)
+    )
     previous = analyze_syntax(base)
     text = base
     for where, removed, inserted in changes:
