@@ -12,7 +12,7 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..analysis.hints import ImportedModuleCallHint, catalog_status, expected_format
 from ..catalogs.store import CatalogState, CatalogStore
-from ..syntax.tokens import Kind, Token
+from ..syntax.tokens import Kind, Token, first_token_from
 from .diagnostics import SOURCE
 from .positions import PositionMap
 
@@ -131,7 +131,7 @@ def _literal_record_keys(
     tokens: list[Token], callee_end: int
 ) -> list[tuple[str, int, int]] | None:
     """Root keys of `callee({k: v, ...})` when the first argument is a record literal."""
-    index = _first_token_from(tokens, callee_end)
+    index = first_token_from(tokens, callee_end)
     if index + 1 >= len(tokens):
         return None
     if tokens[index].kind is not Kind.LPAREN or tokens[index + 1].kind is not Kind.LBRACE:
@@ -165,12 +165,4 @@ def _literal_record_keys(
     return None
 
 
-def _first_token_from(tokens: list[Token], offset: int) -> int:
-    low, high = 0, len(tokens)
-    while low < high:
-        middle = (low + high) // 2
-        if tokens[middle].start < offset:
-            low = middle + 1
-        else:
-            high = middle
-    return low
+

@@ -22,7 +22,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.surfaces import member as std_member
 from ..analysis.surfaces import std_module_for_import
-from ..syntax.tokens import RESERVED_WORDS, Kind, Token
+from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.tree import Node, SymbolKind
 
 TOKEN_TYPES: tuple[str, ...] = (
@@ -212,15 +212,9 @@ def _apply_index_roles(roles: dict[int, Role], index: LexicalIndex) -> None:
 
 
 def _token_index_at(tokens: list[Token], offset: int) -> int | None:
-    """Index of the first token starting at or after `offset` (binary search)."""
-    low, high = 0, len(tokens)
-    while low < high:
-        middle = (low + high) // 2
-        if tokens[middle].start < offset:
-            low = middle + 1
-        else:
-            high = middle
-    return low if low < len(tokens) else None
+    """Index of the first token starting at or after `offset`."""
+    index = first_token_from(tokens, offset)
+    return index if index < len(tokens) else None
 
 
 # --------------------------------------------------------------------------- items

@@ -87,5 +87,17 @@ CANONICAL_OPERATORS = frozenset(
 ASSIGNMENT_OPERATORS = ("=", "+=", "-=", "*=", "/=", "%=")
 
 
+def first_token_from(tokens: list[Token], offset: int) -> int:
+    """Index of the first token starting at or after `offset` (len(tokens) if none)."""
+    low, high = 0, len(tokens)
+    while low < high:
+        middle = (low + high) // 2
+        if tokens[middle].start < offset:
+            low = middle + 1
+        else:
+            high = middle
+    return low
+
+
 def is_reserved(name: str) -> bool:
     return name in RESERVED_WORDS
