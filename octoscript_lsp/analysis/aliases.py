@@ -39,7 +39,7 @@ from ..limits import (
 )
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 from ..syntax.tree import LET_INIT, SymbolKind
-from .lexical import LexicalIndex, Symbol
+from .lexical import LexicalIndex, Symbol, innermost_visible
 from .sites import is_canonical_identifier, skip_trivia
 
 Span = tuple[int, int]
@@ -341,14 +341,7 @@ def build_alias_graph(
     return AliasGraph(edges, truncated, symbols_by_start, targets)
 
 
-def _visible(candidates: Sequence[Symbol], offset: int) -> Symbol | None:
-    best: Symbol | None = None
-    for symbol in candidates:
-        if symbol.visible_at(offset) and (
-            best is None or (symbol.visible_start, symbol.start) > (best.visible_start, best.start)
-        ):
-            best = symbol
-    return best
+_visible = innermost_visible
 
 
 EMPTY_GRAPH = AliasGraph((), False, {}, {})
