@@ -14,6 +14,16 @@ CAPABILITIES = types.ClientCapabilities(
         configuration=False,
     ),
     text_document=types.TextDocumentClientCapabilities(
+        completion=types.CompletionClientCapabilities(
+            completion_item=types.ClientCompletionItemOptions(
+                documentation_format=[types.MarkupKind.PlainText, types.MarkupKind.Markdown]
+            )
+        ),
+        signature_help=types.SignatureHelpClientCapabilities(
+            signature_information=types.ClientSignatureInformationOptions(
+                documentation_format=[types.MarkupKind.PlainText, types.MarkupKind.Markdown]
+            )
+        ),
         hover=types.HoverClientCapabilities(content_format=[types.MarkupKind.PlainText]),
         rename=types.RenameClientCapabilities(prepare_support=True),
         publish_diagnostics=types.PublishDiagnosticsClientCapabilities(version_support=True),
