@@ -35,7 +35,7 @@ from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, requ
 from .transport import StdinRecorder, shallow_copy_text
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
-ADVISORY_DELAY_SECONDS = 0.1
+ADVISORY_DELAY_SECONDS = 0.3
 
 
 class OctoscriptServer(LanguageServer):
