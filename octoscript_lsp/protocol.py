@@ -60,6 +60,15 @@ def converter_factory():
         return data
 
     converter.register_unstructure_hook(types.SignatureInformation, signature_information)
+    help_base = converter.get_unstructure_hook(types.SignatureHelp)
+
+    def signature_help(value: types.SignatureHelp) -> dict:
+        data = help_base(value)
+        if data.get("activeParameter", 0) is None:
+            del data["activeParameter"]
+        return data
+
+    converter.register_unstructure_hook(types.SignatureHelp, signature_help)
     return converter
 
 
@@ -70,6 +79,15 @@ class _Unusable:
 
 
 _UNUSABLE = _Unusable()
+
+
+class _UnreadableConfiguration:
+    """A configuration change whose params do not fit: the reference clears everything."""
+
+    jsonrpc = None
+
+    def __init__(self, params: object) -> None:
+        self.params = params
 
 
 class OctoscriptProtocol(LanguageServerProtocol):
@@ -84,6 +102,9 @@ class OctoscriptProtocol(LanguageServerProtocol):
             # for an answer that never comes. A request gets InvalidParams; a
             # notification is ignored, as JSON-RPC prescribes.
             message_id = data.get("id")
+            method = data.get("method")
+            if method == types.WORKSPACE_DID_CHANGE_CONFIGURATION and message_id is None:
+                return _UnreadableConfiguration(data.get("params"))
             if "method" in data and isinstance(message_id, (int, str)) and not isinstance(
                 message_id, bool
             ):
@@ -113,6 +134,9 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 )
 
     def handle_message(self, message) -> None:
+        if isinstance(message, _UnreadableConfiguration):
+            self._server.apply_configuration(message.params)
+            return
         if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
             return
         super().handle_message(message)
@@ -122,6 +146,7 @@ class OctoscriptProtocol(LanguageServerProtocol):
         result = yield from super().lsp_initialize(params)
         server = self._server
         server.rename_enabled = client_supports_versioned_edits(params.capabilities)
-        if not server.rename_enabled:
-            result.capabilities.rename_provider = None
+        result.capabilities.rename_provider = (
+            types.RenameOptions(prepare_provider=True) if server.rename_enabled else None
+        )
         return result

@@ -95,6 +95,11 @@ class OctoscriptServer(LanguageServer):
         found = diagnostics.syntax_diagnostics(state.analysis, state.positions)
         return found + advisory.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
 
+    def apply_configuration(self, params: object) -> None:
+        """Raw didChangeConfiguration params that did not fit their type."""
+        self.catalogs.apply_did_change_configuration(params)
+        self.republish_all()
+
     def republish_all(self) -> None:
         for uri, state in list(self.documents.open.items()):
             self.publish(uri, state.version, state)
@@ -143,11 +148,19 @@ def _document(ls: OctoscriptServer, uri: str) -> OpenDocument | None:
     return ls.cached(uri)
 
 
-def _at(ls: OctoscriptServer, uri: str, position: types.Position):
-    """(state, offset) for a request position; offset None when it is outside the text."""
+def _analyzed(ls: OctoscriptServer, uri: str) -> OpenDocument:
+    """The open, analysable document, or RequestFailed (as the reference answers)."""
     state = ls.cached(uri)
     if state is None:
-        return None, None
+        raise RequestFailed("the document is not open in this Octoscript session")
+    if state.analysis.too_large is not None:
+        raise RequestFailed(str(state.analysis.too_large))
+    return state
+
+
+def _at(ls: OctoscriptServer, uri: str, position: types.Position):
+    """(state, offset) for a request position; offset None when it is outside the text."""
+    state = _analyzed(ls, uri)
     return state, state.positions.strict_offset(position)
 
 
@@ -209,9 +222,7 @@ def format_document(
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> list[dict]:
-    state = _document(ls, params.text_document.uri)
-    if state is None:
-        return []
+    state = _analyzed(ls, params.text_document.uri)
     return state.remember(
         "symbols", lambda: symbols.document_symbols(state.analysis, state.positions)
     )
@@ -223,16 +234,12 @@ def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) ->
 )
 def complete(ls: OctoscriptServer, params: types.CompletionParams) -> types.CompletionList:
     state, offset = _at(ls, params.text_document.uri, params.position)
-    if state is None:
-        return types.CompletionList(is_incomplete=False, items=[])
     return completion.complete_wire(state.analysis, state.positions, offset, ls.catalogs)
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover_at(ls: OctoscriptServer, params: types.HoverParams) -> types.Hover | None:
     state, offset = _at(ls, params.text_document.uri, params.position)
-    if state is None:
-        return None
     return hover.hover(state.analysis, state.positions, offset, ls.catalogs)
 
 
@@ -244,8 +251,6 @@ def signature_help(
     ls: OctoscriptServer, params: types.SignatureHelpParams
 ) -> types.SignatureHelp | None:
     state, offset = _at(ls, params.text_document.uri, params.position)
-    if state is None:
-        return None
     return signature.signature_help(state.analysis, offset, ls.catalogs)
 
 
@@ -253,8 +258,6 @@ def signature_help(
 def definition(ls: OctoscriptServer, params: types.DefinitionParams) -> types.Location | None:
     uri = params.text_document.uri
     state, offset = _at(ls, uri, params.position)
-    if state is None:
-        return None
     return navigation.definition(state.analysis, state.positions, uri, offset, ls.catalogs)
 
 
@@ -262,8 +265,6 @@ def definition(ls: OctoscriptServer, params: types.DefinitionParams) -> types.Lo
 def references(ls: OctoscriptServer, params: types.ReferenceParams) -> list[types.Location]:
     uri = params.text_document.uri
     state, offset = _at(ls, uri, params.position)
-    if state is None:
-        return []
     try:
         return navigation.references(
             state.analysis, state.positions, uri, offset, params.context.include_declaration
@@ -277,8 +278,6 @@ def document_highlight(
     ls: OctoscriptServer, params: types.DocumentHighlightParams
 ) -> list[types.DocumentHighlight]:
     state, offset = _at(ls, params.text_document.uri, params.position)
-    if state is None:
-        return []
     try:
         return navigation.highlights(state.analysis, state.positions, offset)
     except navigation.IndexTruncated as refusal:
@@ -291,8 +290,6 @@ def prepare_rename(
 ) -> types.PrepareRenamePlaceholder | None:
     require_rename(ls.rename_enabled, types.TEXT_DOCUMENT_PREPARE_RENAME)
     state, offset = _at(ls, params.text_document.uri, params.position)
-    if state is None:
-        return None
     try:
         return rename.prepare_rename(state.analysis, state.positions, offset)
     except rename.RenameRefused as refusal:
@@ -304,8 +301,6 @@ def rename_symbol(ls: OctoscriptServer, params: types.RenameParams) -> types.Wor
     require_rename(ls.rename_enabled, types.TEXT_DOCUMENT_RENAME)
     uri = params.text_document.uri
     state, offset = _at(ls, uri, params.position)
-    if state is None:
-        return None
     try:
         return rename.rename(
             state.analysis, state.positions, uri, state.version, offset, params.new_name

@@ -35,6 +35,7 @@ _LEXICAL_WIRE_KINDS = {
     SymbolKind.FUNCTION: int(types.CompletionItemKind.Function),
 }
 _VARIABLE_KIND = int(types.CompletionItemKind.Variable)
+_TOOL_FORMAT_LABELS = {"text": "Text", "json": "JSON"}
 
 
 def _list(items: list[types.CompletionItem], incomplete: bool) -> types.CompletionList:
@@ -131,7 +132,13 @@ def _import_path(context: CompletionContext) -> types.CompletionList | None:
     if site is None:
         return None
     if site.segment_end > analysis.metadata_prefix_end:
-        return _list([], context.lexical_incomplete)
+        # Past the first error nothing is listed, but an unavailable catalog
+        # still marks a non-core prefix incomplete.
+        unavailable = (
+            not surfaces.is_fixed_core_path(site.prefix)
+            and context.catalogs.module_catalog_state.unavailable
+        )
+        return _list([], context.lexical_incomplete or unavailable)
     edit_range = context.range(site.segment_start, site.segment_end)
     fixed = surfaces.import_path_children(site.prefix)
     items: list[types.CompletionItem] = []
@@ -176,8 +183,9 @@ def _tool_literal(context: CompletionContext) -> types.CompletionList | None:
         # The literal site claims the position even for another receiver.
         return _list([], context.imports_incomplete or unavailable)
     edit_range = context.range(site.content_start, site.content_end)
+    detail = f"{_TOOL_FORMAT_LABELS[format_name.value]} tool name; the host decides if it may run"
     items = [
-        _item(name, surfaces.KIND_TOOL_NAME_LITERAL, edit_range, None, description or None)
+        _item(name, surfaces.KIND_TOOL_NAME_LITERAL, edit_range, detail, description or None)
         for name, description in entries
     ]
     return _list(_sorted(items), context.imports_incomplete or unavailable)

@@ -27,7 +27,7 @@ def syntax_diagnostics(
     assert syntax is not None
     out = []
     for diagnostic in syntax.diagnostics:
-        position = positions.position(diagnostic.offset)
+        position = positions.diagnostic_position(diagnostic.offset)
         out.append(
             types.Diagnostic(
                 range=types.Range(start=position, end=position),

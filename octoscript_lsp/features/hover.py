@@ -47,7 +47,9 @@ def hover(
         return None
     symbol = occurrence.symbol
     if symbol.kind is SymbolKind.IMPORT and not analysis.lexical.truncated:
-        record = analysis.imports.for_binding(symbol.start, symbol.end)
+        # As in the reference, the name is resolved again at the occurrence, so
+        # the import's own binding (not yet visible there) gets the plain hover.
+        record = analysis.visible_import(occurrence.start, occurrence.end)
         if record is not None and record.path == ("mod", "std", "assert"):
             return _plain(
                 surfaces.assert_documentation(symbol.name),

@@ -1,7 +1,14 @@
-"""Code-point offsets inside, UTF-16 LSP positions at the edge."""
+"""Code-point offsets inside, UTF-16 LSP positions at the edge.
+
+LSP lines end at LF, CRLF or a bare CR, as the reference server counts them
+for request positions and answer ranges. A bare CR is a syntax error, so it
+only matters for broken text; syntax diagnostics keep the checker's own
+LF-only lines (`diagnostic_position`).
+"""
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
 from lsprotocol import types
@@ -15,12 +22,33 @@ def _utf16_width(text: str) -> int:
     return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
 
+_BARE_CR = re.compile(r"\r(?!\n)")
+
+
+def _lsp_line_starts(source: str, lf_starts: list[int]) -> list[int]:
+    """Line starts where a bare CR also ends a line (LF-only when there is none)."""
+    carriage_returns = source.count("\r")
+    if not carriage_returns or carriage_returns == source.count("\r\n"):
+        return lf_starts
+    starts = lf_starts + [match.end() for match in _BARE_CR.finditer(source)]
+    starts.sort()
+    return starts
+
+
 class PositionMap:
-    __slots__ = ("source", "line_starts")
+    __slots__ = ("source", "line_starts", "lf_line_starts")
 
     def __init__(self, source: str) -> None:
         self.source = source
-        self.line_starts = line_starts(source)
+        self.lf_line_starts = line_starts(source)
+        self.line_starts = _lsp_line_starts(source, self.lf_line_starts)
+
+    def diagnostic_position(self, offset: int) -> types.Position:
+        """Position of a syntax diagnostic: lines end at LF only, like the checker's."""
+        offset = max(0, min(offset, len(self.source)))
+        line = bisect_right(self.lf_line_starts, offset) - 1
+        start = self.lf_line_starts[line]
+        return types.Position(line=line, character=_utf16_width(self.source[start:offset]))
 
     def position(self, offset: int) -> types.Position:
         offset = max(0, min(offset, len(self.source)))

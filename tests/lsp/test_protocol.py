@@ -66,3 +66,36 @@ def test_out_of_range_positions_answer_empty(raw: RawClient):
     assert hover(raw, 6, far)["result"] is None
     raw.send({"jsonrpc": "2.0", "id": 7, "method": "textDocument/completion", "params": far})
     assert raw.response(7)["result"]["items"] == []
+
+
+def test_requests_on_a_document_that_is_not_open_fail(raw: RawClient):
+    never = {"textDocument": {"uri": "file:///never.octoscript"},
+             "position": {"line": 0, "character": 0}}
+    for message_id, method in enumerate(
+        ["textDocument/hover", "textDocument/definition", "textDocument/completion"], start=20
+    ):
+        raw.send({"jsonrpc": "2.0", "id": message_id, "method": method, "params": never})
+        assert raw.response(message_id)["error"]["code"] == -32803
+
+
+def test_unreadable_configuration_makes_catalogs_unavailable():
+    client = RawClient()
+    try:
+        client.initialize(options={"octoscript": {
+            "toolCatalog": [{"name": "text.echo", "format": "text", "description": "Echo."}]}})
+        client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
+            "textDocument": {"uri": URI, "languageId": "octoscript", "version": 1,
+                             "text": 'use mod.tool\nlet r = tool.call("")\n'}}})
+        client.notification("textDocument/publishDiagnostics")
+        where = {"textDocument": {"uri": URI}, "position": {"line": 1, "character": 19}}
+        client.send({"jsonrpc": "2.0", "id": 1, "method": "textDocument/completion",
+                     "params": where})
+        assert [item["label"] for item in client.response(1)["result"]["items"]] == ["text.echo"]
+        client.send({"jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
+                     "params": {"unexpected": True}})
+        client.send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/completion",
+                     "params": where})
+        answer = client.response(2)["result"]
+        assert answer["items"] == [] and answer["isIncomplete"] is True
+    finally:
+        client.close()

@@ -25,6 +25,8 @@ def _text(index: int) -> str:
 def _hover_start(session: Session, uri: str):
     answer = session.request("textDocument/hover", {
         "textDocument": {"uri": uri}, "position": {"line": 4, "character": 8}})
+    if "error" in answer:
+        return answer["error"]["code"]
     result = answer["result"]
     return result and result["range"]["start"]
 
@@ -39,10 +41,10 @@ def test_three_hundred_documents():
         limited = [index for index in range(300)
                    if "open documents" in json.dumps(session.diagnostics[_uri(index)])]
         assert limited == list(range(MAX_OPEN_DOCUMENTS, 300))
-        # Earlier documents still answer; refused ones answer empty.
+        # Earlier documents still answer; refused ones are not open (RequestFailed).
         assert _hover_start(session, _uri(0)) == {"line": 4, "character": 6}
         assert _hover_start(session, _uri(MAX_OPEN_DOCUMENTS - 1)) == {"line": 4, "character": 6}
-        assert _hover_start(session, _uri(200)) is None
+        assert _hover_start(session, _uri(200)) == -32803
         # Closing one frees a slot for the next document opened.
         session.close_document(_uri(0))
         session.open("file:///workspace/flood/late.octoscript", _text(1))
