@@ -105,6 +105,10 @@ class OctoscriptProtocol(LanguageServerProtocol):
             method = data.get("method")
             if method == types.WORKSPACE_DID_CHANGE_CONFIGURATION and message_id is None:
                 return _UnreadableConfiguration(data.get("params"))
+            if method == types.INITIALIZE and message_id is not None:
+                # Like the reference: unreadable initialize params mean defaults.
+                defaults = {"processId": None, "capabilities": {}}
+                return super().structure_message({**data, "params": defaults})
             if "method" in data and isinstance(message_id, (int, str)) and not isinstance(
                 message_id, bool
             ):

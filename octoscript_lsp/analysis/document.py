@@ -50,6 +50,8 @@ class DocumentAnalysis:
             return len(self.source)
         if not syntax.diagnostics:
             return 0
+        if _has_bare_carriage_return(self.source):
+            return _prefix_through_line_columns(self.source, syntax)
         return min(diagnostic.offset for diagnostic in syntax.diagnostics)
 
     @cached_property
@@ -136,3 +138,29 @@ class DocumentAnalysis:
         if symbol is None or symbol.kind is not SymbolKind.IMPORT:
             return None
         return self.imports.for_binding(symbol.start, symbol.end)
+
+
+def _has_bare_carriage_return(source: str) -> bool:
+    return "\r" in source and source.count("\r") != source.count("\r\n")
+
+
+def _prefix_through_line_columns(source: str, syntax: SyntaxResult) -> int:
+    """The reference maps each diagnostic's line/column back to an offset while
+    counting a bare CR as a line break (its checker does not): follow it, and
+    fall back to 0 when a position no longer exists."""
+    wanted = {syntax.line_column(diagnostic.offset) for diagnostic in syntax.diagnostics}
+    found: dict[tuple[int, int], int] = {}
+    line, column = 1, 1
+    length = len(source)
+    for offset, char in enumerate(source):
+        if (line, column) in wanted:
+            found.setdefault((line, column), offset)
+        if char == "\n" or (char == "\r" and (offset + 1 >= length or source[offset + 1] != "\n")):
+            line, column = line + 1, 1
+        else:
+            column += 1
+    if (line, column) in wanted:
+        found.setdefault((line, column), length)
+    if len(found) != len(wanted):
+        return 0
+    return min(found.values())

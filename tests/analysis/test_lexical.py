@@ -299,3 +299,13 @@ def test_site_lookup_is_end_inclusive():
         assert index.site_at(offset) == (start, start + 5)
     assert index.site_at(start + 6) is None
     assert index.is_site(start, start + 5) and not index.is_site(start, start + 4)
+
+
+def test_a_bare_carriage_return_shifts_the_safe_prefix_like_the_reference():
+    from octoscript_lsp.analysis.document import DocumentAnalysis
+
+    # The reference maps diagnostics back counting a bare CR as a line
+    # break; a position that no longer exists leaves no safe prefix at all.
+    assert DocumentAnalysis("let alpha = 1\nal\r@").diagnostic_prefix_end == 0
+    assert DocumentAnalysis("let a = \r1\n").diagnostic_prefix_end == 8
+    assert DocumentAnalysis("let = 1\n").diagnostic_prefix_end == 4

@@ -99,3 +99,15 @@ def test_unreadable_configuration_makes_catalogs_unavailable():
         assert answer["items"] == [] and answer["isIncomplete"] is True
     finally:
         client.close()
+
+
+def test_unreadable_initialize_params_fall_back_to_defaults():
+    client = RawClient()
+    try:
+        client.send({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {}})
+        capabilities = client.response(0)["result"]["capabilities"]
+        # Defaults: no versioned documentChanges, so no rename.
+        assert "renameProvider" not in capabilities or capabilities["renameProvider"] is None
+        assert capabilities["hoverProvider"] is True
+    finally:
+        client.close()
