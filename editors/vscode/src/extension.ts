@@ -6,8 +6,9 @@
 //   - at start-up as `initializationOptions.octoscript`, and
 //   - after a settings change as `workspace/didChangeConfiguration` with
 //     `{ "settings": { "octoscript": { ...catalog keys... } } }`.
-// Only the four catalog keys are forwarded; the server keeps a key that is
-// omitted, clears one that is `null`, and discards a malformed one.
+// Only the four catalog keys are forwarded, and only those that are set (at
+// start-up) or changed (later): the server keeps a key that is omitted,
+// clears one that is `null`, and discards a malformed one.
 
 import * as vscode from "vscode";
 import {
@@ -27,13 +28,45 @@ const CATALOG_KEYS = [
 
 let client: LanguageClient | undefined;
 
-/** The catalog keys of the `octoscript` section, `null` when unset. */
-export function catalogSettings(): Record<string, unknown> {
-  const config = vscode.workspace.getConfiguration(SECTION);
+/** The value of one catalog setting, `null` when unset. */
+function catalogSetting(key: string): unknown {
+  const value = vscode.workspace.getConfiguration(SECTION).get<unknown>(key);
+  return value === undefined ? null : value;
+}
+
+/**
+ * The catalogs configured at start-up. Unset keys are left out: an omitted
+ * key means "no catalog" to the server, while an explicit `null` at start-up
+ * would mark that catalog unavailable.
+ */
+export function initialCatalogs(): Record<string, unknown> {
   const result: Record<string, unknown> = {};
   for (const key of CATALOG_KEYS) {
-    const value = config.get<unknown>(key);
-    result[key] = value === undefined ? null : value;
+    const value = catalogSetting(key);
+    if (value !== null) {
+      result[key] = value;
+    }
+  }
+  return result;
+}
+
+/**
+ * The keys a settings change touched: the server keeps omitted keys, clears
+ * `null` ones and replaces the rest. The workflow pair always travels
+ * together, as the server requires.
+ */
+export function changedCatalogs(
+  affects: (key: string) => boolean,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const key of ["toolCatalog", "moduleCatalog"]) {
+    if (affects(key)) {
+      result[key] = catalogSetting(key);
+    }
+  }
+  if (affects("workflowDataCatalog") || affects("workflowDataStepContext")) {
+    result.workflowDataCatalog = catalogSetting("workflowDataCatalog");
+    result.workflowDataStepContext = catalogSetting("workflowDataStepContext");
   }
   return result;
 }
@@ -54,7 +87,7 @@ function clientOptions(): LanguageClientOptions {
       { scheme: "file", language: "octoscript" },
       { scheme: "untitled", language: "octoscript" },
     ],
-    initializationOptions: { [SECTION]: catalogSettings() },
+    initializationOptions: { [SECTION]: initialCatalogs() },
     outputChannelName: "Octoscript Language Server",
   };
 }
@@ -85,12 +118,12 @@ async function stopClient(): Promise<void> {
   }
 }
 
-async function sendCatalogs(): Promise<void> {
-  if (client === undefined || !client.isRunning()) {
+async function sendCatalogs(changed: Record<string, unknown>): Promise<void> {
+  if (client === undefined || !client.isRunning() || Object.keys(changed).length === 0) {
     return;
   }
   await client.sendNotification(DidChangeConfigurationNotification.type, {
-    settings: { [SECTION]: catalogSettings() },
+    settings: { [SECTION]: changed },
   });
 }
 
@@ -109,9 +142,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
         await startClient();
         return;
       }
-      if (CATALOG_KEYS.some((key) => event.affectsConfiguration(`${SECTION}.${key}`))) {
-        await sendCatalogs();
-      }
+      await sendCatalogs(
+        changedCatalogs((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
+      );
     }),
   );
   await startClient();
