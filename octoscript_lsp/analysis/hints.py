@@ -214,6 +214,24 @@ def is_module_call_receiver(tokens: list[Token], index: int) -> bool:
     return _member_call(tokens, index) and not _after_dot(tokens, index)
 
 
+def module_call_receivers(tokens: list[Token]) -> list[int]:
+    """Indices of every `receiver . method (` not itself after a dot, in one pass."""
+    found = []
+    ident, operator, paren = Kind.IDENT, Kind.OPERATOR, Kind.LPAREN
+    for index in range(len(tokens) - 3):
+        if tokens[index].kind is not ident:
+            continue
+        dot = tokens[index + 1]
+        if dot.kind is not operator or dot.text != ".":
+            continue
+        if tokens[index + 2].kind is not ident or tokens[index + 3].kind is not paren:
+            continue
+        if index > 0 and tokens[index - 1].kind is operator and tokens[index - 1].text == ".":
+            continue
+        found.append(index)
+    return found
+
+
 class _ModuleAliases:
     """Import bindings, their exact root aliases and the stability of each group."""
 
@@ -223,6 +241,7 @@ class _ModuleAliases:
         symbols: list[Symbol],
         imports: tuple[ModuleImport, ...],
         edges: tuple[AliasEdge, ...],
+        receivers: list[int],
     ) -> None:
         self.imports = {item.binding_start: item for item in imports}
         self.symbols = {symbol.start: symbol for symbol in symbols}
@@ -236,11 +255,7 @@ class _ModuleAliases:
             found = self._chain_import(alias, targets)
             if found is not None:
                 self.import_by_alias[alias] = found
-        self.receivers = {
-            (tokens[index].start, tokens[index].end)
-            for index in range(len(tokens))
-            if is_module_call_receiver(tokens, index)
-        }
+        self.receivers = {(tokens[index].start, tokens[index].end) for index in receivers}
         self._stable: dict[int, bool] = {}
 
     def visible(self, name: str, offset: int) -> Symbol | None:
@@ -335,11 +350,12 @@ def collect_imported_module_calls(
     edges = collect_alias_edges(tokens, events, prefix_end)
     if lexical.truncated or imports.truncated or edges.truncated:
         return (), True
-    aliases = _ModuleAliases(tokens, lexical.symbols, imports.imports, edges.edges)
+    if not imports.imports:
+        return (), False
+    receivers = module_call_receivers(tokens)
+    aliases = _ModuleAliases(tokens, lexical.symbols, imports.imports, edges.edges, receivers)
     found: list[ImportedModuleCallHint] = []
-    for index in range(len(tokens)):
-        if not is_module_call_receiver(tokens, index):
-            continue
+    for index in receivers:
         receiver, method = tokens[index], tokens[index + 2]
         module = aliases.import_for_receiver(receiver)
         if module is None:
