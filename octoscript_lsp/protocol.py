@@ -51,25 +51,21 @@ def converter_factory():
     top-level value.
     """
     converter = default_converter()
-    base = converter.get_unstructure_hook(types.SignatureInformation)
+    for cls in (types.SignatureInformation, types.SignatureHelp):
+        _omit_null_active_parameter(converter, cls)
+    return converter
 
-    def signature_information(value: types.SignatureInformation) -> dict:
+
+def _omit_null_active_parameter(converter, cls: type) -> None:
+    base = converter.get_unstructure_hook(cls)
+
+    def unstructure(value) -> dict:
         data = base(value)
         if data.get("activeParameter", 0) is None:
             del data["activeParameter"]
         return data
 
-    converter.register_unstructure_hook(types.SignatureInformation, signature_information)
-    help_base = converter.get_unstructure_hook(types.SignatureHelp)
-
-    def signature_help(value: types.SignatureHelp) -> dict:
-        data = help_base(value)
-        if data.get("activeParameter", 0) is None:
-            del data["activeParameter"]
-        return data
-
-    converter.register_unstructure_hook(types.SignatureHelp, signature_help)
-    return converter
+    converter.register_unstructure_hook(cls, unstructure)
 
 
 class _Unusable:

@@ -7,6 +7,7 @@ properties), so hostile input costs at most one bounded step per call.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 # Words the canonical lexer produces as identifiers but the language refuses
@@ -133,3 +134,19 @@ class CountBudget:
         self.used += 1
         if self.used > self.limit:
             reject(f"{self.label} exceeds {self.limit} fields")
+
+
+def unique_named(
+    entries: list[Any], where: str, parse_entry: Callable[[object, str], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """Parse each entry; reject a repeated `name`; return them sorted by name."""
+    names: set[str] = set()
+    parsed: list[dict[str, Any]] = []
+    for index, entry in enumerate(entries):
+        item = parse_entry(entry, f"{where}[{index}]")
+        if item["name"] in names:
+            reject(f"{where}[{index}].name duplicates an earlier field")
+        names.add(item["name"])
+        parsed.append(item)
+    parsed.sort(key=lambda item: item["name"])
+    return parsed

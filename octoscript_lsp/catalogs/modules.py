@@ -48,6 +48,7 @@ from octoscript_lsp.catalogs._checks import (
     require_object,
     require_str,
     text_bytes,
+    unique_named,
 )
 from octoscript_lsp.catalogs.model import (
     CONVERTER,
@@ -155,16 +156,9 @@ def _parse_fields(
     value: object, where: str, budget: ByteBudget, counter: CountBudget, child_depth: int
 ) -> list[dict[str, Any]]:
     entries = require_list(value, where, counter.limit)
-    names: set[str] = set()
-    fields: list[dict[str, Any]] = []
-    for index, entry in enumerate(entries):
-        field = _parse_field(entry, f"{where}[{index}]", budget, counter, child_depth)
-        if field["name"] in names:
-            reject(f"{where}[{index}].name duplicates an earlier field")
-        names.add(field["name"])
-        fields.append(field)
-    fields.sort(key=lambda f: f["name"])
-    return fields
+    return unique_named(
+        entries, where, lambda entry, at: _parse_field(entry, at, budget, counter, child_depth)
+    )
 
 
 def _parse_field(

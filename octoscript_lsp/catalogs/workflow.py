@@ -36,6 +36,7 @@ from octoscript_lsp.catalogs._checks import (
     require_object,
     require_str,
     text_bytes,
+    unique_named,
 )
 from octoscript_lsp.catalogs.model import (
     CONVERTER,
@@ -100,16 +101,9 @@ def _parse_fields(
     value: object, where: str, budget: ByteBudget, counter: CountBudget
 ) -> list[dict[str, Any]]:
     entries = require_list(value, where, MAX_WORKFLOW_FIELDS)
-    names: set[str] = set()
-    fields: list[dict[str, Any]] = []
-    for index, entry in enumerate(entries):
-        field = _parse_field(entry, f"{where}[{index}]", budget, counter)
-        if field["name"] in names:
-            reject(f"{where}[{index}].name duplicates an earlier field")
-        names.add(field["name"])
-        fields.append(field)
-    fields.sort(key=lambda f: f["name"])
-    return fields
+    return unique_named(
+        entries, where, lambda entry, at: _parse_field(entry, at, budget, counter)
+    )
 
 
 def _parse_field(
