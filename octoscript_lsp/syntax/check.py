@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from ..limits import MAX_SOURCE_BYTES, MAX_SYNTAX_NESTING, MAX_SYNTAX_TOKENS
+from ..limits import (
+    MAX_SOURCE_BYTES,
+    MAX_SYNTAX_DIAGNOSTICS,
+    MAX_SYNTAX_NESTING,
+    MAX_SYNTAX_TOKENS,
+)
 from .diagnostics import Diagnostic, LineIndex
 from .formatter import format_tokens
 from .lexer import LexResult, common_prefix, common_suffix, retokenize, tokenize
 from .outline import Declaration, top_level_declarations
 from .parser import ParseResult, TailReuse, parse
+from .vm_compat import vm_diagnostics
 
 
 class SourceTooLarge(Exception):
@@ -59,6 +65,8 @@ class SyntaxResult:
     lex: LexResult
     parsed: ParseResult
     lines: LineIndex
+    # What the runtime's parser rejects in canonically valid source.
+    vm: list[Diagnostic] = field(default_factory=list)
 
     @property
     def tokens(self):
@@ -68,7 +76,9 @@ class SyntaxResult:
     def diagnostics(self) -> list[Diagnostic]:
         if self.lex.diagnostics or self.lex.truncated:
             return self.lex.diagnostics
-        return self.parsed.diagnostics
+        if self.parsed.diagnostics or self.parsed.truncated:
+            return self.parsed.diagnostics
+        return self.vm
 
     @property
     def diagnostics_truncated(self) -> bool:
@@ -106,7 +116,10 @@ def analyze_syntax(
         lex, shared = retokenize(source, previous.source, previous.lex, max_tokens)
         tail = _tail_reuse(source, previous, lex)
         parsed = parse(lex.tokens, max_nesting, previous.parsed, shared, tail)
-    return SyntaxResult(source, lex, parsed, LineIndex(source))
+    result = SyntaxResult(source, lex, parsed, LineIndex(source))
+    if result.valid:
+        result.vm = vm_diagnostics(parsed.tree, lex.tokens)[:MAX_SYNTAX_DIAGNOSTICS]
+    return result
 
 
 def _tail_reuse(source: str, previous: SyntaxResult, lex: LexResult) -> TailReuse | None:
