@@ -137,16 +137,22 @@ class CountBudget:
 
 
 def unique_named(
-    entries: list[Any], where: str, parse_entry: Callable[[object, str], dict[str, Any]]
+    entries: list[Any],
+    where: str,
+    parse_entry: Callable[[object, str], dict[str, Any]],
+    key: str = "name",
+    noun: str = "field",
+    sort: bool = True,
 ) -> list[dict[str, Any]]:
-    """Parse each entry; reject a repeated `name`; return them sorted by name."""
-    names: set[str] = set()
+    """Parse each entry; reject a repeated `key`; return them (sorted by it)."""
+    seen: set[Any] = set()
     parsed: list[dict[str, Any]] = []
     for index, entry in enumerate(entries):
         item = parse_entry(entry, f"{where}[{index}]")
-        if item["name"] in names:
-            reject(f"{where}[{index}].name duplicates an earlier field")
-        names.add(item["name"])
+        if item[key] in seen:
+            reject(f"{where}[{index}].{key} duplicates an earlier {noun}")
+        seen.add(item[key])
         parsed.append(item)
-    parsed.sort(key=lambda item: item["name"])
+    if sort:
+        parsed.sort(key=lambda item: item[key])
     return parsed

@@ -101,17 +101,13 @@ def parse_module_catalog(value: object) -> ModuleCatalog:
     """Validate and normalize; raises ``CatalogRejected`` on any violation."""
     entries = require_list(value, "moduleCatalog", MAX_MODULE_CATALOG_DESCRIPTORS)
     budgets = _Budgets()
-    seen: set[tuple[str, ...]] = set()
-    descriptors: list[dict[str, Any]] = []
-    for index, entry in enumerate(entries):
-        where = f"moduleCatalog[{index}]"
-        descriptor = _parse_descriptor(entry, where, budgets)
-        if descriptor["path"] in seen:
-            reject(f"{where}.path duplicates an earlier descriptor")
-        seen.add(descriptor["path"])
-        descriptors.append(descriptor)
-    _check_modes_on_leaves(descriptors, seen)
-    descriptors.sort(key=lambda d: d["path"])
+    descriptors = unique_named(
+        entries, "moduleCatalog", lambda entry, at: _parse_descriptor(entry, at, budgets),
+        key="path", noun="descriptor", sort=False,
+    )
+    # Checked in the host's order so a reason names the offending entry.
+    _check_modes_on_leaves(descriptors, {descriptor["path"] for descriptor in descriptors})
+    descriptors.sort(key=lambda descriptor: descriptor["path"])
     return CONVERTER.structure({"descriptors": descriptors}, ModuleCatalog)
 
 

@@ -27,6 +27,7 @@ from octoscript_lsp.catalogs._checks import (
     require_object,
     require_str,
     text_bytes,
+    unique_named,
 )
 from octoscript_lsp.catalogs.model import CONVERTER, ToolCatalog, ToolFormat
 from octoscript_lsp.limits import (
@@ -48,16 +49,9 @@ def parse_tool_catalog(value: object) -> ToolCatalog:
     """Validate and normalize; raises ``CatalogRejected`` on any violation."""
     entries = require_list(value, "toolCatalog", MAX_TOOL_CATALOG_ENTRIES)
     budget = ByteBudget(MAX_TOOL_CATALOG_BYTES, "toolCatalog")
-    seen: set[str] = set()
-    normalized: list[dict[str, Any]] = []
-    for index, entry in enumerate(entries):
-        where = f"toolCatalog[{index}]"
-        tool = _parse_tool(entry, where, budget)
-        if tool["name"] in seen:
-            reject(f"{where}.name duplicates an earlier tool")
-        seen.add(tool["name"])
-        normalized.append(tool)
-    normalized.sort(key=lambda tool: tool["name"])
+    normalized = unique_named(
+        entries, "toolCatalog", lambda entry, at: _parse_tool(entry, at, budget), noun="tool"
+    )
     return CONVERTER.structure({"tools": normalized}, ToolCatalog)
 
 
