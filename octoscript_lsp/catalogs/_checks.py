@@ -74,31 +74,30 @@ def require_object(value: object, where: str) -> dict[str, Any]:
     return value
 
 
-def require_str(obj: dict[str, Any], key: str, where: str) -> str:
+def _typed(
+    obj: dict[str, Any], key: str, where: str, kind: type, noun: str, required: bool
+) -> Any:
+    """`obj[key]` checked against `kind`; None for an optional key left out."""
     if key not in obj:
-        reject(f"{where}.{key} is missing")
+        if required:
+            reject(f"{where}.{key} is missing")
+        return None
     value = obj[key]
-    if not isinstance(value, str):
-        reject(f"{where}.{key} is not a string")
+    if not isinstance(value, kind):
+        reject(f"{where}.{key} is not {noun}")
     return value
+
+
+def require_str(obj: dict[str, Any], key: str, where: str) -> str:
+    return _typed(obj, key, where, str, "a string", required=True)
 
 
 def optional_str(obj: dict[str, Any], key: str, where: str) -> str | None:
-    if key not in obj:
-        return None
-    value = obj[key]
-    if not isinstance(value, str):
-        reject(f"{where}.{key} is not a string")
-    return value
+    return _typed(obj, key, where, str, "a string", required=False)
 
 
 def require_bool(obj: dict[str, Any], key: str, where: str) -> bool:
-    if key not in obj:
-        reject(f"{where}.{key} is missing")
-    value = obj[key]
-    if not isinstance(value, bool):
-        reject(f"{where}.{key} is not a boolean")
-    return value
+    return _typed(obj, key, where, bool, "a boolean", required=True)
 
 
 def text_bytes(text: str, limit: int, where: str) -> int:

@@ -187,11 +187,8 @@ def _tokenize_from(
         char = source[pos]
         if char in _HORIZONTAL_SPACE:
             pos += 1
-        elif char == "\n":
-            out.emit(Kind.NEWLINE, "\n", pos, pos + 1)
-            pos += 1
-        elif char == "\r":
-            pos = _scan_carriage_return(source, pos, out, sink)
+        elif char == "\n" or char == "\r":
+            pos = _scan_line_break(source, pos, out, sink)
         elif char in _IDENT_START:
             end = _identifier_end(source, pos + 1)
             out.emit(Kind.IDENT, source[pos:end], pos, end)
@@ -231,6 +228,14 @@ def _describe(char: str) -> str:
     if char.isprintable() and not char.isspace():
         return f"`{char}`"
     return f"U+{ord(char):04X}"
+
+
+def _scan_line_break(source: str, pos: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
+    """LF or CRLF: a newline token (block comments emit them too); a bare CR is an error."""
+    if source[pos] == "\n":
+        out.emit(Kind.NEWLINE, "\n", pos, pos + 1)
+        return pos + 1
+    return _scan_carriage_return(source, pos, out, sink)
 
 
 def _scan_carriage_return(source: str, pos: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
@@ -390,11 +395,8 @@ def _skip_block_comment(source: str, start: int, out: _TokenBuffer, sink: Diagno
         if char == "*":
             possible_terminator = True
             pos += 1
-        elif char == "\n":
-            out.emit(Kind.NEWLINE, "\n", pos, pos + 1)
-            pos += 1
-        elif char == "\r":
-            pos = _scan_carriage_return(source, pos, out, sink)
+        elif char == "\n" or char == "\r":
+            pos = _scan_line_break(source, pos, out, sink)
         else:
             pos += 1
     sink.report(start, "unterminated block comment")
