@@ -51,8 +51,16 @@ def run(lines: int, repeat: int) -> dict:
         wrapper.write_text(f"PEAK_FILE = {str(peak_file)!r}\n" + WRAPPER)
         stderr = Path(folder) / "stderr.txt"
         command = [
-            sys.executable, str(LSPBENCH), "--server", f"{sys.executable} {wrapper}",
-            "--lines", str(lines), "--repeat", str(repeat), "--json", str(figures),
+            sys.executable,
+            str(LSPBENCH),
+            "--server",
+            f"{sys.executable} {wrapper}",
+            "--lines",
+            str(lines),
+            "--repeat",
+            str(repeat),
+            "--json",
+            str(figures),
         ]
         with stderr.open("w") as errors:
             subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=errors)

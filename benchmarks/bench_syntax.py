@@ -31,9 +31,9 @@ def _chunk(index: int) -> str:
         f"fn {name}(input_record, options_record) {{\n"
         f"    let request_payload = {{\n"
         f"        identifier: input_record.identifier,\n"
-        f"        description: \"step {index} payload with a reasonably long literal\"\n"
+        f'        description: "step {index} payload with a reasonably long literal"\n'
         f"    }}\n"
-        f"    let response_value = try tool.call_json(\"catalog.lookup\", request_payload)"
+        f'    let response_value = try tool.call_json("catalog.lookup", request_payload)'
         f" catch nil\n"
         f"    if response_value == nil {{\n"
         f"        return options_record.fallback_value\n"

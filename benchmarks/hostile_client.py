@@ -42,18 +42,31 @@ from tests.robustness.test_strace import forbidden_lines  # noqa: E402
 RESULTS = ROOT / "benchmarks" / "results" / "hostile.json"
 HANG_SECONDS = 5.0
 SLOW_SECONDS = 1.0
-MALFORMED = [b"{not json", b"[1, 2]", b"\xff\xfe\x00", b"null", b'{"jsonrpc": "2.0"}',
-             b'{"jsonrpc": "2.0", "id": {}, "method": "textDocument/hover"}',
-             b'{"jsonrpc": "2.0", "id": 77001, "method": "textDocument/hover", "params": 5}',
-             b'{"jsonrpc": "2.0", "id": 77002, "method": "no/such", "params": {}}',
-             b'{"jsonrpc": "2.0", "id": 77003, "method": "textDocument/completion",'
-             b' "params": {"textDocument": {"uri": 1}, "position": {"line": -1}}}']
+MALFORMED = [
+    b"{not json",
+    b"[1, 2]",
+    b"\xff\xfe\x00",
+    b"null",
+    b'{"jsonrpc": "2.0"}',
+    b'{"jsonrpc": "2.0", "id": {}, "method": "textDocument/hover"}',
+    b'{"jsonrpc": "2.0", "id": 77001, "method": "textDocument/hover", "params": 5}',
+    b'{"jsonrpc": "2.0", "id": 77002, "method": "no/such", "params": {}}',
+    b'{"jsonrpc": "2.0", "id": 77003, "method": "textDocument/completion",'
+    b' "params": {"textDocument": {"uri": 1}, "position": {"line": -1}}}',
+]
 
 
 class Tally:
     def __init__(self) -> None:
-        self.counts = {"requests": 0, "crashes": 0, "internal_errors": 0, "hangs": 0,
-                       "slow_requests": 0, "checkpoint_failures": 0, "checkpoints": 0}
+        self.counts = {
+            "requests": 0,
+            "crashes": 0,
+            "internal_errors": 0,
+            "hangs": 0,
+            "slow_requests": 0,
+            "checkpoint_failures": 0,
+            "checkpoints": 0,
+        }
         self.slowest = 0.0
         self.notes: list[str] = []
 
@@ -100,8 +113,15 @@ def hostile_documents(session: Session, tally: Tally) -> None:
 
 def hostile_catalogs(session: Session, tally: Tally) -> None:
     for name, section in HOSTILE_CATALOGS.items():
-        session.send_bytes(_encoded({"jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
-                                     "params": {"settings": {"octoscript": section}}}))
+        session.send_bytes(
+            _encoded(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "workspace/didChangeConfiguration",
+                    "params": {"settings": {"octoscript": section}},
+                }
+            )
+        )
         tally.ask(session, "octoscript/catalogStatus", {})
         tally.checkpoint(session, f"catalog-{name}")
 
@@ -110,9 +130,14 @@ def flood(session: Session, tally: Tally, count: int) -> None:
     for index in range(count):
         session.open(f"file:///workspace/flood/{index}.octoscript", f"let v{index} = {index}\n")
     tally.ask(session, "workspace/symbol", {"query": "v1"})
-    tally.ask(session, "textDocument/hover", {
-        "textDocument": {"uri": "file:///workspace/flood/0.octoscript"},
-        "position": {"line": 0, "character": 5}})
+    tally.ask(
+        session,
+        "textDocument/hover",
+        {
+            "textDocument": {"uri": "file:///workspace/flood/0.octoscript"},
+            "position": {"line": 0, "character": 5},
+        },
+    )
     for index in range(count):
         session.close_document(f"file:///workspace/flood/{index}.octoscript")
     tally.checkpoint(session, "flood")
@@ -126,8 +151,30 @@ def random_position(rng: random.Random) -> dict:
 
 
 def random_text(rng: random.Random) -> str:
-    pieces = ["let ", "fn ", "(", ")", "[", "]", "{", "}", "\n", "\r", "😀", "\ud800", "\x00",
-              "x", "tool.call(", "\"", "use mod.", ".", " ", "|a| ", "try ", "catch "]
+    pieces = [
+        "let ",
+        "fn ",
+        "(",
+        ")",
+        "[",
+        "]",
+        "{",
+        "}",
+        "\n",
+        "\r",
+        "😀",
+        "\ud800",
+        "\x00",
+        "x",
+        "tool.call(",
+        '"',
+        "use mod.",
+        ".",
+        " ",
+        "|a| ",
+        "try ",
+        "catch ",
+    ]
     return "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
 
 

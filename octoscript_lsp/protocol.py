@@ -105,8 +105,10 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 # Like the reference: unreadable initialize params mean defaults.
                 defaults = {"processId": None, "capabilities": {}}
                 return super().structure_message({**data, "params": defaults})
-            if "method" in data and isinstance(message_id, (int, str)) and not isinstance(
-                message_id, bool
+            if (
+                "method" in data
+                and isinstance(message_id, (int, str))
+                and not isinstance(message_id, bool)
             ):
                 error = JsonRpcInvalidParams(f"invalid params for {data.get('method')!r}")
                 self._send_response(message_id, None, error.to_response_error())

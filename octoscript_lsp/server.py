@@ -208,6 +208,7 @@ def format_document(
     state = _document(ls, params.text_document.uri)
     if state is None:
         raise RequestFailed("the document is not open or was not analyzed")
+
     def edits():
         try:
             return formatting.format_document(state.analysis, state.positions)
@@ -343,9 +344,7 @@ def search_tools(ls: OctoscriptServer, params) -> dict:
 
 @server.feature(
     types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
-    types.SemanticTokensRegistrationOptions(
-        legend=semantic_tokens.LEGEND, full=True, range=True
-    ),
+    types.SemanticTokensRegistrationOptions(legend=semantic_tokens.LEGEND, full=True, range=True),
 )
 def semantic_tokens_full(
     ls: OctoscriptServer, params: types.SemanticTokensParams
@@ -398,9 +397,7 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
         return []
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return code_actions.code_actions(
-        state.analysis, state.positions, uri, start, end, ls.catalogs
-    )
+    return code_actions.code_actions(state.analysis, state.positions, uri, start, end, ls.catalogs)
 
 
 @server.feature(types.WORKSPACE_SYMBOL)

@@ -41,7 +41,6 @@ def pytest_generate_tests(metafunc):
         metafunc.parametrize("fixture_source", list(sources.values()), ids=list(sources))
 
 
-
 @pytest.fixture(scope="session")
 def fixture_sources() -> dict[str, str]:
     return _load_fixture_sources()

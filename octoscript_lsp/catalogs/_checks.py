@@ -14,9 +14,32 @@ from typing import Any, NoReturn
 # as binding or member names: keywords plus compatibility words.
 RESERVED_WORDS: frozenset[str] = frozenset(
     {
-        "if", "elif", "else", "for", "in", "loop", "while", "fn", "let",
-        "return", "break", "continue", "use", "true", "false", "nil",
-        "var", "match", "try", "ok", "do", "and", "or", "is", "mut", "me",
+        "if",
+        "elif",
+        "else",
+        "for",
+        "in",
+        "loop",
+        "while",
+        "fn",
+        "let",
+        "return",
+        "break",
+        "continue",
+        "use",
+        "true",
+        "false",
+        "nil",
+        "var",
+        "match",
+        "try",
+        "ok",
+        "do",
+        "and",
+        "or",
+        "is",
+        "mut",
+        "me",
         "scope",
     }
 )
@@ -74,9 +97,7 @@ def require_object(value: object, where: str) -> dict[str, Any]:
     return value
 
 
-def _typed(
-    obj: dict[str, Any], key: str, where: str, kind: type, noun: str, required: bool
-) -> Any:
+def _typed(obj: dict[str, Any], key: str, where: str, kind: type, noun: str, required: bool) -> Any:
     """`obj[key]` checked against `kind`; None for an optional key left out."""
     if key not in obj:
         if required:

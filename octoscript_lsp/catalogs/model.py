@@ -141,9 +141,7 @@ class ModuleCatalog:
         """Some descriptor lies strictly below ``path``."""
         wanted = as_path(path)
         depth = len(wanted)
-        return any(
-            len(m.path) > depth and m.path[:depth] == wanted for m in self.descriptors
-        )
+        return any(len(m.path) > depth and m.path[:depth] == wanted for m in self.descriptors)
 
     def is_leaf(self, path: PathLike) -> bool:
         """``path`` is an explicit descriptor with nothing below it."""

@@ -102,8 +102,12 @@ def parse_module_catalog(value: object) -> ModuleCatalog:
     entries = require_list(value, "moduleCatalog", MAX_MODULE_CATALOG_DESCRIPTORS)
     budgets = _Budgets()
     descriptors = unique_named(
-        entries, "moduleCatalog", lambda entry, at: _parse_descriptor(entry, at, budgets),
-        key="path", noun="descriptor", sort=False,
+        entries,
+        "moduleCatalog",
+        lambda entry, at: _parse_descriptor(entry, at, budgets),
+        key="path",
+        noun="descriptor",
+        sort=False,
     )
     # Checked in the host's order so a reason names the offending entry.
     _check_modes_on_leaves(descriptors, {descriptor["path"] for descriptor in descriptors})
@@ -131,11 +135,9 @@ def _parse_descriptor(entry: object, where: str, budgets: _Budgets) -> dict[str,
                 obj[key], f"{where}.{key}", budgets.bytes, counter, MAX_MODULE_FIELD_CHILD_DEPTH
             )
     if ("inputFields" in out or "outputFields" in out) and shape is None:
-        reject(f"{where} has field lists without callShape \"single_json\"")
+        reject(f'{where} has field lists without callShape "single_json"')
     size = text_bytes(description, MAX_MODULE_DESCRIPTION_BYTES, f"{where}.description")
-    budgets.bytes.spend(
-        len(".".join(path)) + size + len(mode or "") + len(shape or "") + 1
-    )
+    budgets.bytes.spend(len(".".join(path)) + size + len(mode or "") + len(shape or "") + 1)
     return out
 
 
@@ -173,7 +175,10 @@ def _parse_field(
     counter.take()
     budget.spend(len(name) + len(field_type) + size + 1)
     out: dict[str, Any] = {
-        "name": name, "type": field_type, "required": required, "description": description
+        "name": name,
+        "type": field_type,
+        "required": required,
+        "description": description,
     }
     if "fields" in obj:
         if field_type != FieldType.OBJECT or child_depth <= 0:
@@ -182,9 +187,7 @@ def _parse_field(
     return out
 
 
-def _check_modes_on_leaves(
-    descriptors: list[dict[str, Any]], paths: set[tuple[str, ...]]
-) -> None:
+def _check_modes_on_leaves(descriptors: list[dict[str, Any]], paths: set[tuple[str, ...]]) -> None:
     """A descriptor with callMode may not be a parent of another path."""
     prefixes: set[tuple[str, ...]] = set()
     for path in paths:

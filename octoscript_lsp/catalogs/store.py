@@ -195,18 +195,18 @@ def _refreshed_workflow(section: dict[str, Any]) -> _Outcome | None:
     return _workflow_outcome(catalog_value, context_value, True)
 
 
-def _initial_single(section: dict[str, Any], key: str, parse: Callable[[object], T]) -> (
-    _Outcome | None
-):
+def _initial_single(
+    section: dict[str, Any], key: str, parse: Callable[[object], T]
+) -> _Outcome | None:
     if key not in section:
         return None
     value = section[key]
     return _attempt(lambda: parse(value))
 
 
-def _refreshed_single(section: dict[str, Any], key: str, parse: Callable[[object], T]) -> (
-    _Outcome | None
-):
+def _refreshed_single(
+    section: dict[str, Any], key: str, parse: Callable[[object], T]
+) -> _Outcome | None:
     if key not in section:
         return None
     value = section[key]

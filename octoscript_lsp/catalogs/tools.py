@@ -62,7 +62,7 @@ def _parse_tool(entry: object, where: str, budget: ByteBudget) -> dict[str, Any]
         reject(f"{where}.name is not a valid tool name")
     fmt = require_str(obj, "format", where)
     if fmt not in _FORMATS:
-        reject(f"{where}.format is not \"text\" or \"json\"")
+        reject(f'{where}.format is not "text" or "json"')
     description = optional_str(obj, "description", where) or ""
     size = text_bytes(description, MAX_TOOL_DESCRIPTION_BYTES, f"{where}.description")
     budget.spend(len(name) + size + 1)

@@ -78,9 +78,7 @@ def parse_workflow_data_catalog(value: object) -> WorkflowDataCatalog:
             reject(f"workflowDataCatalog.outputs[{index}].stepId duplicates an earlier step")
         seen.add(output["stepId"])
         outputs.append(output)
-    return CONVERTER.structure(
-        {"inputFields": inputs, "outputs": outputs}, WorkflowDataCatalog
-    )
+    return CONVERTER.structure({"inputFields": inputs, "outputs": outputs}, WorkflowDataCatalog)
 
 
 def _parse_output(
@@ -93,17 +91,17 @@ def _parse_output(
     budget.spend(len(step_id) + 1)
     if "fields" not in obj:
         reject(f"{where}.fields is missing")
-    return {"stepId": step_id, "fields": _parse_fields(obj["fields"], f"{where}.fields",
-                                                       budget, counter)}
+    return {
+        "stepId": step_id,
+        "fields": _parse_fields(obj["fields"], f"{where}.fields", budget, counter),
+    }
 
 
 def _parse_fields(
     value: object, where: str, budget: ByteBudget, counter: CountBudget
 ) -> list[dict[str, Any]]:
     entries = require_list(value, where, MAX_WORKFLOW_FIELDS)
-    return unique_named(
-        entries, where, lambda entry, at: _parse_field(entry, at, budget, counter)
-    )
+    return unique_named(entries, where, lambda entry, at: _parse_field(entry, at, budget, counter))
 
 
 def _parse_field(

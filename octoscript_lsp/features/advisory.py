@@ -46,8 +46,11 @@ def _diagnostic(
     severity: types.DiagnosticSeverity = types.DiagnosticSeverity.Warning,
 ) -> types.Diagnostic:
     return types.Diagnostic(
-        range=positions.range(start, end), message=message, severity=severity,
-        source=SOURCE, code=code,
+        range=positions.range(start, end),
+        message=message,
+        severity=severity,
+        source=SOURCE,
+        code=code,
     )
 
 
@@ -62,16 +65,26 @@ def _tool_name_diagnostics(
             continue  # dynamic, undecodable, or still being typed (`""`)
         status = catalog_status(hint, catalogs)
         if status == "unlisted":
-            out.append(_diagnostic(
-                positions, hint.literal_start, hint.literal_end,
-                "the tool catalog does not list this tool", CODE_UNLISTED_TOOL,
-            ))
+            out.append(
+                _diagnostic(
+                    positions,
+                    hint.literal_start,
+                    hint.literal_end,
+                    "the tool catalog does not list this tool",
+                    CODE_UNLISTED_TOOL,
+                )
+            )
         elif status == "format-mismatch":
-            out.append(_diagnostic(
-                positions, hint.literal_start, hint.literal_end,
-                f"this tool is not listed with the {expected_format(hint.kind)} format that "
-                f"tool.{hint.kind} uses", CODE_TOOL_FORMAT,
-            ))
+            out.append(
+                _diagnostic(
+                    positions,
+                    hint.literal_start,
+                    hint.literal_end,
+                    f"this tool is not listed with the {expected_format(hint.kind)} format that "
+                    f"tool.{hint.kind} uses",
+                    CODE_TOOL_FORMAT,
+                )
+            )
     return out
 
 
@@ -91,11 +104,16 @@ def _module_diagnostics(
         if descriptor is None:
             if catalog.is_leaf(hint.module_path):
                 continue  # calling into a leaf: nothing to list beneath it
-            out.append(_diagnostic(
-                positions, hint.callee_start, hint.callee_end,
-                f"the module catalog does not list {'.'.join(path)}", CODE_UNLISTED_MEMBER,
-                types.DiagnosticSeverity.Information,
-            ))
+            out.append(
+                _diagnostic(
+                    positions,
+                    hint.callee_start,
+                    hint.callee_end,
+                    f"the module catalog does not list {'.'.join(path)}",
+                    CODE_UNLISTED_MEMBER,
+                    types.DiagnosticSeverity.Information,
+                )
+            )
             continue
         if descriptor.is_shaped:
             out.extend(_input_diagnostics(tokens, positions, hint, descriptor))
@@ -113,23 +131,32 @@ def _input_diagnostics(
     present = {name for name, _, _ in keys}
     for name, start, end in keys:
         if name not in known:
-            out.append(_diagnostic(
-                positions, start, end, f"`{name}` is not an input field of this call",
-                CODE_UNKNOWN_INPUT,
-            ))
+            out.append(
+                _diagnostic(
+                    positions,
+                    start,
+                    end,
+                    f"`{name}` is not an input field of this call",
+                    CODE_UNKNOWN_INPUT,
+                )
+            )
     missing = [f.name for f in descriptor.input_fields if f.required and f.name not in present]
     if missing:
-        out.append(_diagnostic(
-            positions, hint.callee_start, hint.callee_end,
-            "missing required input field" + ("s " if len(missing) > 1 else " ")
-            + ", ".join(f"`{name}`" for name in missing), CODE_MISSING_INPUT,
-        ))
+        out.append(
+            _diagnostic(
+                positions,
+                hint.callee_start,
+                hint.callee_end,
+                "missing required input field"
+                + ("s " if len(missing) > 1 else " ")
+                + ", ".join(f"`{name}`" for name in missing),
+                CODE_MISSING_INPUT,
+            )
+        )
     return out
 
 
-def _literal_record_keys(
-    tokens: list[Token], callee_end: int
-) -> list[tuple[str, int, int]] | None:
+def _literal_record_keys(tokens: list[Token], callee_end: int) -> list[tuple[str, int, int]] | None:
     """Root keys of `callee({k: v, ...})` when the first argument is a record literal."""
     index = first_token_from(tokens, callee_end)
     if index + 1 >= len(tokens):
@@ -163,6 +190,3 @@ def _literal_record_keys(
         if kind is Kind.END:
             return None
     return None
-
-
-

@@ -213,8 +213,11 @@ def import_path_children(
         return [], False
     fixed = FIXED_ROOT_CHILDREN if prefix == ("mod",) else frozenset()
     children = [
-        (child.name, path_detail(child.call_mode), advisory_text(child.description,
-                                                                  child.call_mode))
+        (
+            child.name,
+            path_detail(child.call_mode),
+            advisory_text(child.description, child.call_mode),
+        )
         for child in catalog.children(prefix)
         if child.name not in fixed
     ]
@@ -268,12 +271,7 @@ def catalog_import(analysis: DocumentAnalysis, receiver: Span) -> ModuleImport |
     if symbol.kind is SymbolKind.IMPORT:
         return imports.for_binding(symbol.start, symbol.end)
     graph = analysis.aliases
-    if (
-        symbol.kind is not SymbolKind.LET
-        or index.truncated
-        or imports.truncated
-        or graph.truncated
-    ):
+    if symbol.kind is not SymbolKind.LET or index.truncated or imports.truncated or graph.truncated:
         return None
     by_binding = {item.binding_start: item for item in imports.imports}
     bindings = set(by_binding)
@@ -344,8 +342,13 @@ def module_member_completion(context: CompletionContext, site: MemberSite) -> ty
         return _list([], incomplete)
     edit_range = context.range(site.member_start, site.member_end)
     items = [
-        _item(child.name, FIELD_KIND, edit_range, member_detail(child.call_mode),
-              advisory_text(child.description, child.call_mode))
+        _item(
+            child.name,
+            FIELD_KIND,
+            edit_range,
+            member_detail(child.call_mode),
+            advisory_text(child.description, child.call_mode),
+        )
         for child in catalog.children(parent)
     ]
     return _list(_sorted(items), incomplete)
@@ -404,9 +407,7 @@ def _call_outputs(
     return module.output_fields
 
 
-def fields_at(
-    fields: Sequence[ModuleField], path: Sequence[str]
-) -> Sequence[ModuleField] | None:
+def fields_at(fields: Sequence[ModuleField], path: Sequence[str]) -> Sequence[ModuleField] | None:
     for name in path:
         field = find_field(fields, name)
         if field is None or field.fields is None:
@@ -445,8 +446,13 @@ def output_field_completion(
         return _list([], incomplete)
     edit_range = context.range(site.member_start, site.member_end)
     items = [
-        _item(field.name, FIELD_KIND, edit_range, f"module output field, {_required(field)}",
-              record_field_text(field, "Module output"))
+        _item(
+            field.name,
+            FIELD_KIND,
+            edit_range,
+            f"module output field, {_required(field)}",
+            record_field_text(field, "Module output"),
+        )
         for field in fields
     ]
     return _list(_sorted(items), incomplete)
@@ -739,9 +745,7 @@ def input_fields_for_site(
 
 def input_record_completion(context: CompletionContext) -> types.CompletionList | None:
     analysis = context.analysis
-    site = input_record_site(
-        analysis.source, analysis.regions, context.offset, analysis.delimiters
-    )
+    site = input_record_site(analysis.source, analysis.regions, context.offset, analysis.delimiters)
     if site is None:
         return None
     incomplete = (
@@ -754,8 +758,13 @@ def input_record_completion(context: CompletionContext) -> types.CompletionList 
         return _list([], incomplete)
     edit_range = context.range(*site.field)
     items = [
-        _item(field.name, FIELD_KIND, edit_range, f"module input field, {_required(field)}",
-              record_field_text(field, "Module input"))
+        _item(
+            field.name,
+            FIELD_KIND,
+            edit_range,
+            f"module input field, {_required(field)}",
+            record_field_text(field, "Module input"),
+        )
         for field in fields
         if field.name not in site.declared
     ]
@@ -842,8 +851,13 @@ def _workflow_items(
     fields: Sequence[WorkflowField], edit_range: types.Range, role: str
 ) -> list[types.CompletionItem]:
     return [
-        _item(field.name, FIELD_KIND, edit_range, f"{role.lower()} field (advisory)",
-              workflow_field_text(field, role))
+        _item(
+            field.name,
+            FIELD_KIND,
+            edit_range,
+            f"{role.lower()} field (advisory)",
+            workflow_field_text(field, role),
+        )
         for field in fields
     ]
 

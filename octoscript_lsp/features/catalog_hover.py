@@ -110,9 +110,7 @@ def input_key_hover(
     """A known key of the first literal-record argument of a shaped leaf call."""
     if not _has_descriptors(catalogs):
         return None
-    site = assist.input_record_site(
-        analysis.source, analysis.regions, offset, analysis.delimiters
-    )
+    site = assist.input_record_site(analysis.source, analysis.regions, offset, analysis.delimiters)
     index = analysis.completion_index
     if site is None or index.truncated or index.sites_truncated:
         return None

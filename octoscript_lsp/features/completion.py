@@ -145,8 +145,13 @@ def _import_path(context: CompletionContext) -> types.CompletionList | None:
     if fixed is not None:
         for child in fixed:
             items.append(
-                _item(child.name, surfaces.KIND_IMPORT_PATH_SEGMENT, edit_range, child.detail,
-                      child.documentation)
+                _item(
+                    child.name,
+                    surfaces.KIND_IMPORT_PATH_SEGMENT,
+                    edit_range,
+                    child.detail,
+                    child.documentation,
+                )
             )
     if surfaces.is_fixed_core_path(site.prefix):
         return _list(_sorted(items), context.lexical_incomplete)
@@ -272,8 +277,13 @@ def _std_namespace_members(
     edit_range = context.range(site.member_start, site.member_end)
     if full == ("mod", "std"):
         items = [
-            _item(child.name, surfaces.KIND_STD_NAMESPACE_MEMBER, edit_range, child.detail,
-                  child.documentation)
+            _item(
+                child.name,
+                surfaces.KIND_STD_NAMESPACE_MEMBER,
+                edit_range,
+                child.detail,
+                child.documentation,
+            )
             for child in surfaces.std_namespace_members()
         ]
         return _list(_sorted(items), context.imports_incomplete)

@@ -82,8 +82,7 @@ def binding_hover(
         header = function_header(analysis, symbol.end)
         if header is not None:
             text = (
-                f"{symbol.name}({', '.join(header)})\n\n"
-                "Named function declared in this document."
+                f"{symbol.name}({', '.join(header)})\n\nNamed function declared in this document."
             )
     return types.Hover(
         contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=text),

@@ -63,8 +63,7 @@ def rename(
     renamed = _rewrite(analysis.source, spans, new_name)
     _validate(analysis.lexical, renamed, symbol, spans, new_name)
     edits = [
-        types.TextEdit(range=positions.range(start, end), new_text=new_name)
-        for start, end in spans
+        types.TextEdit(range=positions.range(start, end), new_text=new_name) for start, end in spans
     ]
     return types.WorkspaceEdit(
         document_changes=[

@@ -63,8 +63,9 @@ def _named_function(
     if parameters is None:
         return None
     label = f"{name}({', '.join(parameters)})"
-    return _help(label, parameters, context.active_argument,
-                 "Named function declared in this document.")
+    return _help(
+        label, parameters, context.active_argument, "Named function declared in this document."
+    )
 
 
 def _direct_assert(
@@ -105,18 +106,27 @@ def _member_call(
         method = surfaces.tool_method(member_name)
         if method is None:
             return None
-        return _help(method.signature_label, method.parameters, context.active_argument,
-                     method.documentation)
+        return _help(
+            method.signature_label, method.parameters, context.active_argument, method.documentation
+        )
     module = surfaces.std_module_for_import(record.path)
     if site.is_direct and module is not None and module.members:
         member = surfaces.member(module, member_name)
         if member is None or member.kind is not surfaces.MemberKind.FUNCTION:
             return None
         receiver = source[site.receiver[0] : site.receiver[1]]
-        return _help(member.signature_label(receiver), member.parameters,
-                     context.active_argument, module.member_documentation(member, receiver))
+        return _help(
+            member.signature_label(receiver),
+            member.parameters,
+            context.active_argument,
+            module.member_documentation(member, receiver),
+        )
     if record.path == ("mod", "std") and site.is_direct and member_name == "assert":
         callee = source[site.receiver[0] : site.member_end]
-        return _help(surfaces.assert_signature_label(callee), surfaces.ASSERT_FUNCTION.parameters,
-                     context.active_argument, surfaces.assert_documentation(callee))
+        return _help(
+            surfaces.assert_signature_label(callee),
+            surfaces.ASSERT_FUNCTION.parameters,
+            context.active_argument,
+            surfaces.assert_documentation(callee),
+        )
     return catalog_hover.leaf_signature(analysis, site, context, catalogs)

@@ -33,9 +33,7 @@ def outline_entries(analysis: DocumentAnalysis, positions: PositionMap) -> list[
     ]
 
 
-def workspace_symbols(
-    documents: Iterable[tuple[str, list[OutlineEntry]]], query: str
-) -> WireList:
+def workspace_symbols(documents: Iterable[tuple[str, list[OutlineEntry]]], query: str) -> WireList:
     """Case-insensitive substring match on names, in document then source order."""
     needle = query.casefold()
     found = WireList()

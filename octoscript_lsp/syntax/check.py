@@ -149,5 +149,3 @@ def format_source(source: str) -> str:
 
 def outline(result: SyntaxResult) -> list[Declaration]:
     return top_level_declarations(result.tokens) if result.valid else []
-
-

@@ -16,8 +16,14 @@ _HORIZONTAL_SPACE = " \t\f"
 _CONTROL_WORDS = ("if", "elif", "while")
 _NO_SPACE_BEFORE = (Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE, Kind.COMMA, Kind.SEMICOLON)
 _INDEXABLE = (
-    Kind.IDENT, Kind.NUMBER, Kind.STRING, Kind.LPAREN, Kind.LBRACKET,
-    Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE,
+    Kind.IDENT,
+    Kind.NUMBER,
+    Kind.STRING,
+    Kind.LPAREN,
+    Kind.LBRACKET,
+    Kind.RPAREN,
+    Kind.RBRACKET,
+    Kind.RBRACE,
 )
 
 
@@ -37,7 +43,7 @@ def format_tokens(source: str, tokens: list[Token], max_tokens: int) -> str:
     for token in tokens:
         if token.kind is Kind.END:
             break
-        preserved_gap = writer.write_gap(source[cursor:token.start])
+        preserved_gap = writer.write_gap(source[cursor : token.start])
         if token.kind is Kind.NEWLINE:
             writer.newline()
             previous = None
@@ -49,11 +55,15 @@ def format_tokens(source: str, tokens: list[Token], max_tokens: int) -> str:
         is_pipe = token.kind is Kind.OPERATOR and token.text == "|"
         if writer.at_line_start:
             writer.indent()
-        elif not preserved_gap and previous is not None and _needs_space(
-            previous, token, previous_closed_lambda_params, is_pipe and lambda_params_open
+        elif (
+            not preserved_gap
+            and previous is not None
+            and _needs_space(
+                previous, token, previous_closed_lambda_params, is_pipe and lambda_params_open
+            )
         ):
             writer.parts.append(" ")
-        writer.write(source[token.start:token.end])
+        writer.write(source[token.start : token.end])
         if token.kind is Kind.LBRACE:
             writer.indentation += 1
         previous_closed_lambda_params = is_pipe and lambda_params_open

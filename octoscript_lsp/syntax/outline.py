@@ -57,8 +57,9 @@ def top_level_declarations(tokens: list[Token]) -> list[Declaration]:
     return declarations
 
 
-def _function_end(tokens: list[Token], after_name: int, braces: dict[int, int],
-                  fallback: int) -> int:
+def _function_end(
+    tokens: list[Token], after_name: int, braces: dict[int, int], fallback: int
+) -> int:
     for index in range(after_name, len(tokens)):
         if tokens[index].kind is Kind.LBRACE:
             closing = braces.get(index)

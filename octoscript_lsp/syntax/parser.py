@@ -28,8 +28,19 @@ _NON_VALUE_TRY_TAIL = frozenset(
 )
 _LITERAL_WORDS = frozenset({"true", "false", "nil"})
 _BINARY_PRECEDENCE = {
-    "||": 1, "&&": 2, "==": 3, "!=": 3, "<": 4, "<=": 4, ">": 4, ">=": 4,
-    "+": 5, "-": 5, "*": 6, "/": 6, "%": 6,
+    "||": 1,
+    "&&": 2,
+    "==": 3,
+    "!=": 3,
+    "<": 4,
+    "<=": 4,
+    ">": 4,
+    ">=": 4,
+    "+": 5,
+    "-": 5,
+    "*": 6,
+    "/": 6,
+    "%": 6,
 }
 
 
@@ -89,8 +100,14 @@ def parse(
             sys.setrecursionlimit(previous_limit)
     sink = parser.sink
     return ParseResult(
-        tree, sink.items, sink.truncated, sink.first_offset, parser.events,
-        parser.all_diagnostics, parser.units, parser.unit_offsets,
+        tree,
+        sink.items,
+        sink.truncated,
+        sink.first_offset,
+        parser.events,
+        parser.all_diagnostics,
+        parser.units,
+        parser.unit_offsets,
     )
 
 
@@ -115,14 +132,24 @@ def _shifted_event(event: tuple, shift: int, delta: int) -> tuple:
 
 
 def _shifted_node(node: Node, shift: int, delta: int) -> Node:
-    root = Node(node.kind, node.start + delta, node.end + delta, [],
-                node.token + shift if node.token >= 0 else -1)
+    root = Node(
+        node.kind,
+        node.start + delta,
+        node.end + delta,
+        [],
+        node.token + shift if node.token >= 0 else -1,
+    )
     stack = [(node, root)]
     while stack:
         original, copy = stack.pop()
         for child in original.children:
-            twin = Node(child.kind, child.start + delta, child.end + delta, [],
-                        child.token + shift if child.token >= 0 else -1)
+            twin = Node(
+                child.kind,
+                child.start + delta,
+                child.end + delta,
+                [],
+                child.token + shift if child.token >= 0 else -1,
+            )
             copy.children.append(twin)
             stack.append((child, twin))
     return root
@@ -337,9 +364,7 @@ class _Parser:
         self.unit_offsets = previous.unit_offsets[:count]
         return True
 
-    def _adopt_tail(
-        self, tail: TailReuse, starts: dict[int, int], statements: list[Node]
-    ) -> bool:
+    def _adopt_tail(self, tail: TailReuse, starts: dict[int, int], statements: list[Node]) -> bool:
         """At a step start inside the unchanged tail, take every remaining old step."""
         start = self.tokens[self.index].start
         if start < tail.from_offset:
@@ -366,9 +391,7 @@ class _Parser:
         statements.extend(
             _shifted_node(node, shift, delta) for node in previous.tree.children[children_base:]
         )
-        self.unit_offsets.extend(
-            offset + delta for offset in previous.unit_offsets[position:]
-        )
+        self.unit_offsets.extend(offset + delta for offset in previous.unit_offsets[position:])
         for first, after, events_end, diagnostics_end, children_end in old_units[position:]:
             self.units.append(
                 (

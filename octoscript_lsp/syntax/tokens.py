@@ -62,8 +62,23 @@ class Token:
 
 KEYWORDS = frozenset(
     {
-        "if", "elif", "else", "try", "for", "in", "loop", "while", "fn", "let",
-        "return", "break", "continue", "use", "true", "false", "nil",
+        "if",
+        "elif",
+        "else",
+        "try",
+        "for",
+        "in",
+        "loop",
+        "while",
+        "fn",
+        "let",
+        "return",
+        "break",
+        "continue",
+        "use",
+        "true",
+        "false",
+        "nil",
     }
 )
 
@@ -79,8 +94,30 @@ OPERATOR_CHARS = frozenset("!^&*+-|?:=@><./~%")
 
 CANONICAL_OPERATORS = frozenset(
     {
-        "!", "-", "+", "~", "=", "+=", "-=", "*=", "/=", "%=", "||", "&&", "==",
-        "!=", "<", "<=", ">", ">=", "*", "/", "%", ".", ":", "|",
+        "!",
+        "-",
+        "+",
+        "~",
+        "=",
+        "+=",
+        "-=",
+        "*=",
+        "/=",
+        "%=",
+        "||",
+        "&&",
+        "==",
+        "!=",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "*",
+        "/",
+        "%",
+        ".",
+        ":",
+        "|",
     }
 )
 

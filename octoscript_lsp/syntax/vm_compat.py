@@ -19,8 +19,15 @@ from .tree import Node
 _OPERATORS_AFTER_LAMBDA_BLOCK = frozenset(
     {"/", "%", "==", "!=", "<", "<=", ">", ">=", "&&", "=", "+=", "-=", "*=", "/=", "%="}
 )
-_ENDS = (Kind.NEWLINE, Kind.SEMICOLON, Kind.COMMA, Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE,
-         Kind.END)
+_ENDS = (
+    Kind.NEWLINE,
+    Kind.SEMICOLON,
+    Kind.COMMA,
+    Kind.RPAREN,
+    Kind.RBRACKET,
+    Kind.RBRACE,
+    Kind.END,
+)
 
 MSG_LAMBDA_TAIL = (
     "a lambda with a block body cannot be followed by `{}` here: the runtime parser ends "

@@ -31,7 +31,9 @@ def test_non_exact_initializers_are_no_edges(initializer: str):
 
 def test_edges_before_newlines_and_semicolons():
     assert edges_of("fn f() {\nlet a = b\n}\nlet c = d; let e = f\n") == [
-        ("a", "b", 0), ("c", "d", 0), ("e", "f", 0)
+        ("a", "b", 0),
+        ("c", "d", 0),
+        ("e", "f", 0),
     ]
 
 

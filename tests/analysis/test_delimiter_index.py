@@ -7,8 +7,29 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.sites import DelimiterIndex, open_delimiters_before
 
-FRAGMENTS = ["(", ")", "[", "]", "{", "}", ",", '"', "\\", "\n", "/", "*", "//", "/*", "*/",
-             "a", " ", "f(", "\r", "x, y", '"s"']
+FRAGMENTS = [
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    '"',
+    "\\",
+    "\n",
+    "/",
+    "*",
+    "//",
+    "/*",
+    "*/",
+    "a",
+    " ",
+    "f(",
+    "\r",
+    "x, y",
+    '"s"',
+]
 
 
 @settings(max_examples=300, deadline=None)

@@ -111,10 +111,7 @@ def test_else_branch_let_leaks_into_the_enclosing_scope():
 
 
 def test_try_and_catch_value_blocks_do_not_scope():
-    source = (
-        "let a = try {\n  let b = 1\n  b\n} catch {\n  let c = 2\n  c\n}\n"
-        "b\nc\n"
-    )
+    source = "let a = try {\n  let b = 1\n  b\n} catch {\n  let c = 2\n  c\n}\nb\nc\n"
     index = index_of(source)
     tail = source.rindex("b\nc")
     assert only(index, "b").references[-1] == (tail, tail + 1)

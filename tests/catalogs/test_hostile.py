@@ -17,31 +17,64 @@ KEYS = ["toolCatalog", "moduleCatalog", "workflowDataCatalog", "workflowDataStep
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=5)
-    | st.dictionaries(st.text(max_size=12), children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=12), children, max_size=5)
+    ),
     max_leaves=40,
 )
 # Values shaped like the real thing so the parsers get past the first check.
 NEAR = st.recursive(
     st.sampled_from(
-        [None, True, 0, "", "mod.a.b", "text", "json", "object", "string", "synchronous",
-         "single_json", "x", "let", "prepare", "calculate"]
+        [
+            None,
+            True,
+            0,
+            "",
+            "mod.a.b",
+            "text",
+            "json",
+            "object",
+            "string",
+            "synchronous",
+            "single_json",
+            "x",
+            "let",
+            "prepare",
+            "calculate",
+        ]
     ),
-    lambda children: st.lists(children, max_size=4)
-    | st.dictionaries(
-        st.sampled_from(["name", "format", "description", "path", "callMode", "callShape",
-                         "inputFields", "outputFields", "fields", "type", "required",
-                         "stepId", "outputs", "currentStepId", "completedOutputStepIds"]),
-        children,
-        max_size=6,
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "name",
+                    "format",
+                    "description",
+                    "path",
+                    "callMode",
+                    "callShape",
+                    "inputFields",
+                    "outputFields",
+                    "fields",
+                    "type",
+                    "required",
+                    "stepId",
+                    "outputs",
+                    "currentStepId",
+                    "completedOutputStepIds",
+                ]
+            ),
+            children,
+            max_size=6,
+        )
     ),
     max_leaves=40,
 )
 
 
 def _all_states_known(store: CatalogStore) -> None:
-    for state in (store.tool_catalog_state, store.module_catalog_state,
-                  store.workflow_data_state):
+    for state in (store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state):
         assert isinstance(state, CatalogState)
     store.status()
 
@@ -158,8 +191,7 @@ def test_hostile_input_refused_fast(name: str) -> None:
             store.apply_settings({"octoscript": section})
         elapsed = time.perf_counter() - started
         assert elapsed < 0.25, f"{name} ({apply}) took {elapsed:.3f}s"
-        states = (store.tool_catalog_state, store.module_catalog_state,
-                  store.workflow_data_state)
+        states = (store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state)
         if name in IGNORED:
             assert CatalogState.VALID in states
         else:

@@ -54,7 +54,9 @@ def test_leaf_parent_and_descriptor() -> None:
     ping = catalog.descriptor("mod.app.weather.ping")
     assert ping is not None and not ping.is_shaped
     assert {d.dotted for d in catalog.leaves()} == {
-        "mod.app.weather.current", "mod.app.weather.ping", "mod.arithmetic.add",
+        "mod.app.weather.current",
+        "mod.app.weather.ping",
+        "mod.arithmetic.add",
         "mod.deep.ns.leaf",
     }
 

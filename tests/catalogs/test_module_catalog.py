@@ -44,8 +44,19 @@ LONG_SEGMENT_PATH = "mod." + "a" * (MAX_MODULE_PATH_BYTES - 4)
 
 @pytest.mark.parametrize(
     "path",
-    ["mod.app", "mod.a.b.c", "mod._x", "mod.A9", "mod.std.custom", "mod.toolbox",
-     "mod.app.tool", "mod.catch", "mod.await", "mod." + ".".join(["s"] * 15), LONG_SEGMENT_PATH],
+    [
+        "mod.app",
+        "mod.a.b.c",
+        "mod._x",
+        "mod.A9",
+        "mod.std.custom",
+        "mod.toolbox",
+        "mod.app.tool",
+        "mod.catch",
+        "mod.await",
+        "mod." + ".".join(["s"] * 15),
+        LONG_SEGMENT_PATH,
+    ],
 )
 def test_valid_paths(path: str) -> None:
     assert _accepts([{"path": path}])
@@ -53,9 +64,28 @@ def test_valid_paths(path: str) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["mod", "", "app.weather", "Mod.app", "mod.", "mod..a", "mod.a.", ".mod.a", "mod.9a",
-     "mod.a-b", "mod.a b", "mod.é", "mod.tool", "mod.tool.call", "mod.let", "mod.app.fn",
-     "mod." + ".".join(["s"] * 16), LONG_SEGMENT_PATH + "a", "mod.app\n", " mod.app"],
+    [
+        "mod",
+        "",
+        "app.weather",
+        "Mod.app",
+        "mod.",
+        "mod..a",
+        "mod.a.",
+        ".mod.a",
+        "mod.9a",
+        "mod.a-b",
+        "mod.a b",
+        "mod.é",
+        "mod.tool",
+        "mod.tool.call",
+        "mod.let",
+        "mod.app.fn",
+        "mod." + ".".join(["s"] * 16),
+        LONG_SEGMENT_PATH + "a",
+        "mod.app\n",
+        " mod.app",
+    ],
 )
 def test_invalid_paths(path: str) -> None:
     assert not _accepts([{"path": path}])
@@ -273,16 +303,20 @@ def _many_fields(count: int) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(
-    ("key", "limit"), [("inputFields", MAX_MODULE_INPUT_FIELDS),
-                       ("outputFields", MAX_MODULE_OUTPUT_FIELDS)]
+    ("key", "limit"),
+    [("inputFields", MAX_MODULE_INPUT_FIELDS), ("outputFields", MAX_MODULE_OUTPUT_FIELDS)],
 )
 def test_aggregate_field_limits_across_descriptors(key: str, limit: int) -> None:
     half = limit // 2
-    ok = [shaped("mod.a.x", **{key: _many_fields(half)}),
-          shaped("mod.a.y", **{key: _many_fields(limit - half)})]
+    ok = [
+        shaped("mod.a.x", **{key: _many_fields(half)}),
+        shaped("mod.a.y", **{key: _many_fields(limit - half)}),
+    ]
     assert _accepts(ok)
-    over = [shaped("mod.a.x", **{key: _many_fields(half)}),
-            shaped("mod.a.y", **{key: _many_fields(limit - half + 1)})]
+    over = [
+        shaped("mod.a.x", **{key: _many_fields(half)}),
+        shaped("mod.a.y", **{key: _many_fields(limit - half + 1)}),
+    ]
     assert not _accepts(over)
 
 

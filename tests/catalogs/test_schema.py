@@ -133,8 +133,7 @@ BAD: list[Any] = [
     _modules(shaped(inputFields=[field("if")])),
     _modules(shaped(outputFields=[field("x" * 129)])),
     _modules(shaped(outputFields=[field("x", "string", fields=[])])),
-    _modules(shaped(outputFields=[field("x", "object", fields=[field("y", "object",
-                                                                      fields=[])])])),
+    _modules(shaped(outputFields=[field("x", "object", fields=[field("y", "object", fields=[])])])),
     _modules(shaped(inputFields=[field(f"f{i}") for i in range(MAX_MODULE_INPUT_FIELDS + 1)])),
     _modules(*({"path": f"mod.p{i}"} for i in range(MAX_MODULE_CATALOG_DESCRIPTORS + 1))),
     {"workflowDataCatalog": workflow_catalog()},
@@ -148,10 +147,18 @@ BAD: list[Any] = [
     _pair(catalog={**workflow_catalog(), "inputFields": [wf_field("a", description=1)]}),
     _pair(catalog={"inputFields": [], "outputs": [{"stepId": "release-publish", "fields": []}]}),
     _pair(catalog={"inputFields": [], "outputs": [{"stepId": "a"}]}),
-    _pair(catalog={"inputFields": [wf_field(f"f{i}") for i in range(MAX_WORKFLOW_FIELDS + 1)],
-                   "outputs": []}),
-    _pair(catalog={"inputFields": [], "outputs": [{"stepId": f"s{i}", "fields": []}
-                                                  for i in range(MAX_WORKFLOW_OUTPUTS + 1)]}),
+    _pair(
+        catalog={
+            "inputFields": [wf_field(f"f{i}") for i in range(MAX_WORKFLOW_FIELDS + 1)],
+            "outputs": [],
+        }
+    ),
+    _pair(
+        catalog={
+            "inputFields": [],
+            "outputs": [{"stepId": f"s{i}", "fields": []} for i in range(MAX_WORKFLOW_OUTPUTS + 1)],
+        }
+    ),
     _pair(context={"currentStepId": "calculate"}),
     _pair(context={"currentStepId": "calculate", "completedOutputStepIds": [1]}),
     _pair(context={"currentStepId": "bad-id", "completedOutputStepIds": []}),

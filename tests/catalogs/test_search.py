@@ -60,8 +60,10 @@ def test_all_keywords_must_match() -> None:
 
 
 def test_multi_keyword_ranking_by_worst_class() -> None:
-    tools = [tool("files.read", description="Reads a file."),
-             tool("read.files", description="Other.")]
+    tools = [
+        tool("files.read", description="Reads a file."),
+        tool("read.files", description="Other."),
+    ]
     # "read": substring vs prefix; "files": prefix vs substring -> tie on worst class,
     # tie on sum, so id order decides.
     assert _ids(search_tools(_store(tools), "read files")) == ["files.read", "read.files"]
@@ -74,8 +76,12 @@ def test_hit_shape_and_modules() -> None:
     result = search_tools(store, "weather")
     assert _ids(result) == ["mod.app.weather", "mod.app.weather.current", "mod.app.weather.ping"]
     current = result["tools"][1]
-    assert current == {"id": "mod.app.weather.current", "kind": "module",
-                       "callMode": "deferred", "summary": "Current forecast."}
+    assert current == {
+        "id": "mod.app.weather.current",
+        "kind": "module",
+        "callMode": "deferred",
+        "summary": "Current forecast.",
+    }
     assert "callMode" not in result["tools"][0]
     echo = search_tools(store, "echo")["tools"][0]
     assert echo == {"id": "text.echo", "kind": "tool", "format": "text", "summary": "Echo text."}
@@ -123,8 +129,18 @@ def test_limit_equal_to_matches_is_not_truncated() -> None:
 
 
 @pytest.mark.parametrize(
-    "query", ["", "   ", "\n\t", "x" * (MAX_SEARCH_QUERY_BYTES + 1),
-              "é" * (MAX_SEARCH_QUERY_BYTES // 2 + 1), None, 3, ["a"], "\ud800"],
+    "query",
+    [
+        "",
+        "   ",
+        "\n\t",
+        "x" * (MAX_SEARCH_QUERY_BYTES + 1),
+        "é" * (MAX_SEARCH_QUERY_BYTES // 2 + 1),
+        None,
+        3,
+        ["a"],
+        "\ud800",
+    ],
 )
 def test_invalid_queries(query: Any) -> None:
     with pytest.raises(InvalidSearchQuery):

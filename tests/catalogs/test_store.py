@@ -47,8 +47,13 @@ def test_fresh_store_is_absent() -> None:
     store = CatalogStore()
     assert _states(store) == (ABSENT, ABSENT, ABSENT)
     for entry in store.status().values():
-        assert entry == {"state": "absent", "generation": 0, "entries": 0,
-                         "fingerprint": None, "reason": None}
+        assert entry == {
+            "state": "absent",
+            "generation": 0,
+            "entries": 0,
+            "fingerprint": None,
+            "reason": None,
+        }
 
 
 @pytest.mark.parametrize("options", [None, [], "x", 3, {}, {"other": 1}, {"splash": {}}])
@@ -95,8 +100,12 @@ def test_init_context_without_catalog_discards() -> None:
 
 
 def test_init_bad_context_discards_catalog_too() -> None:
-    store = _started({"workflowDataCatalog": workflow_catalog(),
-                      "workflowDataStepContext": workflow_context("prepare", ["prepare"])})
+    store = _started(
+        {
+            "workflowDataCatalog": workflow_catalog(),
+            "workflowDataStepContext": workflow_context("prepare", ["prepare"]),
+        }
+    )
     assert store.workflow_data_state is DISCARDED and store.workflow_data is None
 
 
@@ -142,8 +151,10 @@ def test_malformed_tool_discards_only_tools() -> None:
 
 def test_malformed_module_with_valid_tool() -> None:
     store = _started()
-    _refresh(store, {"toolCatalog": [tool("json.echo", "json")],
-                     "moduleCatalog": [{"path": "mod.tool.x"}]})
+    _refresh(
+        store,
+        {"toolCatalog": [tool("json.echo", "json")], "moduleCatalog": [{"path": "mod.tool.x"}]},
+    )
     assert _states(store) == (VALID, DISCARDED, VALID)
     assert [t.name for t in store.tool_catalog.tools] == ["json.echo"]
 
@@ -198,8 +209,13 @@ def test_params_wrapper() -> None:
 
 def test_workflow_pair_replaces_atomically() -> None:
     store = _started({"workflowDataCatalog": workflow_catalog()})
-    _refresh(store, {"workflowDataCatalog": workflow_catalog(),
-                     "workflowDataStepContext": workflow_context("prepare", [])})
+    _refresh(
+        store,
+        {
+            "workflowDataCatalog": workflow_catalog(),
+            "workflowDataStepContext": workflow_context("prepare", []),
+        },
+    )
     data = store.workflow_data
     assert data is not None and data.context_configured and data.visible_step_ids() == ()
 
@@ -223,8 +239,10 @@ def test_single_null_discards(key: str) -> None:
 @pytest.mark.parametrize("key", ["workflowDataCatalog", "workflowDataStepContext"])
 def test_one_null_beside_value_discards(key: str) -> None:
     store = _started()
-    section = {"workflowDataCatalog": workflow_catalog(),
-               "workflowDataStepContext": workflow_context()}
+    section = {
+        "workflowDataCatalog": workflow_catalog(),
+        "workflowDataStepContext": workflow_context(),
+    }
     section[key] = None
     _refresh(store, section)
     assert store.workflow_data_state is DISCARDED
@@ -239,8 +257,13 @@ def test_both_null_clears_workflow() -> None:
 
 def test_bad_context_discards_the_pair() -> None:
     store = _started()
-    _refresh(store, {"workflowDataCatalog": workflow_catalog(),
-                     "workflowDataStepContext": workflow_context("calculate", [])})
+    _refresh(
+        store,
+        {
+            "workflowDataCatalog": workflow_catalog(),
+            "workflowDataStepContext": workflow_context("calculate", []),
+        },
+    )
     assert store.workflow_data_state is DISCARDED and store.workflow_data is None
 
 
@@ -307,8 +330,12 @@ def test_reason_never_echoes_input() -> None:
     store = CatalogStore()
     secret = "supersecretvalue"
     store.apply_initialization_options(
-        {"octoscript": {"toolCatalog": [tool(secret.upper())],
-                        "moduleCatalog": [{"path": f"mod.{secret}-x"}]}}
+        {
+            "octoscript": {
+                "toolCatalog": [tool(secret.upper())],
+                "moduleCatalog": [{"path": f"mod.{secret}-x"}],
+            }
+        }
     )
     for key in KEYS:
         assert secret not in json.dumps(store.status()[key]).lower()

@@ -26,8 +26,17 @@ def _accepts(value: Any) -> bool:
 
 @pytest.mark.parametrize(
     "name",
-    ["a", "text.echo", "files_read", "net-get", "0", "...", "-", "a" * MAX_TOOL_NAME_BYTES,
-     "v2.search"],
+    [
+        "a",
+        "text.echo",
+        "files_read",
+        "net-get",
+        "0",
+        "...",
+        "-",
+        "a" * MAX_TOOL_NAME_BYTES,
+        "v2.search",
+    ],
 )
 def test_valid_tool_names(name: str) -> None:
     assert _accepts([tool(name)])
@@ -35,8 +44,17 @@ def test_valid_tool_names(name: str) -> None:
 
 @pytest.mark.parametrize(
     "name",
-    ["", "Text.echo", "text echo", "text/echo", "tëxt", "a" * (MAX_TOOL_NAME_BYTES + 1),
-     "text.echo\n", "tool:x", "ÅÅ"],
+    [
+        "",
+        "Text.echo",
+        "text echo",
+        "text/echo",
+        "tëxt",
+        "a" * (MAX_TOOL_NAME_BYTES + 1),
+        "text.echo\n",
+        "tool:x",
+        "ÅÅ",
+    ],
 )
 def test_invalid_tool_names(name: str) -> None:
     assert not _accepts([tool(name)])

@@ -67,11 +67,20 @@ def test_empty_arrays_valid() -> None:
 
 @pytest.mark.parametrize(
     "output",
-    [None, "prepare", {"fields": []}, {"stepId": "a"}, {"stepId": None, "fields": []},
-     {"stepId": "a", "fields": None}, {"stepId": "a", "fields": {}},
-     {"stepId": "release-publish", "fields": []}, {"stepId": "9a", "fields": []},
-     {"stepId": "let", "fields": []}, {"stepId": "", "fields": []},
-     {"stepId": "s" * (MAX_WORKFLOW_NAME_BYTES + 1), "fields": []}],
+    [
+        None,
+        "prepare",
+        {"fields": []},
+        {"stepId": "a"},
+        {"stepId": None, "fields": []},
+        {"stepId": "a", "fields": None},
+        {"stepId": "a", "fields": {}},
+        {"stepId": "release-publish", "fields": []},
+        {"stepId": "9a", "fields": []},
+        {"stepId": "let", "fields": []},
+        {"stepId": "", "fields": []},
+        {"stepId": "s" * (MAX_WORKFLOW_NAME_BYTES + 1), "fields": []},
+    ],
 )
 def test_bad_outputs(output: Any) -> None:
     assert not _accepts({"inputFields": [], "outputs": [output]})
@@ -101,10 +110,21 @@ def test_field_types(type_: str) -> None:
 
 @pytest.mark.parametrize(
     "entry",
-    [None, "x", {"type": "integer"}, {"name": "x"}, wf_field("x", "int"),
-     wf_field("x", None), wf_field("x", description=None), wf_field("x", description=3),
-     wf_field("a-b"), wf_field("if"), wf_field(""), wf_field("x" * (MAX_WORKFLOW_NAME_BYTES + 1)),
-     wf_field(None)],
+    [
+        None,
+        "x",
+        {"type": "integer"},
+        {"name": "x"},
+        wf_field("x", "int"),
+        wf_field("x", None),
+        wf_field("x", description=None),
+        wf_field("x", description=3),
+        wf_field("a-b"),
+        wf_field("if"),
+        wf_field(""),
+        wf_field("x" * (MAX_WORKFLOW_NAME_BYTES + 1)),
+        wf_field(None),
+    ],
 )
 @pytest.mark.parametrize("where", ["input", "output"])
 def test_bad_fields(entry: Any, where: str) -> None:
@@ -131,8 +151,10 @@ def test_duplicate_field_names_within_one_object() -> None:
     assert not _accepts({"inputFields": [wf_field("x"), wf_field("x")], "outputs": []})
     same_across = {
         "inputFields": [wf_field("x")],
-        "outputs": [{"stepId": "a", "fields": [wf_field("x")]},
-                    {"stepId": "b", "fields": [wf_field("x")]}],
+        "outputs": [
+            {"stepId": "a", "fields": [wf_field("x")]},
+            {"stepId": "b", "fields": [wf_field("x")]},
+        ],
     }
     assert _accepts(same_across)
 
@@ -191,10 +213,16 @@ def test_invalid_contexts(current: str, completed: list[Any]) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    [None, [], "calculate", {"currentStepId": "calculate"},
-     {"completedOutputStepIds": []}, {"currentStepId": None, "completedOutputStepIds": []},
-     {"currentStepId": "prepare", "completedOutputStepIds": None},
-     {"currentStepId": "prepare", "completedOutputStepIds": {}}],
+    [
+        None,
+        [],
+        "calculate",
+        {"currentStepId": "calculate"},
+        {"completedOutputStepIds": []},
+        {"currentStepId": None, "completedOutputStepIds": []},
+        {"currentStepId": "prepare", "completedOutputStepIds": None},
+        {"currentStepId": "prepare", "completedOutputStepIds": {}},
+    ],
 )
 def test_malformed_contexts(value: Any) -> None:
     assert not _context_accepts(value)
@@ -206,15 +234,14 @@ def test_context_needs_a_catalog() -> None:
 
 
 def test_context_against_empty_outputs_rejects() -> None:
-    assert not _context_accepts(
-        workflow_context("a", []), {"inputFields": [], "outputs": []}
-    )
+    assert not _context_accepts(workflow_context("a", []), {"inputFields": [], "outputs": []})
 
 
 def test_visible_outputs_follow_context() -> None:
     catalog = parse_workflow_data_catalog(workflow_catalog())
-    first = WorkflowData(catalog, parse_workflow_step_context(workflow_context("prepare", []),
-                                                              catalog))
+    first = WorkflowData(
+        catalog, parse_workflow_step_context(workflow_context("prepare", []), catalog)
+    )
     assert first.visible_step_ids() == ()
     second = WorkflowData(catalog, parse_workflow_step_context(workflow_context(), catalog))
     assert second.visible_step_ids() == ("prepare",)

@@ -105,7 +105,7 @@ def test_missing_file_does_not_stop_later_files(write, tmp_path, capsys):
 
 
 def test_non_utf8_file_exits_2(write, capsys):
-    path = write("latin1.octoscript", b"let s = \"\xe9\"\n")
+    path = write("latin1.octoscript", b'let s = "\xe9"\n')
     assert main(["check", path]) == 2
     captured = capsys.readouterr()
     assert "not valid UTF-8" in captured.err
@@ -182,7 +182,7 @@ def test_format_never_modifies_the_file(write, capsys):
 
 
 def test_format_stdin(monkeypatch, capsys):
-    monkeypatch.setattr("sys.stdin", FakeStdin("let s  =  \"é\"".encode()))
+    monkeypatch.setattr("sys.stdin", FakeStdin('let s  =  "é"'.encode()))
     assert main(["format", "-"]) == 0
     assert capsys.readouterr().out == 'let s = "é"\n'
 

@@ -271,8 +271,13 @@ def test_leaf_hover_shows_path_mode_and_fields():
     assert rng(found.range) == (1, 8, 1, 15)
     text = found.contents.value
     assert found.contents.kind == "plaintext"
-    for needle in ("mod.app.weather.current", "Current forecast.", "await()",
-                   "filters.station", "summary.temperature"):
+    for needle in (
+        "mod.app.weather.current",
+        "Current forecast.",
+        "await()",
+        "filters.station",
+        "summary.temperature",
+    ):
         assert needle in text
 
 
@@ -344,7 +349,7 @@ def test_mode_only_leaf_offers_no_input_keys():
 def test_input_key_hover_and_duplicate_refusal():
     found = hover_at('use mod.app.weather\nweather.current({loca@@c@@tion: "x"})\n')
     assert rng(found.range) == (1, 17, 1, 25) and "Where." in found.contents.value
-    duplicate = 'use mod.app.weather\nweather.current({units: 1, un@@c@@its: 2})\n'
+    duplicate = "use mod.app.weather\nweather.current({units: 1, un@@c@@its: 2})\n"
     assert hover_at(duplicate) is None
 
 
@@ -364,8 +369,9 @@ def test_deferred_awaited_result_fields():
 
 
 def test_sync_result_fields():
-    assert labels(complete("use mod.app.weather\nlet r = weather.history({days: 1})\nr.@@c@@\n")) \
-        == ["count", "readings"]
+    assert labels(
+        complete("use mod.app.weather\nlet r = weather.history({days: 1})\nr.@@c@@\n")
+    ) == ["count", "readings"]
 
 
 @pytest.mark.parametrize(
@@ -450,8 +456,9 @@ def test_workflow_absent_falls_through():
 
 
 def test_workflow_discarded_is_empty_and_incomplete():
-    answer = complete(WORKFLOW_SOURCE, "in", context={"currentStepId": "nope",
-                                                      "completedOutputStepIds": []})
+    answer = complete(
+        WORKFLOW_SOURCE, "in", context={"currentStepId": "nope", "completedOutputStepIds": []}
+    )
     assert (labels(answer), answer.is_incomplete) == ([], True)
 
 

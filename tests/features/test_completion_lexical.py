@@ -138,7 +138,7 @@ def test_truncated_symbols_give_nothing_and_incomplete():
 
 def test_truncated_sites_still_answer_retained_sites():
     source = "let a = 1\n" + "zz\n" * MAX_LEXICAL_COMPLETION_SITES + "z@@late@@\n"
-    d = doc("let a = 1\nz@@early@@\n" + source[len("let a = 1\n"):])
+    d = doc("let a = 1\nz@@early@@\n" + source[len("let a = 1\n") :])
     assert d.analysis.completion_index.sites_truncated
     assert not d.analysis.completion_index.truncated
     early = complete(d, "early")

@@ -54,7 +54,7 @@ def test_tool_methods():
 
 
 def test_tool_methods_ignore_the_typed_member_and_cover_it():
-    answer = complete("use mod.tool\nlet r = tool.xy@@c@@z(\"a\", 1)\n")
+    answer = complete('use mod.tool\nlet r = tool.xy@@c@@z("a", 1)\n')
     assert items(answer) == [(name, 2, (1, 13, 1, 16)) for name in TOOL_METHODS]
 
 
@@ -155,16 +155,23 @@ def test_truncated_index_blocks_fixed_completion():
     ("marked", "header", "expected_range"),
     [
         ("use mod.std.math\nmath.p@@c@@i\n", "math.pi -> number", (1, 5, 1, 7)),
-        ("use mod.std.math\nmath.@@c@@clamp(1, 2, 3)\n", "math.clamp(value, minimum, maximum)",
-         (1, 5, 1, 10)),
-        ("use mod.std.json\njson.parse@@c@@(\"1\")\n", "json.parse(document) -> JSON value",
-         (1, 5, 1, 10)),
-        ("use mod.std.text\ntext.tr@@c@@im(\" a \")\n", "text.trim(value) -> string",
-         (1, 5, 1, 9)),
-        ("use mod.std.array\narray.pu@@c@@sh(xs, 1)\n", "array.push(value, item) -> nil",
-         (1, 6, 1, 10)),
-        ("use mod.std.object\nobject.ke@@c@@ys(o)\n", "object.keys(value) -> array",
-         (1, 7, 1, 11)),
+        (
+            "use mod.std.math\nmath.@@c@@clamp(1, 2, 3)\n",
+            "math.clamp(value, minimum, maximum)",
+            (1, 5, 1, 10),
+        ),
+        (
+            'use mod.std.json\njson.parse@@c@@("1")\n',
+            "json.parse(document) -> JSON value",
+            (1, 5, 1, 10),
+        ),
+        ('use mod.std.text\ntext.tr@@c@@im(" a ")\n', "text.trim(value) -> string", (1, 5, 1, 9)),
+        (
+            "use mod.std.array\narray.pu@@c@@sh(xs, 1)\n",
+            "array.push(value, item) -> nil",
+            (1, 6, 1, 10),
+        ),
+        ("use mod.std.object\nobject.ke@@c@@ys(o)\n", "object.keys(value) -> array", (1, 7, 1, 11)),
         ("use mod.std\nstd.ma@@c@@th\n", "", (1, 4, 1, 8)),
     ],
 )
@@ -180,7 +187,7 @@ def test_std_member_hover(marked, header, expected_range):
     [
         "use mod.std.math\nmath.nop@@c@@e(1)\n",  # unknown member stops hover
         "use mod.std\nstd.lo@@c@@g\n",  # unknown child of std
-        "use mod.tool\ntool.ca@@c@@ll(\"x\", 1)\n",  # the reference has no tool hover
+        'use mod.tool\ntool.ca@@c@@ll("x", 1)\n',  # the reference has no tool hover
         "use mod.std.math\nlet m = math\nm.p@@c@@i\n",  # alias
         "use mod.std.math\nlet math = 1\nmath.p@@c@@i\n",  # shadowed
         "math.p@@c@@i\n",  # not imported
@@ -209,30 +216,48 @@ def test_other_import_binding_hover_is_the_generic_one():
 @pytest.mark.parametrize(
     ("marked", "expected"),
     [
-        ("use mod.tool\ntool.call(\"x\", @@c@@",
-         ("tool.call(name, input) -> string", ["name", "input"], 1)),
-        ("use mod.tool\ntool.call_json(@@c@@",
-         ("tool.call_json(name, value) -> string", ["name", "value"], 0)),
-        ("use mod.tool\ntool.start(\"x\", @@c@@",
-         ("tool.start(name, input) -> promise<string>", ["name", "input"], 1)),
-        ("use mod.tool\ntool.start_json(@@c@@",
-         ("tool.start_json(name, value) -> promise<string>", ["name", "value"], 0)),
-        ("use mod.tool\ntool.call (\"x\", 1, @@c@@",
-         ("tool.call(name, input) -> string", ["name", "input"], None)),
-        ("use mod.std.math\nmath.clamp(1, @@c@@2, 3)\n",
-         ("math.clamp(value, minimum, maximum) -> number", ["value", "minimum", "maximum"], 1)),
-        ("use mod.std.json\njson.parse(\"[1, @@c@@",
-         ("json.parse(document) -> JSON value", ["document"], 0)),
-        ("use mod.std.text\ntext.join([\"a\", \"b\"], @@c@@",
-         ("text.join(values, separator) -> string", ["values", "separator"], 1)),
-        ("use mod.std.array\narray.get(xs, 0, @@c@@",
-         ("array.get(value, index, fallback) -> value", ["value", "index", "fallback"], 2)),
-        ("use mod.std.object\nobject.with(o, \"k\", @@c@@",
-         ("object.with(value, key, item) -> object", ["value", "key", "item"], 2)),
-        ("use mod.std\nstd.assert(@@c@@",
-         ("std.assert(condition)", ["condition"], 0)),
-        ("use mod.std.assert\nassert(x == 1, @@c@@",
-         ("assert(condition)", ["condition"], None)),
+        (
+            'use mod.tool\ntool.call("x", @@c@@',
+            ("tool.call(name, input) -> string", ["name", "input"], 1),
+        ),
+        (
+            "use mod.tool\ntool.call_json(@@c@@",
+            ("tool.call_json(name, value) -> string", ["name", "value"], 0),
+        ),
+        (
+            'use mod.tool\ntool.start("x", @@c@@',
+            ("tool.start(name, input) -> promise<string>", ["name", "input"], 1),
+        ),
+        (
+            "use mod.tool\ntool.start_json(@@c@@",
+            ("tool.start_json(name, value) -> promise<string>", ["name", "value"], 0),
+        ),
+        (
+            'use mod.tool\ntool.call ("x", 1, @@c@@',
+            ("tool.call(name, input) -> string", ["name", "input"], None),
+        ),
+        (
+            "use mod.std.math\nmath.clamp(1, @@c@@2, 3)\n",
+            ("math.clamp(value, minimum, maximum) -> number", ["value", "minimum", "maximum"], 1),
+        ),
+        (
+            'use mod.std.json\njson.parse("[1, @@c@@',
+            ("json.parse(document) -> JSON value", ["document"], 0),
+        ),
+        (
+            'use mod.std.text\ntext.join(["a", "b"], @@c@@',
+            ("text.join(values, separator) -> string", ["values", "separator"], 1),
+        ),
+        (
+            "use mod.std.array\narray.get(xs, 0, @@c@@",
+            ("array.get(value, index, fallback) -> value", ["value", "index", "fallback"], 2),
+        ),
+        (
+            'use mod.std.object\nobject.with(o, "k", @@c@@',
+            ("object.with(value, key, item) -> object", ["value", "key", "item"], 2),
+        ),
+        ("use mod.std\nstd.assert(@@c@@", ("std.assert(condition)", ["condition"], 0)),
+        ("use mod.std.assert\nassert(x == 1, @@c@@", ("assert(condition)", ["condition"], None)),
     ],
 )
 def test_fixed_signatures(marked, expected):

@@ -50,7 +50,7 @@ def test_definition_misses():
 
 
 def test_definition_of_an_import_is_the_last_segment():
-    d = doc("use mod.tool\n@@c@@tool.call(\"x\", 1)\n")
+    d = doc('use mod.tool\n@@c@@tool.call("x", 1)\n')
     assert rng(definition(d, "c").range) == (0, 8, 0, 12)
 
 

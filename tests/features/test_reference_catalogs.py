@@ -53,10 +53,7 @@ def test_record_key_site_of_a_non_catalog_call_reports_an_unavailable_catalog():
 
 
 def test_only_the_first_of_two_repeated_child_keys_has_hover():
-    marked = (
-        "use mod.calc\n"
-        "let r = calc.add({options: {pr@@a@@ecise: true, pr@@b@@ecise: false}})"
-    )
+    marked = "use mod.calc\nlet r = calc.add({options: {pr@@a@@ecise: true, pr@@b@@ecise: false}})"
     d = _with(marked, {"moduleCatalog": [ADD]})
     assert _hover(d, "a") is not None
     assert _hover(d, "b") is None

@@ -156,12 +156,14 @@ def test_signature_nesting_bound():
 
 
 def test_std_signature_labels_follow_the_reference_tables():
-    assert help_at(
-        'use mod.std.text\ntext.join(["a"], @@c@@",")'
-    ) == ("text.join(values, separator) -> string", 1)
-    assert help_at(
-        "use mod.std.object\nobject.with(merged, \"k\", @@c@@3)"
-    ) == ("object.with(value, key, item) -> object", 2)
+    assert help_at('use mod.std.text\ntext.join(["a"], @@c@@",")') == (
+        "text.join(values, separator) -> string",
+        1,
+    )
+    assert help_at('use mod.std.object\nobject.with(merged, "k", @@c@@3)') == (
+        "object.with(value, key, item) -> object",
+        2,
+    )
     assert help_at("use mod.std.array\narray.get(xs, 0, @@c@@-1)") == (
         "array.get(value, index, fallback) -> value",
         2,

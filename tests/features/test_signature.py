@@ -56,14 +56,18 @@ def test_named_function_active_parameter(call, active):
 
 def test_active_parameter_past_the_list_is_omitted():
     assert summary(help_at(ADD + "add(1, 2, @@c@@")) == (
-        "add(left, right)", ["left", "right"], None
+        "add(left, right)",
+        ["left", "right"],
+        None,
     )
 
 
 def test_zero_parameters_and_recursion_inside_the_body():
     assert summary(help_at("fn tick() {\n  tick(@@c@@\n}\n")) == ("tick()", [], None)
     assert summary(help_at("fn walk(node) {\n  return walk(@@c@@)\n}\n")) == (
-        "walk(node)", ["node"], 0
+        "walk(node)",
+        ["node"],
+        0,
     )
 
 

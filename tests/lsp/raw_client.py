@@ -13,7 +13,9 @@ from tests.conftest import SERVER_COMMAND
 class RawClient:
     def __init__(self) -> None:
         self.process = subprocess.Popen(
-            SERVER_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            SERVER_COMMAND,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
         self.messages: queue.Queue[dict] = queue.Queue()
@@ -57,9 +59,14 @@ class RawClient:
                 return message
 
     def initialize(self, capabilities: dict | None = None, options=None) -> dict:
-        self.send({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-                   "params": {"capabilities": capabilities or {},
-                              "initializationOptions": options}})
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {"capabilities": capabilities or {}, "initializationOptions": options},
+            }
+        )
         answer = self.response(0)
         self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
         return answer

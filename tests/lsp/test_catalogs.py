@@ -75,16 +75,18 @@ async def complete(client: LanguageClient, marked: str, mark: str = "c") -> type
 async def hover_at(client: LanguageClient, marked: str, mark: str = "c") -> types.Hover | None:
     at = open_marked(client, marked)
     return await client.text_document_hover_async(
-        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=at["uri"]),
-                          position=at[mark])
+        types.HoverParams(
+            text_document=types.TextDocumentIdentifier(uri=at["uri"]), position=at[mark]
+        )
     )
 
 
 async def signature_at(client: LanguageClient, marked: str) -> types.SignatureHelp | None:
     at = open_marked(client, marked)
     return await client.text_document_signature_help_async(
-        types.SignatureHelpParams(text_document=types.TextDocumentIdentifier(uri=at["uri"]),
-                                  position=at["c"])
+        types.SignatureHelpParams(
+            text_document=types.TextDocumentIdentifier(uri=at["uri"]), position=at["c"]
+        )
     )
 
 
@@ -177,9 +179,13 @@ async def test_workflow_completion_and_hover(catalogs_client: LanguageClient):
 async def test_did_change_configuration_replaces_catalogs(catalogs_client: LanguageClient):
     catalogs_client.workspace_did_change_configuration(
         types.DidChangeConfigurationParams(
-            settings={"octoscript": {"moduleCatalog": [{"path": "mod.other"}],
-                                     "workflowDataCatalog": None,
-                                     "workflowDataStepContext": None}}
+            settings={
+                "octoscript": {
+                    "moduleCatalog": [{"path": "mod.other"}],
+                    "workflowDataCatalog": None,
+                    "workflowDataStepContext": None,
+                }
+            }
         )
     )
     paths = await complete(catalogs_client, "use mod.@@c@@\n")

@@ -69,8 +69,10 @@ async def test_selection_ranges_grow_outwards(client: LanguageClient):
         node = node.parent
     assert chain[0] == ((0, 16), (0, 17))
     assert len(chain) >= 3
-    assert all(outer[0] <= inner[0] and inner[1] <= outer[1]
-               for inner, outer in zip(chain, chain[1:], strict=False))
+    assert all(
+        outer[0] <= inner[0] and inner[1] <= outer[1]
+        for inner, outer in zip(chain, chain[1:], strict=False)
+    )
 
 
 async def test_quick_fix_adds_the_missing_std_import(client: LanguageClient):
@@ -87,5 +89,6 @@ async def test_quick_fix_adds_the_missing_std_import(client: LanguageClient):
     assert len(actions) == 1
     assert actions[0].kind == types.CodeActionKind.QuickFix
     edits = actions[0].edit.changes[URI]
-    assert [(edit.range.start.line, edit.range.start.character, edit.new_text) for edit in edits] \
-        == [(0, 0, "use mod.std.json\n")]
+    assert [
+        (edit.range.start.line, edit.range.start.character, edit.new_text) for edit in edits
+    ] == [(0, 0, "use mod.std.json\n")]

@@ -68,9 +68,12 @@ async def test_std_members_hover_and_signature(client: LanguageClient):
     )
     assert hovered.contents.kind == types.MarkupKind.PlainText
     assert span(hovered.range) == (2, 13, 2, 15)
-    assert await client.text_document_hover_async(
-        types.HoverParams(text_document=DOC, position=at["nope"])
-    ) is None
+    assert (
+        await client.text_document_hover_async(
+            types.HoverParams(text_document=DOC, position=at["nope"])
+        )
+        is None
+    )
 
     found = await client.text_document_signature_help_async(
         types.SignatureHelpParams(text_document=DOC, position=at["sig"])

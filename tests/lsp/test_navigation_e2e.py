@@ -113,8 +113,12 @@ async def test_prepare_rename_and_rename_with_the_document_version(client: Langu
 
 async def test_rename_refusals_are_request_failed(client: LanguageClient):
     at = open_marked(client, "use mod.std.@@imp@@math\nlet @@a@@a = 1\nlet b = 2\na + b\n")
-    for position, new_name in ((at["a"], "9x"), (at["a"], "match"), (at["a"], "b"),
-                               (at["imp"], "m")):
+    for position, new_name in (
+        (at["a"], "9x"),
+        (at["a"], "match"),
+        (at["a"], "b"),
+        (at["imp"], "m"),
+    ):
         with pytest.raises(JsonRpcException) as failure:
             await client.text_document_rename_async(
                 types.RenameParams(text_document=DOC, position=position, new_name=new_name)
@@ -171,9 +175,7 @@ async def test_identifier_completion(client: LanguageClient):
 
 
 async def test_named_function_signature_help(client: LanguageClient):
-    at = open_marked(
-        client, "fn add(left, right) {\n  return left + right\n}\nadd([1, 2], @@c@@"
-    )
+    at = open_marked(client, "fn add(left, right) {\n  return left + right\n}\nadd([1, 2], @@c@@")
     found = await client.text_document_signature_help_async(
         types.SignatureHelpParams(text_document=DOC, position=at["c"])
     )
@@ -222,4 +224,3 @@ async def test_rename_needs_versioned_document_changes(plain_client: LanguageCli
         types.DefinitionParams(text_document=DOC, position=at["a"])
     )
     assert span(found.range) == (0, 4, 0, 5)
-

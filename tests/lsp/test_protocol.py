@@ -26,9 +26,20 @@ def hover(client: RawClient, message_id: int, params) -> dict:
 
 
 def open_sane_document(client: RawClient) -> None:
-    client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-        "textDocument": {"uri": URI, "languageId": "octoscript", "version": 1,
-                         "text": "let total = 1\ntotal\n"}}})
+    client.send(
+        {
+            "jsonrpc": "2.0",
+            "method": "textDocument/didOpen",
+            "params": {
+                "textDocument": {
+                    "uri": URI,
+                    "languageId": "octoscript",
+                    "version": 1,
+                    "text": "let total = 1\ntotal\n",
+                }
+            },
+        }
+    )
     client.notification("textDocument/publishDiagnostics")
 
 
@@ -52,8 +63,13 @@ def test_malformed_json_is_survived(raw: RawClient):
 
 
 def test_bad_notifications_are_ignored(raw: RawClient):
-    raw.send({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-              "params": {"textDocument": {"uri": 5, "version": "x", "text": None}}})
+    raw.send(
+        {
+            "jsonrpc": "2.0",
+            "method": "textDocument/didOpen",
+            "params": {"textDocument": {"uri": 5, "version": "x", "text": None}},
+        }
+    )
     raw.send({"jsonrpc": "2.0", "method": "workspace/didChangeConfiguration", "params": 7})
     open_sane_document(raw)
     answer = hover(raw, 5, {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 5}})
@@ -69,8 +85,10 @@ def test_out_of_range_positions_answer_empty(raw: RawClient):
 
 
 def test_requests_on_a_document_that_is_not_open_fail(raw: RawClient):
-    never = {"textDocument": {"uri": "file:///never.octoscript"},
-             "position": {"line": 0, "character": 0}}
+    never = {
+        "textDocument": {"uri": "file:///never.octoscript"},
+        "position": {"line": 0, "character": 0},
+    }
     for message_id, method in enumerate(
         ["textDocument/hover", "textDocument/definition", "textDocument/completion"], start=20
     ):
@@ -81,20 +99,43 @@ def test_requests_on_a_document_that_is_not_open_fail(raw: RawClient):
 def test_unreadable_configuration_makes_catalogs_unavailable():
     client = RawClient()
     try:
-        client.initialize(options={"octoscript": {
-            "toolCatalog": [{"name": "text.echo", "format": "text", "description": "Echo."}]}})
-        client.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": URI, "languageId": "octoscript", "version": 1,
-                             "text": 'use mod.tool\nlet r = tool.call("")\n'}}})
+        client.initialize(
+            options={
+                "octoscript": {
+                    "toolCatalog": [{"name": "text.echo", "format": "text", "description": "Echo."}]
+                }
+            }
+        )
+        client.send(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {
+                        "uri": URI,
+                        "languageId": "octoscript",
+                        "version": 1,
+                        "text": 'use mod.tool\nlet r = tool.call("")\n',
+                    }
+                },
+            }
+        )
         client.notification("textDocument/publishDiagnostics")
         where = {"textDocument": {"uri": URI}, "position": {"line": 1, "character": 19}}
-        client.send({"jsonrpc": "2.0", "id": 1, "method": "textDocument/completion",
-                     "params": where})
+        client.send(
+            {"jsonrpc": "2.0", "id": 1, "method": "textDocument/completion", "params": where}
+        )
         assert [item["label"] for item in client.response(1)["result"]["items"]] == ["text.echo"]
-        client.send({"jsonrpc": "2.0", "method": "workspace/didChangeConfiguration",
-                     "params": {"unexpected": True}})
-        client.send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/completion",
-                     "params": where})
+        client.send(
+            {
+                "jsonrpc": "2.0",
+                "method": "workspace/didChangeConfiguration",
+                "params": {"unexpected": True},
+            }
+        )
+        client.send(
+            {"jsonrpc": "2.0", "id": 2, "method": "textDocument/completion", "params": where}
+        )
         answer = client.response(2)["result"]
         assert answer["items"] == [] and answer["isIncomplete"] is True
     finally:

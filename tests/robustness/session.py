@@ -46,7 +46,9 @@ class Session(RawClient):
         # Same wiring as RawClient.__init__, with the command as a parameter
         # (the strace test wraps the server).
         self.process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
         )
         self.messages: queue.Queue[dict] = queue.Queue()
@@ -120,20 +122,42 @@ class Session(RawClient):
 
     # -- documents ------------------------------------------------------------
     def open(self, uri: str, text: str, version: int = 1) -> None:
-        self.notify("textDocument/didOpen", {"textDocument": {
-            "uri": uri, "languageId": "octoscript", "version": version, "text": text}})
+        self.notify(
+            "textDocument/didOpen",
+            {
+                "textDocument": {
+                    "uri": uri,
+                    "languageId": "octoscript",
+                    "version": version,
+                    "text": text,
+                }
+            },
+        )
 
     def open_raw(self, uri: str, escaped_text: str, version: int = 1) -> None:
         """didOpen whose text is spliced in as raw JSON string content (e.g. `\\ud800`)."""
-        head = json.dumps({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {
-            "textDocument": {"uri": uri, "languageId": "octoscript", "version": version,
-                             "text": "@TEXT@"}}})
+        head = json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "method": "textDocument/didOpen",
+                "params": {
+                    "textDocument": {
+                        "uri": uri,
+                        "languageId": "octoscript",
+                        "version": version,
+                        "text": "@TEXT@",
+                    }
+                },
+            }
+        )
         body = head.replace('"@TEXT@"', '"' + escaped_text + '"')
         self.send_bytes(body.encode("ascii"))
 
     def change(self, uri: str, version: int, changes: list[dict]) -> None:
-        self.notify("textDocument/didChange", {
-            "textDocument": {"uri": uri, "version": version}, "contentChanges": changes})
+        self.notify(
+            "textDocument/didChange",
+            {"textDocument": {"uri": uri, "version": version}, "contentChanges": changes},
+        )
 
     def close_document(self, uri: str) -> None:
         self.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
@@ -172,14 +196,18 @@ def request_kinds(uri: str, position: dict) -> list[tuple[str, dict]]:
         ("textDocument/prepareRename", at),
         ("textDocument/rename", {**at, "newName": "renamed_value"}),
         ("textDocument/documentSymbol", {"textDocument": document}),
-        ("textDocument/formatting", {"textDocument": document,
-                                     "options": {"tabSize": 4, "insertSpaces": True}}),
+        (
+            "textDocument/formatting",
+            {"textDocument": document, "options": {"tabSize": 4, "insertSpaces": True}},
+        ),
         ("textDocument/semanticTokens/full", {"textDocument": document}),
         ("textDocument/semanticTokens/range", {"textDocument": document, "range": span}),
         ("textDocument/foldingRange", {"textDocument": document}),
         ("textDocument/selectionRange", {"textDocument": document, "positions": [position]}),
-        ("textDocument/codeAction", {"textDocument": document, "range": span,
-                                     "context": {"diagnostics": []}}),
+        (
+            "textDocument/codeAction",
+            {"textDocument": document, "range": span, "context": {"diagnostics": []}},
+        ),
         ("textDocument/codeLens", {"textDocument": document}),
         ("textDocument/diagnostic", {"textDocument": document}),
         ("workspace/symbol", {"query": "a"}),

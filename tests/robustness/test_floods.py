@@ -23,8 +23,10 @@ def _text(index: int) -> str:
 
 
 def _hover_start(session: Session, uri: str):
-    answer = session.request("textDocument/hover", {
-        "textDocument": {"uri": uri}, "position": {"line": 4, "character": 8}})
+    answer = session.request(
+        "textDocument/hover",
+        {"textDocument": {"uri": uri}, "position": {"line": 4, "character": 8}},
+    )
     if "error" in answer:
         return answer["error"]["code"]
     result = answer["result"]
@@ -38,8 +40,11 @@ def test_three_hundred_documents():
         for index in range(300):
             session.open(_uri(index), _text(index))
         session.settle(60)
-        limited = [index for index in range(300)
-                   if "open documents" in json.dumps(session.diagnostics[_uri(index)])]
+        limited = [
+            index
+            for index in range(300)
+            if "open documents" in json.dumps(session.diagnostics[_uri(index)])
+        ]
         assert limited == list(range(MAX_OPEN_DOCUMENTS, 300))
         # Earlier documents still answer; refused ones are not open (RequestFailed).
         assert _hover_start(session, _uri(0)) == {"line": 4, "character": 6}
@@ -61,18 +66,32 @@ def _deep_array(depth: int) -> str:
 
 
 HOSTILE_CATALOGS = {
-    "huge_description": {"toolCatalog": [
-        {"name": "text.echo", "format": "text", "description": "d" * 5_000_000}]},
-    "hundred_thousand_tools": {"toolCatalog": [
-        {"name": f"t.n{index}", "format": "text", "description": "x"} for index in range(100_000)]},
-    "hundred_thousand_modules": {"moduleCatalog": [
-        {"path": f"mod.app.m{index}"} for index in range(100_000)]},
-    "wrong_types": {"toolCatalog": {"name": 5}, "moduleCatalog": [1, None, "x"],
-                    "workflowDataCatalog": [], "workflowDataStepContext": 7},
-    "wrong_field_types": {"toolCatalog": [{"name": ["a"], "format": 1, "description": {}}],
-                          "moduleCatalog": [{"path": 3, "inputFields": "x"}]},
-    "deep_json": {"toolCatalog": "@DEEP@", "moduleCatalog": [{"path": "mod.a.b",
-                                                              "inputFields": "@DEEP@"}]},
+    "huge_description": {
+        "toolCatalog": [{"name": "text.echo", "format": "text", "description": "d" * 5_000_000}]
+    },
+    "hundred_thousand_tools": {
+        "toolCatalog": [
+            {"name": f"t.n{index}", "format": "text", "description": "x"}
+            for index in range(100_000)
+        ]
+    },
+    "hundred_thousand_modules": {
+        "moduleCatalog": [{"path": f"mod.app.m{index}"} for index in range(100_000)]
+    },
+    "wrong_types": {
+        "toolCatalog": {"name": 5},
+        "moduleCatalog": [1, None, "x"],
+        "workflowDataCatalog": [],
+        "workflowDataStepContext": 7,
+    },
+    "wrong_field_types": {
+        "toolCatalog": [{"name": ["a"], "format": 1, "description": {}}],
+        "moduleCatalog": [{"path": 3, "inputFields": "x"}],
+    },
+    "deep_json": {
+        "toolCatalog": "@DEEP@",
+        "moduleCatalog": [{"path": "mod.a.b", "inputFields": "@DEEP@"}],
+    },
 }
 
 
@@ -90,10 +109,19 @@ def test_hostile_catalog_in_initialization_options(name: str):
     session = Session()
     try:
         began = time.monotonic()
-        session.send_bytes(_encoded({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-                                     "params": {"capabilities": CAPABILITIES,
-                                                "initializationOptions": {
-                                                    "octoscript": HOSTILE_CATALOGS[name]}}}))
+        session.send_bytes(
+            _encoded(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 0,
+                    "method": "initialize",
+                    "params": {
+                        "capabilities": CAPABILITIES,
+                        "initializationOptions": {"octoscript": HOSTILE_CATALOGS[name]},
+                    },
+                }
+            )
+        )
         assert "result" in session.wait(0, 10)
         session.notify("initialized", {})
         states = _states(session)
@@ -112,15 +140,22 @@ def test_hostile_catalogs_in_configuration_changes():
     try:
         session.initialize(CAPABILITIES)
         for name, section in HOSTILE_CATALOGS.items():
-            good = {"toolCatalog": [{"name": "text.echo", "format": "text"}],
-                    "moduleCatalog": [{"path": "mod.app.x"}]}
-            session.notify("workspace/didChangeConfiguration",
-                           {"settings": {"octoscript": good}})
+            good = {
+                "toolCatalog": [{"name": "text.echo", "format": "text"}],
+                "moduleCatalog": [{"path": "mod.app.x"}],
+            }
+            session.notify("workspace/didChangeConfiguration", {"settings": {"octoscript": good}})
             assert _states(session)["toolCatalog"] == "valid"
             began = time.monotonic()
-            session.send_bytes(_encoded({"jsonrpc": "2.0",
-                                         "method": "workspace/didChangeConfiguration",
-                                         "params": {"settings": {"octoscript": section}}}))
+            session.send_bytes(
+                _encoded(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "workspace/didChangeConfiguration",
+                        "params": {"settings": {"octoscript": section}},
+                    }
+                )
+            )
             states = _states(session)
             assert time.monotonic() - began < 5, name
             for key in section:
@@ -129,9 +164,16 @@ def test_hostile_catalogs_in_configuration_changes():
             assert session.sane_answers_ok() == []
         # A deep request still gets its answer (InvalidParams: not a string query).
         answer_id = 424242
-        session.send_bytes(_encoded({"jsonrpc": "2.0", "id": answer_id,
-                                     "method": "octoscript/searchTools",
-                                     "params": {"query": "@DEEP@"}}))
+        session.send_bytes(
+            _encoded(
+                {
+                    "jsonrpc": "2.0",
+                    "id": answer_id,
+                    "method": "octoscript/searchTools",
+                    "params": {"query": "@DEEP@"},
+                }
+            )
+        )
         assert session.wait(answer_id, 5)["error"]["code"] == -32602
         assert peak_rss_kib(session.process.pid) <= PEAK_RSS_KIB
     finally:

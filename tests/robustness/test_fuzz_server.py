@@ -26,9 +26,41 @@ from tests.robustness.session import CAPABILITIES, Session, is_failure, request_
 
 URI = "file:///workspace/fuzz.octoscript"
 SEED = 'use mod.tool\nlet total = {a: 1}\nfn f(x) { x + 1 }\ntool.call("t.x", total)\n😀 f(total)\n'
-PIECES = ["let ", "fn ", "use mod.", "tool.", "call(", "(", ")", "[", "]", "{", "}", "|x| ",
-          "\"", "'", "\n", "\r\n", "\r", ";", ",", ".", "x", "total", "await()", "try ",
-          "catch ", "😀", "\ud800", "\x00", "// c\n", "1.", "var ", "\\u{110000}", " "]
+PIECES = [
+    "let ",
+    "fn ",
+    "use mod.",
+    "tool.",
+    "call(",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    "|x| ",
+    '"',
+    "'",
+    "\n",
+    "\r\n",
+    "\r",
+    ";",
+    ",",
+    ".",
+    "x",
+    "total",
+    "await()",
+    "try ",
+    "catch ",
+    "😀",
+    "\ud800",
+    "\x00",
+    "// c\n",
+    "1.",
+    "var ",
+    "\\u{110000}",
+    " ",
+]
 TEXT = st.lists(st.sampled_from(PIECES) | st.text(max_size=4), max_size=30).map("".join)
 COORDINATE = st.integers(0, 12) | st.integers(-3, 1_000_000)
 POSITION = st.fixed_dictionaries({"line": COORDINATE, "character": COORDINATE})
@@ -48,8 +80,9 @@ def _at(method: str, params: dict, position: dict) -> dict:
 
 
 EDIT = st.one_of(
-    st.fixed_dictionaries({"range": st.fixed_dictionaries({"start": POSITION, "end": POSITION}),
-                           "text": TEXT}),
+    st.fixed_dictionaries(
+        {"range": st.fixed_dictionaries({"start": POSITION, "end": POSITION}), "text": TEXT}
+    ),
     st.fixed_dictionaries({"text": TEXT}),
 )
 STEP = st.tuples(st.lists(EDIT, min_size=1, max_size=3), st.sampled_from(REQUESTS), POSITION)
@@ -63,8 +96,11 @@ def session():
     client.close()
 
 
-@settings(max_examples=30, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(steps=st.lists(STEP, min_size=1, max_size=8))
 def test_random_edits_and_requests(session: Session, steps):
     session.open(URI, SEED)
@@ -111,12 +147,21 @@ def run_every_feature(source: str, offsets: list[int], catalogs: CatalogStore) -
 
 
 CATALOGS = CatalogStore()
-CATALOGS.apply_settings({"octoscript": {
-    "toolCatalog": [{"name": "t.x", "format": "text"}, {"name": "j.y", "format": "json"}],
-    "moduleCatalog": [{"path": "mod.app.weather.current", "callMode": "deferred",
-                       "callShape": "single_json",
-                       "inputFields": [{"name": "city", "type": "string", "required": True}]}],
-}})
+CATALOGS.apply_settings(
+    {
+        "octoscript": {
+            "toolCatalog": [{"name": "t.x", "format": "text"}, {"name": "j.y", "format": "json"}],
+            "moduleCatalog": [
+                {
+                    "path": "mod.app.weather.current",
+                    "callMode": "deferred",
+                    "callShape": "single_json",
+                    "inputFields": [{"name": "city", "type": "string", "required": True}],
+                }
+            ],
+        }
+    }
+)
 
 
 @settings(max_examples=800, deadline=None)
@@ -127,12 +172,14 @@ def test_features_never_raise(source: str, data):
 
 
 @settings(max_examples=200, deadline=None)
-@given(edits=st.lists(st.tuples(st.integers(0, 200), st.integers(0, 8), TEXT), max_size=6),
-       data=st.data())
+@given(
+    edits=st.lists(st.tuples(st.integers(0, 200), st.integers(0, 8), TEXT), max_size=6),
+    data=st.data(),
+)
 def test_features_never_raise_on_edited_sane_source(edits, data):
     source = SEED
     for start, length, text in edits:
         start = min(start, len(source))
-        source = source[:start] + text + source[start + length:]
+        source = source[:start] + text + source[start + length :]
     offsets = data.draw(st.lists(st.integers(0, len(source)), max_size=6))
     run_every_feature(source, offsets, CATALOGS)

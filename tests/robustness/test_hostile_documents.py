@@ -22,8 +22,8 @@ HOSTILE = {
     "brackets_20000_closed": "[" * 20_000 + "]" * 20_000,
     "parens_5000": "let deep = " + "(" * 5_000 + "1" + ")" * 5_000 + "\n",
     "binary": "".join(chr(code) for code in range(256)) * 64,
-    "nul_bytes": "let a = 1\n\x00\x00\x00\nlet b = \"\x00\"\n" * 200,
-    "line_200_kb": "let long = \"" + "x" * 200_000 + "\"\nlong\n",
+    "nul_bytes": 'let a = 1\n\x00\x00\x00\nlet b = "\x00"\n' * 200,
+    "line_200_kb": 'let long = "' + "x" * 200_000 + '"\nlong\n',
     "line_200_kb_of_tokens": "let t = " + "a + " * 50_000 + "1\n",
     "thousands_of_errors": "let = ) } ] var match\n" * 4_000,
     "bad_lexemes": "@ # $ ~ ` 5. 'x' \\\r\n" * 4_000,
@@ -110,7 +110,9 @@ def test_hostile_edit_then_repair(session: Session):
     session.change(uri, 2, [{"text": "(" * 5_000 + "\x00\ud7ff"}])
     session.settle()
     session.change(uri, 3, [{"text": "let total = 1\ntotal\n"}])
-    answer = session.request("textDocument/definition", {
-        "textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}})
+    answer = session.request(
+        "textDocument/definition",
+        {"textDocument": {"uri": uri}, "position": {"line": 1, "character": 2}},
+    )
     assert answer["result"]["range"]["start"] == {"line": 0, "character": 4}
     session.close_document(uri)

@@ -52,27 +52,51 @@ def forbidden_lines(log: str, document_paths: list[str]) -> list[str]:
 
 def strace_command(log: Path) -> list[str]:
     assert STRACE is not None
-    return [STRACE, "-f", "-e", "trace=%file,%network,%process", "-o", str(log),
-            *SERVER_COMMAND]
+    return [STRACE, "-f", "-e", "trace=%file,%network,%process", "-o", str(log), *SERVER_COMMAND]
 
 
 def drive(session: Session, uris: list[str]) -> None:
     """Documents, every request kind, catalogs: a whole session's worth of work."""
-    session.notify("workspace/didChangeConfiguration", {"settings": {"octoscript": {
-        "toolCatalog": [{"name": "text.echo", "format": "text", "description": "Echo."}],
-        "moduleCatalog": [{"path": "mod.app.weather.current", "callMode": "synchronous"}]}}})
+    session.notify(
+        "workspace/didChangeConfiguration",
+        {
+            "settings": {
+                "octoscript": {
+                    "toolCatalog": [
+                        {"name": "text.echo", "format": "text", "description": "Echo."}
+                    ],
+                    "moduleCatalog": [
+                        {"path": "mod.app.weather.current", "callMode": "synchronous"}
+                    ],
+                }
+            }
+        },
+    )
     for uri in uris:
         session.open(uri, SANE_TEXT + 'use mod.tool\ntool.call("text.echo", "x")\n')
         for line in range(6):
             for method, params in request_kinds(uri, {"line": line, "character": 3}):
                 session.request(method, params)
-        session.change(uri, 2, [{"range": {"start": {"line": 0, "character": 0},
-                                           "end": {"line": 0, "character": 3}},
-                                 "text": "let"}])
-        session.request("textDocument/formatting", {
-            "textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}})
-        session.request("workspace/executeCommand", {"command": "octoscript.showToolCall",
-                                                     "arguments": [uri]})
+        session.change(
+            uri,
+            2,
+            [
+                {
+                    "range": {
+                        "start": {"line": 0, "character": 0},
+                        "end": {"line": 0, "character": 3},
+                    },
+                    "text": "let",
+                }
+            ],
+        )
+        session.request(
+            "textDocument/formatting",
+            {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}},
+        )
+        session.request(
+            "workspace/executeCommand", {"command": "octoscript.showToolCall", "arguments": [uri]}
+        )
         session.close_document(uri)
 
 
@@ -80,11 +104,24 @@ def drive(session: Session, uris: list[str]) -> None:
 def test_server_opens_no_document_path_connects_nowhere_execs_nothing(tmp_path: Path):
     secret = uuid.uuid4().hex
     secret_dir = Path("/tmp") / secret
-    document_paths = ["/etc/passwd", "/etc/shadow", str(secret_dir), secret,
-                      "/root/.ssh/id_rsa", "/proc/self/environ"]
-    uris = ["file:///etc/passwd", "file:///etc/shadow", f"file://{secret_dir}/x.octoscript",
-            f"file:///tmp/{secret}/../../etc/passwd", "file:///root/.ssh/id_rsa",
-            "file:///proc/self/environ", f"untitled:{secret}", "file://host.example/share/x"]
+    document_paths = [
+        "/etc/passwd",
+        "/etc/shadow",
+        str(secret_dir),
+        secret,
+        "/root/.ssh/id_rsa",
+        "/proc/self/environ",
+    ]
+    uris = [
+        "file:///etc/passwd",
+        "file:///etc/shadow",
+        f"file://{secret_dir}/x.octoscript",
+        f"file:///tmp/{secret}/../../etc/passwd",
+        "file:///root/.ssh/id_rsa",
+        "file:///proc/self/environ",
+        f"untitled:{secret}",
+        "file://host.example/share/x",
+    ]
     log = tmp_path / "strace.log"
     session = Session(strace_command(log))
     try:
@@ -103,15 +140,17 @@ def test_server_opens_no_document_path_connects_nowhere_execs_nothing(tmp_path: 
 
 
 def test_forbidden_lines_detects_what_it_should():
-    log = "\n".join([
-        '12 openat(AT_FDCWD, "/etc/passwd", O_RDONLY) = 3',
-        '12 socket(AF_INET, SOCK_STREAM, IPPROTO_TCP) = 4',
-        '12 connect(5, {sa_family=AF_UNIX, sun_path="/run/x"}, 110) = 0',
-        '12 execve("/bin/sh", ["sh"], 0x0 /* 1 var */) = 0',
-        '12 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|SIGCHLD) = 13',
-        '12 clone3({flags=CLONE_VM|CLONE_THREAD|CLONE_SIGHAND, ...}, 88) = 14',
-        '12 newfstatat(AT_FDCWD, "/usr/lib/python3.11/json", ...) = 0',
-    ])
+    log = "\n".join(
+        [
+            '12 openat(AT_FDCWD, "/etc/passwd", O_RDONLY) = 3',
+            "12 socket(AF_INET, SOCK_STREAM, IPPROTO_TCP) = 4",
+            '12 connect(5, {sa_family=AF_UNIX, sun_path="/run/x"}, 110) = 0',
+            '12 execve("/bin/sh", ["sh"], 0x0 /* 1 var */) = 0',
+            "12 clone(child_stack=NULL, flags=CLONE_CHILD_CLEARTID|SIGCHLD) = 13",
+            "12 clone3({flags=CLONE_VM|CLONE_THREAD|CLONE_SIGHAND, ...}, 88) = 14",
+            '12 newfstatat(AT_FDCWD, "/usr/lib/python3.11/json", ...) = 0',
+        ]
+    )
     assert len(forbidden_lines(log, ["/etc/passwd"])) == 5
 
 
@@ -151,11 +190,14 @@ def test_analysis_and_features_do_not_read_the_environment():
 
 
 def _exercise_features() -> None:
-    source = (SANE_TEXT + 'use mod.tool\nuse mod.std.math\ntool.call("text.echo", {a: 1})\n'
-              "math.abs(1)\nvar x = 'y'\n")
+    source = (
+        SANE_TEXT + 'use mod.tool\nuse mod.std.math\ntool.call("text.echo", {a: 1})\n'
+        "math.abs(1)\nvar x = 'y'\n"
+    )
     catalogs = CatalogStore()
-    catalogs.apply_settings({"octoscript": {
-        "toolCatalog": [{"name": "text.echo", "format": "text"}]}})
+    catalogs.apply_settings(
+        {"octoscript": {"toolCatalog": [{"name": "text.echo", "format": "text"}]}}
+    )
     analysis = DocumentAnalysis(source, 1)
     positions = PositionMap(source)
     uri = "file:///etc/passwd"

@@ -28,7 +28,7 @@ CASES = [
     ("let a = [ ]", "let a = []\n"),
     ("let v=a [0] [1]", "let v = a[0][1]\n"),
     ("let v = f() [0]", "let v = f()[0]\n"),
-    ("let v = \"s\" [0]", "let v = \"s\"[0]\n"),
+    ('let v = "s" [0]', 'let v = "s"[0]\n'),
     ("let v = [[1] ,[2]]", "let v = [[1], [2]]\n"),
     ("let v = 5 .field", "let v = 5 .field\n"),
     ("let v = 5   .field", "let v = 5 .field\n"),
@@ -50,7 +50,7 @@ CASES = [
     ("let f= ||x", "let f = || x\n"),
     ("let f = ||{\nx\n}", "let f = || {\n    x\n}\n"),
     ("let f = |a| |b| a", "let f = |a| |b| a\n"),
-    ("let v = tool.start(\"x\",{}).await( )", "let v = tool.start(\"x\", {}).await()\n"),
+    ('let v = tool.start("x",{}).await( )', 'let v = tool.start("x", {}).await()\n'),
     ("let v = try a() catch nil", "let v = try a() catch nil\n"),
     ("let v = try{\nnil\n}catch{\n0\n}", "let v = try {\n    nil\n} catch {\n    0\n}\n"),
     ("for k,v in items{\nbreak\n}", "for k, v in items {\n    break\n}\n"),
@@ -137,8 +137,15 @@ def test_spaced_import_fixture_is_normalised(fixture_sources):
 
 @pytest.mark.parametrize(
     "source",
-    ["let a = 'x'", "let if = 1", "let a = 1 let b = 2", "f(1,)", "a\rb", "var a = 1",
-     "let v = try { let a = 1\n} catch {\nnil\n}"],
+    [
+        "let a = 'x'",
+        "let if = 1",
+        "let a = 1 let b = 2",
+        "f(1,)",
+        "a\rb",
+        "var a = 1",
+        "let v = try { let a = 1\n} catch {\nnil\n}",
+    ],
 )
 def test_invalid_source_is_refused(source):
     with pytest.raises(SyntaxRejected) as info:

@@ -13,13 +13,44 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 BASES = sorted(path.read_text(encoding="utf-8") for path in FIXTURES.rglob("*.octoscript"))
 BASES += [
     "let a = 1\nlet b = {x: 1,\n  y: 2}\nfn f(p) {\n    return p\n}\n",
-    "/* block\ncomment */\nlet s = \"text\"\n// line\nlet t = s\n",
-    "use mod.tool\nlet r = tool.call(\"x\", \"y\")\n} stray\nlet z = r\n",
+    '/* block\ncomment */\nlet s = "text"\n// line\nlet t = s\n',
+    'use mod.tool\nlet r = tool.call("x", "y")\n} stray\nlet z = r\n',
 ]
 FRAGMENTS = [
-    "\n", " ", "{", "}", "(", ")", "[", "]", ",", ";", '"', "'", "/*", "*/", "//",
-    "let ", "fn ", "x", "1", "1.", ".", "=", "+", "|", "try ", "catch ", "\r\n", "\r",
-    "\\u{D800}", "é", "😀", "use mod.", "if x {\n", "}\n",
+    "\n",
+    " ",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ";",
+    '"',
+    "'",
+    "/*",
+    "*/",
+    "//",
+    "let ",
+    "fn ",
+    "x",
+    "1",
+    "1.",
+    ".",
+    "=",
+    "+",
+    "|",
+    "try ",
+    "catch ",
+    "\r\n",
+    "\r",
+    "\\u{D800}",
+    "é",
+    "😀",
+    "use mod.",
+    "if x {\n",
+    "}\n",
 ]
 
 
@@ -87,15 +118,18 @@ def test_incremental_equals_full_under_a_small_token_budget(base: str, changes, 
         text = apply(text, where, removed, inserted)
         incremental = analyze_syntax(text, max_tokens=budget, previous=previous)
         assert snapshot(incremental) == snapshot(analyze_syntax(text, max_tokens=budget))
-        assert incremental.lex.token_limit_offset == analyze_syntax(
-            text, max_tokens=budget
-        ).lex.token_limit_offset
+        assert (
+            incremental.lex.token_limit_offset
+            == analyze_syntax(text, max_tokens=budget).lex.token_limit_offset
+        )
         previous = incremental
 
 
 def test_edit_near_the_start_reuses_the_tail():
-    base = "".join(f"let v{index} = {{a: {index}}}\nfn f{index}(x) {{\n    return x\n}}\n"
-                   for index in range(300))
+    base = "".join(
+        f"let v{index} = {{a: {index}}}\nfn f{index}(x) {{\n    return x\n}}\n"
+        for index in range(300)
+    )
     previous = analyze_syntax(base)
     edited = "let first = 0\n" + base.replace("let v1 = {a: 1}", "let v1 = {a: 1, b: 2}")
     result = analyze_syntax(edited, previous=previous)

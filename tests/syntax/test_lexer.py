@@ -20,7 +20,7 @@ def kinds(source: str) -> list[tuple[str, str]]:
     result = tokenize(source)
     assert result.ok, result.diagnostics
     return [
-        (token.kind.name, source[token.start:token.end])
+        (token.kind.name, source[token.start : token.end])
         for token in result.tokens
         if token.kind is not Kind.END
     ]
@@ -45,14 +45,45 @@ def test_identifiers_keywords_and_operators():
 
 def test_punctuation_kinds():
     assert [kind for kind, _ in kinds("{}()[],;")] == [
-        "LBRACE", "RBRACE", "LPAREN", "RPAREN", "LBRACKET", "RBRACKET", "COMMA", "SEMICOLON",
+        "LBRACE",
+        "RBRACE",
+        "LPAREN",
+        "RPAREN",
+        "LBRACKET",
+        "RBRACKET",
+        "COMMA",
+        "SEMICOLON",
     ]
 
 
 @pytest.mark.parametrize(
     "operator",
-    ["!", "-", "+", "~", "=", "+=", "-=", "*=", "/=", "%=", "||", "&&", "==", "!=",
-     "<", "<=", ">", ">=", "*", "/", "%", ".", ":", "|"],
+    [
+        "!",
+        "-",
+        "+",
+        "~",
+        "=",
+        "+=",
+        "-=",
+        "*=",
+        "/=",
+        "%=",
+        "||",
+        "&&",
+        "==",
+        "!=",
+        "<",
+        "<=",
+        ">",
+        ">=",
+        "*",
+        "/",
+        "%",
+        ".",
+        ":",
+        "|",
+    ],
 )
 def test_every_canonical_operator_is_one_token(operator):
     assert kinds(f"a {operator} b")[1] == ("OPERATOR", operator)
@@ -64,9 +95,7 @@ def test_operator_characters_run_together():
     assert messages("a = !-b") == ["operator `!-` is not part of canonical Octoscript"]
 
 
-@pytest.mark.parametrize(
-    "number", ["0", "42", "1.5", "1.25e+2", "2E10", "3e-4", "10.0e5", "007"]
-)
+@pytest.mark.parametrize("number", ["0", "42", "1.5", "1.25e+2", "2E10", "3e-4", "10.0e5", "007"])
 def test_numbers(number):
     assert kinds(number) == [("NUMBER", number)]
 
@@ -77,8 +106,17 @@ def test_numeric_field_access_with_space_is_three_tokens():
 
 @pytest.mark.parametrize(
     "literal",
-    ['""', '"plain"', '"\\" \\\\ \\n \\r \\t"', '"\\u0041"', '"\\u{1}"', '"\\u{10FFFF}"',
-     '"\\u{1F600}"', '"é 😀 // not a comment"', '"\\uFFFF"'],
+    [
+        '""',
+        '"plain"',
+        '"\\" \\\\ \\n \\r \\t"',
+        '"\\u0041"',
+        '"\\u{1}"',
+        '"\\u{10FFFF}"',
+        '"\\u{1F600}"',
+        '"é 😀 // not a comment"',
+        '"\\uFFFF"',
+    ],
 )
 def test_valid_strings_are_one_token(literal):
     assert kinds(literal) == [("STRING", literal)]
@@ -86,14 +124,21 @@ def test_valid_strings_are_one_token(literal):
 
 def test_newlines_lf_and_crlf_are_tokens():
     assert kinds("a\nb\r\nc") == [
-        ("IDENT", "a"), ("NEWLINE", "\n"), ("IDENT", "b"), ("NEWLINE", "\r\n"), ("IDENT", "c"),
+        ("IDENT", "a"),
+        ("NEWLINE", "\n"),
+        ("IDENT", "b"),
+        ("NEWLINE", "\r\n"),
+        ("IDENT", "c"),
     ]
 
 
 def test_comments_are_skipped_but_block_comment_newlines_count():
     assert kinds("a // x\nb") == [("IDENT", "a"), ("NEWLINE", "\n"), ("IDENT", "b")]
     assert kinds("a /* x\r\ny\n */ b") == [
-        ("IDENT", "a"), ("NEWLINE", "\r\n"), ("NEWLINE", "\n"), ("IDENT", "b"),
+        ("IDENT", "a"),
+        ("NEWLINE", "\r\n"),
+        ("NEWLINE", "\n"),
+        ("IDENT", "b"),
     ]
 
 
@@ -202,9 +247,7 @@ def test_exponent_message():
 
 
 def test_unicode_escape_messages():
-    assert messages('"\\u{110000}"') == [
-        "unicode escapes must encode a valid Unicode scalar value"
-    ]
+    assert messages('"\\u{110000}"') == ["unicode escapes must encode a valid Unicode scalar value"]
     assert "four hexadecimal digits" in messages('"\\u{}"')[0]
 
 

@@ -8,18 +8,93 @@ from hypothesis import strategies as st
 from octoscript_lsp.limits import MAX_SYNTAX_DIAGNOSTICS
 from octoscript_lsp.syntax.check import analyze_syntax, format_source
 
-BOUNDED = settings(
-    max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
-)
+BOUNDED = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 FRAGMENTS = [
-    "let", "fn", "if", "elif", "else", "try", "catch", "for", "in", "loop", "while", "return",
-    "break", "continue", "use", "mod", "true", "false", "nil", "var", "match", "ok", "and",
-    "x", "y", "_z9", "1", "2.5", "1e9", "5.", "1u8", '"s"', '"\\u{1F600}"', '"\\q"', "'q'",
-    "(", ")", "[", "]", "{", "}", ",", ";", ":", ".", "=", "+=", "-=", "==", "!=", "<", ">=",
-    "+", "-", "*", "/", "%", "!", "~", "&&", "||", "|", "..", "=>", "++", "?", "@", "#",
-    "\n", "\r\n", "\r", " ", "\t", "// c", "/* c */", "/* \n */", "/*", "**/", "\"",
-    ".await()", "é", "😀", "\x00", "\ud800",
+    "let",
+    "fn",
+    "if",
+    "elif",
+    "else",
+    "try",
+    "catch",
+    "for",
+    "in",
+    "loop",
+    "while",
+    "return",
+    "break",
+    "continue",
+    "use",
+    "mod",
+    "true",
+    "false",
+    "nil",
+    "var",
+    "match",
+    "ok",
+    "and",
+    "x",
+    "y",
+    "_z9",
+    "1",
+    "2.5",
+    "1e9",
+    "5.",
+    "1u8",
+    '"s"',
+    '"\\u{1F600}"',
+    '"\\q"',
+    "'q'",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ";",
+    ":",
+    ".",
+    "=",
+    "+=",
+    "-=",
+    "==",
+    "!=",
+    "<",
+    ">=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "%",
+    "!",
+    "~",
+    "&&",
+    "||",
+    "|",
+    "..",
+    "=>",
+    "++",
+    "?",
+    "@",
+    "#",
+    "\n",
+    "\r\n",
+    "\r",
+    " ",
+    "\t",
+    "// c",
+    "/* c */",
+    "/* \n */",
+    "/*",
+    "**/",
+    '"',
+    ".await()",
+    "é",
+    "😀",
+    "\x00",
+    "\ud800",
 ]
 
 
@@ -72,9 +147,7 @@ SPACE = st.sampled_from(["", " ", "  ", "\t"])
 
 
 LEAVES = st.one_of(NAMES, NUMBERS, STRINGS, st.sampled_from(["true", "false", "nil"]))
-BINARY_OPERATORS = st.sampled_from(
-    ["+", "-", "*", "/", "%", "==", "!=", "<", ">=", "&&", "||"]
-)
+BINARY_OPERATORS = st.sampled_from(["+", "-", "*", "/", "%", "==", "!=", "<", ">=", "&&", "||"])
 
 
 def _expressions_over(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
@@ -92,8 +165,10 @@ def _expressions_over(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     )
     # A `{` right after the parameters starts a block, so a record body is wrapped.
     lambda_ = st.tuples(st.lists(NAMES, max_size=2), inner).map(
-        lambda parts: (f"|{', '.join(parts[0])}| " if parts[0] else "|| ")
-        + (f"({parts[1]})" if parts[1].startswith("{") else parts[1])
+        lambda parts: (
+            (f"|{', '.join(parts[0])}| " if parts[0] else "|| ")
+            + (f"({parts[1]})" if parts[1].startswith("{") else parts[1])
+        )
     )
     index = st.tuples(NAMES, inner).map(lambda parts: f"{parts[0]}[{parts[1]}]")
     unary = st.tuples(st.sampled_from(["!", "-", "~"]), NAMES).map(lambda p: f"{p[0]} {p[1]}")
@@ -101,8 +176,17 @@ def _expressions_over(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     # A control expression or lambda is parenthesized wherever it is an operand.
     try_ = st.tuples(inner, inner).map(lambda p: f"(try ({p[0]}) catch ({p[1]}))")
     return st.one_of(
-        LEAVES, binary, call, member, array, record, lambda_.map(lambda t: f"({t})"), index,
-        unary, awaited, try_,
+        LEAVES,
+        binary,
+        call,
+        member,
+        array,
+        record,
+        lambda_.map(lambda t: f"({t})"),
+        index,
+        unary,
+        awaited,
+        try_,
     )
 
 
@@ -136,9 +220,7 @@ def _statements_over(inner: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
     loop_ = st.tuples(NAMES, EXPRESSIONS, body).map(lambda p: f"for {p[0]} in ({p[1]}) {p[2]}")
     while_ = st.tuples(EXPRESSIONS, body).map(lambda p: f"while ({p[0]}) {p[1]}")
     trailing_comment = st.tuples(SIMPLE_STATEMENTS, st.sampled_from(["  // note", "\t/* n */"]))
-    return st.one_of(
-        SIMPLE_STATEMENTS, fn, if_else, loop_, while_, trailing_comment.map("".join)
-    )
+    return st.one_of(SIMPLE_STATEMENTS, fn, if_else, loop_, while_, trailing_comment.map("".join))
 
 
 STATEMENTS = _statements_over(_statements_over(SIMPLE_STATEMENTS))
@@ -175,7 +257,7 @@ def test_formatting_keeps_the_token_spellings(source):
 
     def spellings(result):
         words = [
-            result.source[token.start:token.end].replace("\r\n", "\n") for token in result.tokens
+            result.source[token.start : token.end].replace("\r\n", "\n") for token in result.tokens
         ]
         # The formatter may add the final newline.
         while len(words) > 1 and words[-2] == "\n":
