@@ -79,9 +79,23 @@ module.exports = grammar({
       optional($._statement),
     ),
 
-    _terminator: $ => prec(PREC.block, choice(';', $._newline)),
+    _terminator: $ => prec(PREC.block, choice(';', $._line_break)),
+
+    // The checker counts the line breaks inside a block comment as newline
+    // tokens, so a block comment spanning lines ends a statement (or
+    // separates record members) like a line break does. Where a line break
+    // may stand, such a comment is lexed as one (it still shows as `comment`).
+    _line_break: $ => choice($._newline, alias($._multiline_comment, $.comment)),
 
     _newline: _ => /\r?\n/,
+
+    _multiline_comment: _ => token(prec(1, seq(
+      '/*',
+      /([^*\r\n]|\*[^/\r\n])*/,
+      /\r?\n|\*\r?\n/,
+      /([^*]|\*[^/])*/,
+      '*/',
+    ))),
 
     // ------------------------------------------------------------ statements
 
@@ -259,11 +273,11 @@ module.exports = grammar({
     // by newlines alone.
     record: $ => seq(
       '{',
-      repeat($._newline),
+      repeat($._line_break),
       optional(seq(
         $.record_field,
-        repeat(seq(choice(seq(',', repeat($._newline)), repeat1($._newline)), $.record_field)),
-        repeat($._newline),
+        repeat(seq(choice(seq(',', repeat($._line_break)), repeat1($._line_break)), $.record_field)),
+        repeat($._line_break),
       )),
       '}',
     ),
