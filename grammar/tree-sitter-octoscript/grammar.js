@@ -11,13 +11,9 @@
  * types; every program the checker accepts parses without ERROR nodes.
  */
 
-// Keep these lists in step with octoscript_lsp/syntax/tokens.py; a test
-// compares them with the EBNF, the TextMate grammar and the lexer.
-const KEYWORDS = [
-  'if', 'elif', 'else', 'try', 'for', 'in', 'loop', 'while', 'fn', 'let',
-  'return', 'break', 'continue', 'use', 'true', 'false', 'nil',
-];
-
+// Keep the operator lists in step with octoscript_lsp/syntax/tokens.py;
+// tests/grammar/test_word_lists.py compares them with the EBNF, the TextMate
+// grammar and the lexer.
 const ASSIGNMENT_OPERATORS = ['=', '+=', '-=', '*=', '/=', '%='];
 const UNARY_OPERATORS = ['!', '-', '+', '~'];
 
