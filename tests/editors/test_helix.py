@@ -53,3 +53,16 @@ def test_server_referenced_by_language_is_defined(config: dict) -> None:
         for server in language.get("language-servers", []):
             name = server if isinstance(server, str) else server["name"]
             assert name in defined
+
+
+def test_grammar_entry(config: dict) -> None:
+    language = next(entry for entry in config["language"] if entry["name"] == "octoscript")
+    grammars = [entry for entry in config["grammar"] if entry["name"] == language["grammar"]]
+    assert len(grammars) == 1
+    source = grammars[0]["source"]
+    assert source["git"] == "https://github.com/octoscript/octoscript-lsp"
+    assert source["rev"]
+    subpath = Path(__file__).resolve().parents[2] / source["subpath"]
+    # What `hx --grammar build` compiles: the committed generated parser.
+    assert (subpath / "src" / "parser.c").is_file()
+    assert (subpath / "queries" / "highlights.scm").is_file()
