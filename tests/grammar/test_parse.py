@@ -55,6 +55,15 @@ TRICKY_VALID = [
     "let x = [f(a)(b)[c].d]",
     "let x = 1\r\nlet y = 2\r\n",
     "use mod.std.math\nuse mod.app.weather\nmath.abs(-1)",
+    'let a = "//x"\nlet b = "/* a */"\nlet c = " // "',
+    "let x = y.catch + {catch: 1}.catch\ntry a + catch catch b",
+    "let mod = 1\nmod.x\nlet r = {mod: mod.mod}",
+    "let r = {a: 1, /*\n*/ b: 2}\nlet s = { /*\n*/ a: 1 }",
+    "if a = b {\n}\nif a == || b {\n}",
+    "let x = try if a { x; } else { y; } catch nil",
+    "\f\tlet a = 1\f",
+    "",
+    "// only a comment",
 ]
 
 
