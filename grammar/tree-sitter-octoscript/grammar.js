@@ -63,12 +63,6 @@ module.exports = grammar({
 
   word: $ => $.identifier,
 
-  conflicts: $ => [
-    // `{ }` and `{ <newlines> }` after if/elif/else, try/catch and a lambda
-    // head: the checker always reads a block there; the precedence picks it.
-    [$.block, $.record],
-  ],
-
   rules: {
     source_file: $ => seq(
       repeat(choice(seq($._statement, $._terminator), $._terminator)),
@@ -130,6 +124,9 @@ module.exports = grammar({
 
     continue_statement: _ => 'continue',
 
+    // After if/elif/else, try/catch and a lambda head a `{` always opens a
+    // block (the checker never reads a record there); the precedence here and
+    // on `_terminator` settles `{ }` and `{ <newlines> }` in its favour.
     block: $ => prec(PREC.block, seq(
       '{',
       repeat(choice(seq($._statement, $._terminator), $._terminator)),
