@@ -23,6 +23,7 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..analysis.surfaces import STD_MODULE_NAMES, TOOL_BINDING
 from ..syntax.check import SyntaxResult
+from ..syntax.codes import SyntaxCode
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 from ..syntax.tree import DEFINE, REFERENCE
 from .positions import PositionMap
@@ -32,7 +33,6 @@ if TYPE_CHECKING:
 
 _CLOSERS = (Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE)
 _STATEMENT_STARTS = (Kind.NEWLINE, Kind.SEMICOLON, Kind.LBRACE)
-_SINGLE_QUOTE_MESSAGE = "only double-quoted strings"
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,7 +270,7 @@ def _quote_fixes(source: str, syntax: SyntaxResult, range_start: int, range_end:
     result = []
     for diagnostic in syntax.lex.diagnostics:
         start = diagnostic.offset
-        if not diagnostic.message.startswith(_SINGLE_QUOTE_MESSAGE):
+        if diagnostic.code is not SyntaxCode.SINGLE_QUOTED_STRING:
             continue
         if start >= len(source) or source[start] != "'":
             continue
