@@ -12,7 +12,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
-from . import __version__
+from . import __version__, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument
@@ -25,6 +25,7 @@ from .features import (
     formatting,
     hover,
     navigation,
+    prefill,
     rename,
     semantic_tokens,
     signature,
@@ -50,6 +51,7 @@ class OctoscriptServer(LanguageServer):
         self.documents = DocumentStore(self.document_text)
         self.catalogs = CatalogStore()
         self.rename_enabled = False
+        self.preferences = preferences.DEFAULTS
         self.stdin: StdinRecorder | None = None
 
     def report_server_error(self, error: Exception, source) -> None:
@@ -98,6 +100,8 @@ class OctoscriptServer(LanguageServer):
     def apply_configuration(self, params: object) -> None:
         """Raw didChangeConfiguration params that did not fit their type."""
         self.catalogs.apply_did_change_configuration(params)
+        settings = params.get("settings") if isinstance(params, dict) else None
+        self.preferences = preferences.from_settings(settings, self.preferences)
         self.republish_all()
 
     def republish_all(self) -> None:
@@ -123,6 +127,12 @@ class OctoscriptServer(LanguageServer):
             asyncio.get_event_loop().call_later(
                 ADVISORY_DELAY_SECONDS, self._publish_advice, uri, cached, syntax_only
             )
+
+    def prefill_snippets(self) -> bool:
+        """Complete catalog methods with required fields (opt-in, snippet clients)."""
+        return self.preferences.prefill_required_fields and prefill.client_supports_snippets(
+            self.client_capabilities
+        )
 
     def catalogs_can_advise(self) -> bool:
         return self.catalogs.tool_catalog is not None or self.catalogs.module_catalog is not None
@@ -167,6 +177,7 @@ def _at(ls: OctoscriptServer, uri: str, position: types.Position):
 @server.feature(types.INITIALIZE)
 def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
     ls.catalogs.apply_initialization_options(params.initialization_options)
+    ls.preferences = preferences.from_initialization_options(params.initialization_options)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -174,6 +185,7 @@ def did_change_configuration(
     ls: OctoscriptServer, params: types.DidChangeConfigurationParams
 ) -> None:
     ls.catalogs.apply_settings(params.settings)
+    ls.preferences = preferences.from_settings(params.settings, ls.preferences)
     ls.republish_all()
 
 
@@ -235,7 +247,9 @@ def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) ->
 )
 def complete(ls: OctoscriptServer, params: types.CompletionParams) -> types.CompletionList:
     state, offset = _at(ls, params.text_document.uri, params.position)
-    return completion.complete_wire(state.analysis, state.positions, offset, ls.catalogs)
+    return completion.complete_wire(
+        state.analysis, state.positions, offset, ls.catalogs, ls.prefill_snippets()
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
