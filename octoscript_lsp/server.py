@@ -24,8 +24,10 @@ from .features import (
     folding,
     formatting,
     hover,
+    inlay_hints,
     navigation,
     prefill,
+    range_formatting,
     rename,
     semantic_tokens,
     signature,
@@ -233,6 +235,19 @@ def format_document(
     return answer
 
 
+@server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+def format_range(
+    ls: OctoscriptServer, params: types.DocumentRangeFormattingParams
+) -> list[types.TextEdit]:
+    state = _analyzed(ls, params.text_document.uri)
+    start = state.positions.offset(params.range.start)
+    end = state.positions.offset(params.range.end)
+    try:
+        return range_formatting.format_range(state.analysis, state.positions, start, end)
+    except formatting.FormattingRefused as refusal:
+        raise RequestFailed(str(refusal)) from refusal
+
+
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> list[dict]:
     state = _analyzed(ls, params.text_document.uri)
@@ -412,6 +427,16 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
     return code_actions.code_actions(state.analysis, state.positions, uri, start, end, ls.catalogs)
+
+
+@server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+def inlay_hint(ls: OctoscriptServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+    state = _document(ls, params.text_document.uri)
+    if state is None or not inlay_hints.client_asks(ls.client_capabilities):
+        return []
+    start = state.positions.offset(params.range.start)
+    end = state.positions.offset(params.range.end)
+    return inlay_hints.inlay_hints(state.analysis, state.positions, start, end, ls.catalogs)
 
 
 @server.feature(types.WORKSPACE_SYMBOL)
