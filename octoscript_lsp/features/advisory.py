@@ -29,6 +29,14 @@ CODE_UNLISTED_MEMBER = "unlisted-module-member"
 CODE_MISSING_INPUT = "missing-input-field"
 CODE_UNKNOWN_INPUT = "unknown-input-field"
 
+# The tool method of the same kind for the other format.
+_OTHER_FORMAT_METHOD = {
+    "call": "call_json",
+    "start": "start_json",
+    "call_json": "call",
+    "start_json": "start",
+}
+
 # Bounds the per-document advisory output like the syntax diagnostics.
 MAX_ADVISORY_DIAGNOSTICS = 64
 
@@ -55,6 +63,8 @@ class Finding:
     severity: types.DiagnosticSeverity = types.DiagnosticSeverity.Warning
     typed: str | None = None
     candidates: tuple[str, ...] = ()
+    # Where a replacing name goes when that is not the finding's own range.
+    name_span: tuple[int, int] | None = None
     record: RecordLiteral | None = None
     missing: tuple[ModuleField, ...] = field(default=())
 
@@ -114,6 +124,9 @@ def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> l
                     hint.literal_end,
                     f"this tool is not listed with the {expected} format that "
                     f"tool.{hint.kind} uses",
+                    typed=hint.kind,
+                    candidates=(_OTHER_FORMAT_METHOD[hint.kind],),
+                    name_span=(hint.callee_end - len(hint.kind), hint.callee_end),
                 )
             )
     return out
@@ -142,6 +155,7 @@ def _module_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list
                     types.DiagnosticSeverity.Information,
                     typed=hint.method,
                     candidates=_listed_members(catalog, hint.module_path),
+                    name_span=(hint.callee_end - len(hint.method), hint.callee_end),
                 )
             )
             continue

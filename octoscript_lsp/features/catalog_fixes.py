@@ -2,6 +2,7 @@
 
 - `unlisted-tool`, `unlisted-module-member`, `unknown-input-field`: replace
   the name with each close listed name (did-you-mean, catalogs/suggest.py);
+- `tool-format-mismatch`: call the tool through the method of its format;
 - `missing-input-field`: insert the missing required fields into the record
   literal with typed placeholders, in the record's one-line or multi-line
   style.
@@ -18,6 +19,7 @@ from ..catalogs.suggest import closest_names
 from ..syntax.formatter import INDENT
 from .advisory import (
     CODE_MISSING_INPUT,
+    CODE_TOOL_FORMAT,
     CODE_UNKNOWN_INPUT,
     CODE_UNLISTED_MEMBER,
     CODE_UNLISTED_TOOL,
@@ -80,8 +82,18 @@ def _tool_fixes(source: str, finding: Finding) -> list[Fix]:
 
 def _member_fixes(source: str, finding: Finding) -> list[Fix]:
     # The finding covers `receiver.method`; only the method name changes.
-    typed = finding.typed or ""
-    return _did_you_mean(finding, (finding.end - len(typed), finding.end), quote=False)
+    if finding.name_span is None:
+        return []
+    return _did_you_mean(finding, finding.name_span, quote=False)
+
+
+def _format_fixes(source: str, finding: Finding) -> list[Fix]:
+    """Call the listed tool through the method of its format."""
+    if finding.name_span is None or not finding.candidates:
+        return []
+    method = finding.candidates[0]
+    start, end = finding.name_span
+    return [Fix(f"Use `tool.{method}`", (start, finding.end), (start, end, method), finding)]
 
 
 def _key_fixes(source: str, finding: Finding) -> list[Fix]:
@@ -159,6 +171,7 @@ def _first_non_space(source: str, offset: int) -> int:
 _BUILDERS: dict[str, Callable[[str, Finding], list[Fix]]] = {
     CODE_UNLISTED_TOOL: _tool_fixes,
     CODE_UNLISTED_MEMBER: _member_fixes,
+    CODE_TOOL_FORMAT: _format_fixes,
     CODE_UNKNOWN_INPUT: _key_fixes,
     CODE_MISSING_INPUT: _fill_fixes,
 }

@@ -142,3 +142,19 @@ def test_fixes_only_meet_the_requested_range():
     second = text.rindex("text.ecko")
     found = fixes(DocumentAnalysis(text), second, second, catalogs())
     assert [fix.edit[0] for fix in found] == [second - 1]
+
+
+def test_format_mismatch_switches_to_the_method_of_the_tools_format():
+    text = 'use mod.tool\ntool.call("svc.lookup", "x")\ntool.start_json("text.echo", {})\n'
+    assert applied(text) == [
+        (
+            "Use `tool.call_json`",
+            'use mod.tool\ntool.call_json("svc.lookup", "x")\ntool.start_json("text.echo", {})\n',
+            "tool-format-mismatch",
+        ),
+        (
+            "Use `tool.start`",
+            'use mod.tool\ntool.call("svc.lookup", "x")\ntool.start("text.echo", {})\n',
+            "tool-format-mismatch",
+        ),
+    ]
