@@ -6,11 +6,13 @@
 - `→ promise` after a call of a deferred catalog method whose result is not
   awaited (`.await()`), so an unawaited handle is visible where it is made.
 
-Only the source before the first syntax error is considered, and only calls
-that end inside the requested range.
+Only the source before the first syntax error is considered, and only hints
+inside the requested range are answered.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from lsprotocol import types
 
@@ -40,24 +42,42 @@ def inlay_hints(
     syntax = analysis.syntax
     if syntax is None:
         return []
-    limit = min(analysis.metadata_prefix_end, range_end)
+    prefix_end = analysis.metadata_prefix_end
     calls = [
         node
         for node in syntax.parsed.tree.walk()
-        if node.kind == "call" and node.end <= limit and node.end >= range_start
+        if node.kind == "call"
+        and node.end <= prefix_end
+        and node.start <= range_end
+        and range_start <= node.end
     ]
-    found = _parameter_hints(analysis, positions, calls)
-    found.extend(_promise_hints(analysis, positions, calls, catalogs))
-    found.sort(key=lambda hint: (hint.position.line, hint.position.character))
-    return found
+    found = _parameter_hints(analysis, calls) + _promise_hints(analysis, calls, catalogs)
+    found.sort(key=lambda hint: hint.offset)
+    return [hint.to_lsp(positions) for hint in found if range_start <= hint.offset <= range_end]
+
+
+@dataclass(frozen=True, slots=True)
+class _Hint:
+    offset: int
+    label: str
+    kind: types.InlayHintKind
+
+    def to_lsp(self, positions: PositionMap) -> types.InlayHint:
+        parameter = self.kind is types.InlayHintKind.Parameter
+        return types.InlayHint(
+            position=positions.position(self.offset),
+            label=self.label,
+            kind=self.kind,
+            # A parameter name sits before its argument, a type after the call.
+            padding_right=True if parameter else None,
+            padding_left=None if parameter else True,
+        )
 
 
 # ---------------------------------------------------------------- parameter names
 
 
-def _parameter_hints(
-    analysis: DocumentAnalysis, positions: PositionMap, calls: list[Node]
-) -> list[types.InlayHint]:
+def _parameter_hints(analysis: DocumentAnalysis, calls: list[Node]) -> list[_Hint]:
     syntax = analysis.syntax
     index = analysis.completion_index  # with the safe-prefix limit applied above
     if syntax is None or index.truncated or not calls:
@@ -80,14 +100,7 @@ def _parameter_hints(
         for argument, name in zip(arguments, names, strict=False):
             if argument.kind == "name" and analysis.source[argument.start : argument.end] == name:
                 continue
-            out.append(
-                types.InlayHint(
-                    position=positions.position(argument.start),
-                    label=f"{name}:",
-                    kind=types.InlayHintKind.Parameter,
-                    padding_right=True,
-                )
-            )
+            out.append(_Hint(argument.start, f"{name}:", types.InlayHintKind.Parameter))
     return out
 
 
@@ -106,11 +119,8 @@ def _declared_parameters(tree: Node, tokens: list[Token]) -> dict[int, list[str]
 
 
 def _promise_hints(
-    analysis: DocumentAnalysis,
-    positions: PositionMap,
-    calls: list[Node],
-    catalogs: CatalogStore | None,
-) -> list[types.InlayHint]:
+    analysis: DocumentAnalysis, calls: list[Node], catalogs: CatalogStore | None
+) -> list[_Hint]:
     catalog = catalogs.module_catalog if catalogs is not None else None
     syntax = analysis.syntax
     if catalog is None or syntax is None or not calls:
@@ -127,14 +137,7 @@ def _promise_hints(
             continue
         if _awaited(syntax.tokens, call.end):
             continue
-        out.append(
-            types.InlayHint(
-                position=positions.position(call.end),
-                label=PROMISE_LABEL,
-                kind=types.InlayHintKind.Type,
-                padding_left=True,
-            )
-        )
+        out.append(_Hint(call.end, PROMISE_LABEL, types.InlayHintKind.Type))
     return out
 
 

@@ -29,7 +29,11 @@ def format_range(
     source = analysis.source
     assert analysis.syntax is not None  # canonical_text refuses otherwise
     before = analysis.syntax.parsed.tree.children
-    after = analyze_syntax(formatted).parsed.tree.children
+    try:
+        after = analyze_syntax(formatted).parsed.tree.children
+    except SourceTooLarge as error:
+        # Formatting may grow a text past the source budget (indentation).
+        raise FormattingRefused("the formatted document exceeds the source budget") from error
     if len(before) != len(after):
         raise FormattingRefused("the formatter changed the statement structure")
     touched = [

@@ -85,3 +85,10 @@ def test_only_clients_that_declare_inlay_hints_are_answered():
     assert client_asks(declared)
     assert not client_asks(types.ClientCapabilities())
     assert not client_asks(None)
+
+
+def test_a_call_crossing_the_range_answers_the_hints_inside_it():
+    text = "fn f(a, b) {\na\n}\nf({\nx: 1\n}, 2)\n"
+    last_line = text.index("}, 2)")
+    assert hints(text, last_line, last_line + 5) == [(5, 3, "b:", PARAMETER)]
+    assert hints(text)[0] == (3, 2, "a:", PARAMETER)
