@@ -11,7 +11,7 @@ catalog quick fixes are chosen by the finding's code, never its message.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from lsprotocol import types
 
@@ -66,7 +66,7 @@ class Finding:
     # Where a replacing name goes when that is not the finding's own range.
     name_span: tuple[int, int] | None = None
     record: RecordLiteral | None = None
-    missing: tuple[ModuleField, ...] = field(default=())
+    missing: tuple[ModuleField, ...] = ()
 
 
 def advisory_diagnostics(
