@@ -69,3 +69,8 @@ MAX_WORKFLOW_FIELD_DESCRIPTION_BYTES = 4 * 1024
 # rebuilt on demand). Small per-version answers are kept for every document.
 MAX_CACHED_ANALYSES = 8
 MAX_WORKSPACE_SYMBOLS = 256
+
+# Did-you-mean suggestions (catalogs/suggest.py): at most this many, and never
+# farther than this edit distance whatever the name's length.
+MAX_SUGGESTIONS = 3
+MAX_SUGGESTION_DISTANCE = 3

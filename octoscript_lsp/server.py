@@ -12,7 +12,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
-from . import __version__
+from . import __version__, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument
@@ -24,7 +24,10 @@ from .features import (
     folding,
     formatting,
     hover,
+    inlay_hints,
     navigation,
+    prefill,
+    range_formatting,
     rename,
     semantic_tokens,
     signature,
@@ -50,6 +53,7 @@ class OctoscriptServer(LanguageServer):
         self.documents = DocumentStore(self.document_text)
         self.catalogs = CatalogStore()
         self.rename_enabled = False
+        self.preferences = preferences.DEFAULTS
         self.stdin: StdinRecorder | None = None
 
     def report_server_error(self, error: Exception, source) -> None:
@@ -98,6 +102,8 @@ class OctoscriptServer(LanguageServer):
     def apply_configuration(self, params: object) -> None:
         """Raw didChangeConfiguration params that did not fit their type."""
         self.catalogs.apply_did_change_configuration(params)
+        settings = params.get("settings") if isinstance(params, dict) else None
+        self.preferences = preferences.from_settings(settings, self.preferences)
         self.republish_all()
 
     def republish_all(self) -> None:
@@ -123,6 +129,12 @@ class OctoscriptServer(LanguageServer):
             asyncio.get_event_loop().call_later(
                 ADVISORY_DELAY_SECONDS, self._publish_advice, uri, cached, syntax_only
             )
+
+    def prefill_snippets(self) -> bool:
+        """Complete catalog methods with required fields (opt-in, snippet clients)."""
+        return self.preferences.prefill_required_fields and prefill.client_supports_snippets(
+            self.client_capabilities
+        )
 
     def catalogs_can_advise(self) -> bool:
         return self.catalogs.tool_catalog is not None or self.catalogs.module_catalog is not None
@@ -167,6 +179,7 @@ def _at(ls: OctoscriptServer, uri: str, position: types.Position):
 @server.feature(types.INITIALIZE)
 def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
     ls.catalogs.apply_initialization_options(params.initialization_options)
+    ls.preferences = preferences.from_initialization_options(params.initialization_options)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -174,6 +187,7 @@ def did_change_configuration(
     ls: OctoscriptServer, params: types.DidChangeConfigurationParams
 ) -> None:
     ls.catalogs.apply_settings(params.settings)
+    ls.preferences = preferences.from_settings(params.settings, ls.preferences)
     ls.republish_all()
 
 
@@ -221,6 +235,19 @@ def format_document(
     return answer
 
 
+@server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+def format_range(
+    ls: OctoscriptServer, params: types.DocumentRangeFormattingParams
+) -> list[types.TextEdit]:
+    state = _analyzed(ls, params.text_document.uri)
+    start = state.positions.offset(params.range.start)
+    end = state.positions.offset(params.range.end)
+    try:
+        return range_formatting.format_range(state.analysis, state.positions, start, end)
+    except formatting.FormattingRefused as refusal:
+        raise RequestFailed(str(refusal)) from refusal
+
+
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> list[dict]:
     state = _analyzed(ls, params.text_document.uri)
@@ -235,7 +262,9 @@ def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) ->
 )
 def complete(ls: OctoscriptServer, params: types.CompletionParams) -> types.CompletionList:
     state, offset = _at(ls, params.text_document.uri, params.position)
-    return completion.complete_wire(state.analysis, state.positions, offset, ls.catalogs)
+    return completion.complete_wire(
+        state.analysis, state.positions, offset, ls.catalogs, ls.prefill_snippets()
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
@@ -398,6 +427,16 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
     return code_actions.code_actions(state.analysis, state.positions, uri, start, end, ls.catalogs)
+
+
+@server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
+def inlay_hint(ls: OctoscriptServer, params: types.InlayHintParams) -> list[types.InlayHint]:
+    state = _document(ls, params.text_document.uri)
+    if state is None or not inlay_hints.client_asks(ls.client_capabilities):
+        return []
+    start = state.positions.offset(params.range.start)
+    end = state.positions.offset(params.range.end)
+    return inlay_hints.inlay_hints(state.analysis, state.positions, start, end, ls.catalogs)
 
 
 @server.feature(types.WORKSPACE_SYMBOL)

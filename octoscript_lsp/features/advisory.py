@@ -3,14 +3,21 @@
 They say what the host's catalog does not list; they are hints (Warning or
 Information), never errors, and appear only while the relevant catalog is
 valid: an absent or discarded catalog says nothing about what exists.
+
+Each is first a `Finding` in code-point offsets that also keeps what a quick
+fix needs (the listed names to suggest from, the record literal to fill), so
+catalog quick fixes are chosen by the finding's code, never its message.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.hints import ImportedModuleCallHint, catalog_status, expected_format
+from ..catalogs.model import ModuleCatalog, ModuleDescriptor, ModuleField, ToolFormat
 from ..catalogs.store import CatalogState, CatalogStore
 from ..syntax.tokens import Kind, Token, first_token_from
 from .diagnostics import SOURCE
@@ -22,75 +29,110 @@ CODE_UNLISTED_MEMBER = "unlisted-module-member"
 CODE_MISSING_INPUT = "missing-input-field"
 CODE_UNKNOWN_INPUT = "unknown-input-field"
 
+# The tool method of the same kind for the other format.
+_OTHER_FORMAT_METHOD = {
+    "call": "call_json",
+    "start": "start_json",
+    "call_json": "call",
+    "start_json": "start",
+}
+
 # Bounds the per-document advisory output like the syntax diagnostics.
 MAX_ADVISORY_DIAGNOSTICS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class RecordLiteral:
+    """A `{...}` first argument: its root keys and where new fields may go."""
+
+    keys: tuple[tuple[str, int, int], ...]
+    open_end: int  # just after `{`
+    close_start: int  # the `}`
+    last_end: int  # end of the last token before `}` (the `{` when empty)
+    multiline: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One piece of catalog advice; `typed` and `candidates` feed did-you-mean."""
+
+    code: str
+    start: int
+    end: int
+    message: str
+    severity: types.DiagnosticSeverity = types.DiagnosticSeverity.Warning
+    typed: str | None = None
+    candidates: tuple[str, ...] = ()
+    # Where a replacing name goes when that is not the finding's own range.
+    name_span: tuple[int, int] | None = None
+    record: RecordLiteral | None = None
+    missing: tuple[ModuleField, ...] = ()
 
 
 def advisory_diagnostics(
     analysis: DocumentAnalysis, positions: PositionMap, catalogs: CatalogStore
 ) -> list[types.Diagnostic]:
+    return [to_diagnostic(finding, positions) for finding in findings(analysis, catalogs)]
+
+
+def findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list[Finding]:
     if analysis.syntax is None or not analysis.valid:
         return []
-    found: list[types.Diagnostic] = []
-    found.extend(_tool_name_diagnostics(analysis, positions, catalogs))
-    found.extend(_module_diagnostics(analysis, positions, catalogs))
+    found: list[Finding] = []
+    found.extend(_tool_name_findings(analysis, catalogs))
+    found.extend(_module_findings(analysis, catalogs))
     return found[:MAX_ADVISORY_DIAGNOSTICS]
 
 
-def _diagnostic(
-    positions: PositionMap,
-    start: int,
-    end: int,
-    message: str,
-    code: str,
-    severity: types.DiagnosticSeverity = types.DiagnosticSeverity.Warning,
-) -> types.Diagnostic:
+def to_diagnostic(finding: Finding, positions: PositionMap) -> types.Diagnostic:
     return types.Diagnostic(
-        range=positions.range(start, end),
-        message=message,
-        severity=severity,
+        range=positions.range(finding.start, finding.end),
+        message=finding.message,
+        severity=finding.severity,
         source=SOURCE,
-        code=code,
+        code=finding.code,
     )
 
 
-def _tool_name_diagnostics(
-    analysis: DocumentAnalysis, positions: PositionMap, catalogs: CatalogStore
-) -> list[types.Diagnostic]:
-    if catalogs.tool_catalog_state is not CatalogState.VALID:
+def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list[Finding]:
+    catalog = catalogs.tool_catalog
+    if catalogs.tool_catalog_state is not CatalogState.VALID or catalog is None:
         return []
     out = []
     for hint in analysis.hints.tool_calls:
         if hint.literal_start is None or hint.literal_end is None or not hint.literal_value:
             continue  # dynamic, undecodable, or still being typed (`""`)
         status = catalog_status(hint, catalogs)
+        expected = expected_format(hint.kind)
         if status == "unlisted":
+            names = tuple(tool.name for tool in catalog.by_format(ToolFormat(expected)))
             out.append(
-                _diagnostic(
-                    positions,
+                Finding(
+                    CODE_UNLISTED_TOOL,
                     hint.literal_start,
                     hint.literal_end,
                     "the tool catalog does not list this tool",
-                    CODE_UNLISTED_TOOL,
+                    typed=hint.literal_value,
+                    candidates=names,
                 )
             )
         elif status == "format-mismatch":
             out.append(
-                _diagnostic(
-                    positions,
+                Finding(
+                    CODE_TOOL_FORMAT,
                     hint.literal_start,
                     hint.literal_end,
-                    f"this tool is not listed with the {expected_format(hint.kind)} format that "
+                    f"this tool is not listed with the {expected} format that "
                     f"tool.{hint.kind} uses",
-                    CODE_TOOL_FORMAT,
+                    typed=hint.kind,
+                    candidates=(_OTHER_FORMAT_METHOD[hint.kind],),
+                    name_span=(hint.callee_end - len(hint.kind), hint.callee_end),
                 )
             )
     return out
 
 
-def _module_diagnostics(
-    analysis: DocumentAnalysis, positions: PositionMap, catalogs: CatalogStore
-) -> list[types.Diagnostic]:
+def _module_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list[Finding]:
     catalog = catalogs.module_catalog
     if catalogs.module_catalog_state is not CatalogState.VALID or catalog is None:
         return []
@@ -105,88 +147,106 @@ def _module_diagnostics(
             if catalog.is_leaf(hint.module_path):
                 continue  # calling into a leaf: nothing to list beneath it
             out.append(
-                _diagnostic(
-                    positions,
+                Finding(
+                    CODE_UNLISTED_MEMBER,
                     hint.callee_start,
                     hint.callee_end,
                     f"the module catalog does not list {'.'.join(path)}",
-                    CODE_UNLISTED_MEMBER,
                     types.DiagnosticSeverity.Information,
+                    typed=hint.method,
+                    candidates=_listed_members(catalog, hint.module_path),
+                    name_span=(hint.callee_end - len(hint.method), hint.callee_end),
                 )
             )
             continue
         if descriptor.is_shaped:
-            out.extend(_input_diagnostics(tokens, positions, hint, descriptor))
+            out.extend(_input_findings(tokens, hint, descriptor))
     return out
 
 
-def _input_diagnostics(
-    tokens: list[Token], positions: PositionMap, hint: ImportedModuleCallHint, descriptor
-) -> list[types.Diagnostic]:
-    keys = _literal_record_keys(tokens, hint.callee_end)
-    if keys is None:
+def _listed_members(catalog: ModuleCatalog, module_path: tuple[str, ...]) -> tuple[str, ...]:
+    """Children with a descriptor of their own: the members a call can name."""
+    return tuple(
+        child.name
+        for child in catalog.children(module_path)
+        if catalog.descriptor((*module_path, child.name)) is not None
+    )
+
+
+def _input_findings(
+    tokens: list[Token], hint: ImportedModuleCallHint, descriptor: ModuleDescriptor
+) -> list[Finding]:
+    record = literal_record(tokens, hint.callee_end)
+    if record is None:
         return []
     out = []
-    known = {field.name for field in descriptor.input_fields}
-    present = {name for name, _, _ in keys}
-    for name, start, end in keys:
+    fields = descriptor.input_fields or ()
+    known = {field.name for field in fields}
+    present = {name for name, _, _ in record.keys}
+    unused = tuple(sorted(known - present))
+    for name, start, end in record.keys:
         if name not in known:
             out.append(
-                _diagnostic(
-                    positions,
+                Finding(
+                    CODE_UNKNOWN_INPUT,
                     start,
                     end,
                     f"`{name}` is not an input field of this call",
-                    CODE_UNKNOWN_INPUT,
+                    typed=name,
+                    candidates=unused,
                 )
             )
-    missing = [f.name for f in descriptor.input_fields if f.required and f.name not in present]
+    missing = tuple(f for f in fields if f.required and f.name not in present)
     if missing:
         out.append(
-            _diagnostic(
-                positions,
+            Finding(
+                CODE_MISSING_INPUT,
                 hint.callee_start,
                 hint.callee_end,
                 "missing required input field"
                 + ("s " if len(missing) > 1 else " ")
-                + ", ".join(f"`{name}`" for name in missing),
-                CODE_MISSING_INPUT,
+                + ", ".join(f"`{f.name}`" for f in missing),
+                record=record,
+                missing=missing,
             )
         )
     return out
 
 
-def _literal_record_keys(tokens: list[Token], callee_end: int) -> list[tuple[str, int, int]] | None:
-    """Root keys of `callee({k: v, ...})` when the first argument is a record literal."""
+def literal_record(tokens: list[Token], callee_end: int) -> RecordLiteral | None:
+    """The record literal of `callee({k: v, ...})` when it is the first argument."""
     index = first_token_from(tokens, callee_end)
     if index + 1 >= len(tokens):
         return None
     if tokens[index].kind is not Kind.LPAREN or tokens[index + 1].kind is not Kind.LBRACE:
         return None
+    opening = tokens[index + 1]
     keys: list[tuple[str, int, int]] = []
     depth = 0
     expecting_key = True
+    multiline = False
+    last_end = opening.end
     for token in tokens[index + 1 :]:
         kind = token.kind
-        if kind in (Kind.LBRACE, Kind.LPAREN, Kind.LBRACKET):
-            depth += 1
-            if depth == 1:
-                expecting_key = True
-            continue
+        if kind is Kind.END:
+            return None
         if kind in (Kind.RBRACE, Kind.RPAREN, Kind.RBRACKET):
             depth -= 1
             if depth == 0:
-                return keys
-            continue
-        if depth != 1:
-            continue
-        if kind is Kind.COMMA or kind is Kind.NEWLINE:
+                return RecordLiteral(tuple(keys), opening.end, token.start, last_end, multiline)
+        elif kind in (Kind.LBRACE, Kind.LPAREN, Kind.LBRACKET):
+            depth += 1
+            if depth == 1:
+                expecting_key = True
+                continue
+        elif depth == 1 and (kind is Kind.COMMA or kind is Kind.NEWLINE):
+            multiline = multiline or kind is Kind.NEWLINE
             expecting_key = True
-        elif expecting_key and kind is Kind.IDENT:
+        elif depth == 1 and expecting_key and kind is Kind.IDENT:
             keys.append((token.text, token.start, token.end))
             expecting_key = False
-        else:
+        elif depth == 1:
             expecting_key = False
-        if kind is Kind.END:
-            return None
+        if kind is not Kind.NEWLINE:
+            last_end = token.end
     return None

@@ -5,7 +5,9 @@
 - an unresolved name that is the last segment of exactly one path of a valid
   module catalog gets `use mod.<path>`;
 - compatibility syntax the checker rejects is rewritten: `var` -> `let`,
-  a single-quoted string -> a double-quoted one, a trailing comma removed.
+  a single-quoted string -> a double-quoted one, a trailing comma removed;
+- catalog advice gets did-you-mean and fill-required-fields fixes
+  (catalog_fixes.py).
 
 Imports are inserted on a new line after the last top-level `use` (or at the
 top). Only fixes whose span intersects the requested range are offered.
@@ -15,7 +17,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -23,25 +24,19 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..analysis.surfaces import STD_MODULE_NAMES, TOOL_BINDING
 from ..syntax.check import SyntaxResult
+from ..syntax.codes import SyntaxCode
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 from ..syntax.tree import DEFINE, REFERENCE
+from .advisory import to_diagnostic
+from .catalog_fixes import catalog_fixes
 from .positions import PositionMap
+from .quick_fix import Fix
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
 
 _CLOSERS = (Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE)
 _STATEMENT_STARTS = (Kind.NEWLINE, Kind.SEMICOLON, Kind.LBRACE)
-_SINGLE_QUOTE_MESSAGE = "only double-quoted strings"
-
-
-@dataclass(frozen=True, slots=True)
-class Fix:
-    """One candidate fix in code-point offsets; `span` is what it is about."""
-
-    title: str
-    span: tuple[int, int]
-    edit: tuple[int, int, str]
 
 
 def code_actions(
@@ -70,6 +65,9 @@ def fixes(
     found.extend(_quote_fixes(analysis.source, syntax, range_start, range_end))
     found.extend(_comma_fixes(syntax.tokens, range_start, range_end))
     found.sort(key=lambda fix: (fix.span, fix.title))
+    # Catalog fixes keep their own order (nearest suggestion first).
+    found.extend(catalog_fixes(analysis, range_start, range_end, catalogs))
+    found.sort(key=lambda fix: fix.span)
     return found
 
 
@@ -79,6 +77,8 @@ def _to_action(fix: Fix, positions: PositionMap, uri: str) -> types.CodeAction:
     return types.CodeAction(
         title=fix.title,
         kind=types.CodeActionKind.QuickFix,
+        diagnostics=[to_diagnostic(fix.about, positions)] if fix.about else None,
+        is_preferred=True if fix.preferred else None,
         edit=types.WorkspaceEdit(changes={uri: [edit]}),
     )
 
@@ -270,7 +270,7 @@ def _quote_fixes(source: str, syntax: SyntaxResult, range_start: int, range_end:
     result = []
     for diagnostic in syntax.lex.diagnostics:
         start = diagnostic.offset
-        if not diagnostic.message.startswith(_SINGLE_QUOTE_MESSAGE):
+        if diagnostic.code is not SyntaxCode.SINGLE_QUOTED_STRING:
             continue
         if start >= len(source) or source[start] != "'":
             continue

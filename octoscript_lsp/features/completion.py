@@ -26,6 +26,7 @@ from ..analysis.sites import (
 from ..syntax.tree import SymbolKind
 from . import catalog_assist
 from .positions import PositionMap
+from .prefill import with_required_fields
 from .wire import WireDict
 
 _CONVERTER = get_converter()
@@ -71,8 +72,11 @@ class CompletionContext:
         positions: PositionMap,
         offset: int,
         catalogs: catalog_assist.Catalogs,
+        prefill: bool = False,
     ) -> None:
         self.analysis = analysis
+        # Catalog methods may be inserted with required fields (prefill.py).
+        self.prefill = prefill
         self.positions = positions
         self.offset = offset
         self.catalogs = catalogs
@@ -89,9 +93,10 @@ def complete(
     positions: PositionMap,
     offset: int | None,
     catalogs: catalog_assist.Catalogs,
+    prefill: bool = False,
 ) -> types.CompletionList:
     """The completion answer as lsprotocol objects."""
-    answer = complete_wire(analysis, positions, offset, catalogs)
+    answer = complete_wire(analysis, positions, offset, catalogs, prefill)
     if isinstance(answer, WireDict):
         return _CONVERTER.structure(dict(answer), types.CompletionList)
     return answer
@@ -102,6 +107,7 @@ def complete_wire(
     positions: PositionMap,
     offset: int | None,
     catalogs: catalog_assist.Catalogs,
+    prefill: bool = False,
 ) -> types.CompletionList | WireDict:
     """The completion answer, large lists already in wire form (for the server)."""
     index = analysis.completion_index
@@ -109,7 +115,7 @@ def complete_wire(
         return _list([], index.incomplete)
     if index.truncated:
         return _list([], True)
-    context = CompletionContext(analysis, positions, offset, catalogs)
+    context = CompletionContext(analysis, positions, offset, catalogs, prefill)
     steps: tuple[Callable[[CompletionContext], types.CompletionList | None], ...] = (
         _import_path,
         _tool_literal,
@@ -215,7 +221,8 @@ def _member(context: CompletionContext) -> types.CompletionList | None:
         answer = step(context, site)
         if answer is not None:
             return answer
-    return catalog_assist.module_member_completion(context, site)
+    answer = catalog_assist.module_member_completion(context, site)
+    return with_required_fields(context, site, answer)
 
 
 def _member_import(context: CompletionContext, site: MemberSite):

@@ -9,20 +9,30 @@ from ..limits import MAX_OPEN_DOCUMENTS, MAX_SYNTAX_DIAGNOSTICS
 from .positions import PositionMap
 
 SOURCE = "octoscript"
+# Codes of diagnostics about the document as a whole (docs/diagnostics.md).
+CODE_SOURCE_TOO_LARGE = "source-too-large"
+CODE_TOO_MANY_DIAGNOSTICS = "too-many-diagnostics"
+CODE_TOO_MANY_DOCUMENTS = "too-many-documents"
 _ORIGIN = types.Range(
     start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
 )
 
 
-def _at_origin(message: str, severity: types.DiagnosticSeverity) -> types.Diagnostic:
-    return types.Diagnostic(range=_ORIGIN, message=message, severity=severity, source=SOURCE)
+def _at_origin(message: str, severity: types.DiagnosticSeverity, code: str) -> types.Diagnostic:
+    return types.Diagnostic(
+        range=_ORIGIN, message=message, severity=severity, source=SOURCE, code=code
+    )
 
 
 def syntax_diagnostics(
     analysis: DocumentAnalysis, positions: PositionMap
 ) -> list[types.Diagnostic]:
     if analysis.too_large is not None:
-        return [_at_origin(str(analysis.too_large), types.DiagnosticSeverity.Error)]
+        return [
+            _at_origin(
+                str(analysis.too_large), types.DiagnosticSeverity.Error, CODE_SOURCE_TOO_LARGE
+            )
+        ]
     syntax = analysis.syntax
     assert syntax is not None
     out = []
@@ -34,6 +44,7 @@ def syntax_diagnostics(
                 message=diagnostic.message,
                 severity=types.DiagnosticSeverity.Error,
                 source=SOURCE,
+                code=diagnostic.code.value,
             )
         )
     if syntax.diagnostics_truncated:
@@ -41,6 +52,7 @@ def syntax_diagnostics(
             _at_origin(
                 f"Octoscript stopped after {MAX_SYNTAX_DIAGNOSTICS} syntax diagnostics",
                 types.DiagnosticSeverity.Warning,
+                CODE_TOO_MANY_DIAGNOSTICS,
             )
         )
     return out
@@ -52,5 +64,6 @@ def too_many_documents() -> list[types.Diagnostic]:
             f"octoscript-lsp analyzes at most {MAX_OPEN_DOCUMENTS} open documents per session; "
             "close another document to analyze this one",
             types.DiagnosticSeverity.Error,
+            CODE_TOO_MANY_DOCUMENTS,
         )
     ]

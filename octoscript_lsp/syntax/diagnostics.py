@@ -6,6 +6,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 
 from ..limits import MAX_SYNTAX_DIAGNOSTICS
+from .codes import SyntaxCode
 
 
 @dataclass(frozen=True, slots=True)
@@ -14,6 +15,7 @@ class Diagnostic:
 
     offset: int
     message: str
+    code: SyntaxCode
 
 
 @dataclass(slots=True)
@@ -24,11 +26,11 @@ class DiagnosticSink:
     truncated: bool = False
     first_offset: int | None = None
 
-    def report(self, offset: int, message: str) -> None:
+    def report(self, offset: int, message: str, code: SyntaxCode) -> None:
         if self.first_offset is None or offset < self.first_offset:
             self.first_offset = offset
         if len(self.items) < MAX_SYNTAX_DIAGNOSTICS:
-            self.items.append(Diagnostic(offset, message))
+            self.items.append(Diagnostic(offset, message, code))
         else:
             self.truncated = True
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..limits import MAX_SYNTAX_TOKENS
+from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
 from .tokens import CANONICAL_OPERATORS, OPERATOR_CHARS, Kind, Token
 
@@ -73,6 +74,7 @@ class _TokenBuffer:
                 self.sink.report(
                     start,
                     f"canonical Octoscript token count exceeds the maximum of {self.max_tokens}",
+                    SyntaxCode.TOKEN_LIMIT,
                 )
             return
         self.tokens.append(Token(kind, text, start, end))
@@ -102,7 +104,7 @@ def retokenize(
     sink = DiagnosticSink()
     for diagnostic in previous.diagnostics:
         if diagnostic.offset < restart:
-            sink.report(diagnostic.offset, diagnostic.message)
+            sink.report(diagnostic.offset, diagnostic.message, diagnostic.code)
     comments = [span for span in previous.comments if span[0] < restart]
     result = _tokenize_from(
         source, max_tokens, restart, sink, previous.tokens[:shared], comments, carried_limit
@@ -217,7 +219,11 @@ def _tokenize_from(
         elif char in OPERATOR_CHARS:
             pos = _scan_operator(source, pos, out, sink)
         else:
-            sink.report(pos, f"unsupported character {_describe(char)} in canonical Octoscript")
+            sink.report(
+                pos,
+                f"unsupported character {_describe(char)} in canonical Octoscript",
+                SyntaxCode.INVALID_CHARACTER,
+            )
             pos += 1
     # END sits outside the token budget so a full budget still terminates.
     out.tokens.append(Token(Kind.END, "", length, length))
@@ -242,7 +248,11 @@ def _scan_carriage_return(source: str, pos: int, out: _TokenBuffer, sink: Diagno
     if pos + 1 < len(source) and source[pos + 1] == "\n":
         out.emit(Kind.NEWLINE, "\r\n", pos, pos + 2)
         return pos + 2
-    sink.report(pos, "bare carriage returns are not supported; use LF or CRLF line endings")
+    sink.report(
+        pos,
+        "bare carriage returns are not supported; use LF or CRLF line endings",
+        SyntaxCode.BARE_CARRIAGE_RETURN,
+    )
     return pos + 1
 
 
@@ -274,6 +284,7 @@ def _scan_number(source: str, pos: int, sink: DiagnosticSink) -> int:
                 pos,
                 "a decimal point in a number must be followed by a digit; "
                 "use a space or parentheses before field access",
+                SyntaxCode.INVALID_NUMBER,
             )
     if _char_at(source, pos) in ("e", "E"):
         exponent = pos
@@ -283,10 +294,14 @@ def _scan_number(source: str, pos: int, sink: DiagnosticSink) -> int:
         if _char_at(source, pos) in _DIGITS:
             pos = _digits_end(source, pos)
         else:
-            sink.report(exponent, "an exponent needs at least one digit")
+            sink.report(exponent, "an exponent needs at least one digit", SyntaxCode.INVALID_NUMBER)
     following = _char_at(source, pos)
     if following and (following == "_" or (following.isascii() and following.isalpha())):
-        sink.report(pos, "numeric literal suffixes are not part of canonical Octoscript")
+        sink.report(
+            pos,
+            "numeric literal suffixes are not part of canonical Octoscript",
+            SyntaxCode.INVALID_NUMBER,
+        )
     return pos
 
 
@@ -300,24 +315,24 @@ def _scan_string(source: str, start: int, sink: DiagnosticSink) -> int:
         if char == "\\":
             pos = _scan_escape(source, pos + 1, start, sink)
         elif char == "\n" or char == "\r":
-            sink.report(start, MSG_UNTERMINATED_STRING)
+            sink.report(start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
             return pos
         else:
             pos += 1
-    sink.report(start, MSG_UNTERMINATED_STRING)
+    sink.report(start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
     return pos
 
 
 def _scan_escape(source: str, pos: int, string_start: int, sink: DiagnosticSink) -> int:
     if pos >= len(source):
-        sink.report(string_start, MSG_UNTERMINATED_STRING)
+        sink.report(string_start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
         return pos
     escape = source[pos]
     if escape in ('"', "\\", "n", "r", "t"):
         return pos + 1
     if escape == "u":
         return _scan_unicode_escape(source, pos + 1, string_start, sink)
-    sink.report(pos, "unsupported string escape in canonical Octoscript")
+    sink.report(pos, "unsupported string escape in canonical Octoscript", SyntaxCode.INVALID_ESCAPE)
     return pos + 1
 
 
@@ -334,11 +349,11 @@ def _scan_unicode_escape(source: str, pos: int, string_start: int, sink: Diagnos
             pos += 1
         digits = pos - digits_start
         if not 1 <= digits <= 6 or _char_at(source, pos) != "}":
-            sink.report(string_start, MSG_BAD_UNICODE_ESCAPE)
+            sink.report(string_start, MSG_BAD_UNICODE_ESCAPE, SyntaxCode.INVALID_ESCAPE)
             while pos < length and source[pos] not in ("}", "\n"):
                 pos += 1
         elif not _is_scalar_value(int(source[digits_start:pos], 16)):
-            sink.report(string_start, MSG_UNICODE_SCALAR)
+            sink.report(string_start, MSG_UNICODE_SCALAR, SyntaxCode.INVALID_ESCAPE)
         if _char_at(source, pos) == "}":
             pos += 1
         return pos
@@ -346,14 +361,18 @@ def _scan_unicode_escape(source: str, pos: int, string_start: int, sink: Diagnos
     while pos < length and pos - digits_start < 4 and source[pos] in _HEX_DIGITS:
         pos += 1
     if pos - digits_start != 4:
-        sink.report(string_start, MSG_BAD_UNICODE_ESCAPE)
+        sink.report(string_start, MSG_BAD_UNICODE_ESCAPE, SyntaxCode.INVALID_ESCAPE)
     elif not _is_scalar_value(int(source[digits_start:pos], 16)):
-        sink.report(string_start, MSG_UNICODE_SCALAR)
+        sink.report(string_start, MSG_UNICODE_SCALAR, SyntaxCode.INVALID_ESCAPE)
     return pos
 
 
 def _skip_single_quoted_string(source: str, start: int, sink: DiagnosticSink) -> int:
-    sink.report(start, "only double-quoted strings are part of canonical Octoscript")
+    sink.report(
+        start,
+        "only double-quoted strings are part of canonical Octoscript",
+        SyntaxCode.SINGLE_QUOTED_STRING,
+    )
     length = len(source)
     pos = start + 1
     while pos < length:
@@ -399,7 +418,7 @@ def _skip_block_comment(source: str, start: int, out: _TokenBuffer, sink: Diagno
             pos = _scan_line_break(source, pos, out, sink)
         else:
             pos += 1
-    sink.report(start, "unterminated block comment")
+    sink.report(start, "unterminated block comment", SyntaxCode.UNTERMINATED_COMMENT)
     return pos
 
 
@@ -412,5 +431,9 @@ def _scan_operator(source: str, start: int, out: _TokenBuffer, sink: DiagnosticS
     if operator in CANONICAL_OPERATORS:
         out.emit(Kind.OPERATOR, operator, start, pos)
     else:
-        sink.report(start, f"operator `{operator}` is not part of canonical Octoscript")
+        sink.report(
+            start,
+            f"operator `{operator}` is not part of canonical Octoscript",
+            SyntaxCode.UNSUPPORTED_OPERATOR,
+        )
     return pos

@@ -13,6 +13,7 @@ import sys
 from dataclasses import dataclass, field
 
 from ..limits import MAX_SYNTAX_NESTING
+from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
 from .tokens import ASSIGNMENT_OPERATORS, RESERVED_WORDS, Kind, Token
 from .tree import DEFINE, IMPORT, LET_INIT, POP, PUSH, REFERENCE, Node, SymbolKind
@@ -228,7 +229,7 @@ class _Parser:
             index = self.index
             self.advance()
             return index
-        self.report_current(message)
+        self.report_current(message, SyntaxCode.EXPECTED_IDENTIFIER)
         return None
 
     def at_statement_boundary(self) -> bool:
@@ -268,21 +269,22 @@ class _Parser:
 
     # ---------------------------------------------------------------- reports
 
-    def report(self, offset: int, message: str) -> None:
-        self.all_diagnostics.append(Diagnostic(offset, message))
-        self.sink.report(offset, message)
+    def report(self, offset: int, message: str, code: SyntaxCode) -> None:
+        self.all_diagnostics.append(Diagnostic(offset, message, code))
+        self.sink.report(offset, message, code)
 
-    def report_current(self, message: str) -> None:
-        self.report(self.tokens[self.index].start, message)
+    def report_current(self, message: str, code: SyntaxCode) -> None:
+        self.report(self.tokens[self.index].start, message, code)
 
-    def report_previous(self, message: str) -> None:
+    def report_previous(self, message: str, code: SyntaxCode) -> None:
         token = self.tokens[self.index - 1] if self.index > 0 else self.tokens[self.index]
-        self.report(token.start, message)
+        self.report(token.start, message, code)
 
     def enter_nesting(self) -> bool:
         if self.nesting >= self.max_nesting:
             self.report_current(
-                f"canonical Octoscript nesting exceeds the maximum of {self.max_nesting}"
+                f"canonical Octoscript nesting exceeds the maximum of {self.max_nesting}",
+                SyntaxCode.NESTING_LIMIT,
             )
             return False
         self.nesting += 1
@@ -323,7 +325,9 @@ class _Parser:
             unit_start = self.index
             self.unit_offsets.append(self.tokens[unit_start].start)
             if self.at_kind(Kind.RBRACE):
-                self.report_current("unexpected `}` at top level")
+                self.report_current(
+                    "unexpected `}` at top level", SyntaxCode.UNEXPECTED_CLOSING_BRACE
+                )
                 self.advance()
             else:
                 before = self.index
@@ -358,7 +362,7 @@ class _Parser:
         self.index = next_index
         self.events = previous.events[:events_end]
         for diagnostic in previous.all_diagnostics[:diagnostics_end]:
-            self.report(diagnostic.offset, diagnostic.message)
+            self.report(diagnostic.offset, diagnostic.message, diagnostic.code)
         statements.extend(previous.tree.children[:children_end])
         self.units = units[:count]
         self.unit_offsets = previous.unit_offsets[:count]
@@ -387,7 +391,7 @@ class _Parser:
             _shifted_event(event, shift, delta) for event in previous.events[events_base:]
         )
         for diagnostic in previous.all_diagnostics[diagnostics_base:]:
-            self.report(diagnostic.offset + delta, diagnostic.message)
+            self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
         statements.extend(
             _shifted_node(node, shift, delta) for node in previous.tree.children[children_base:]
         )
@@ -421,12 +425,12 @@ class _Parser:
         if not self.enter_nesting():
             return self.node("error", start)
         if not self.take_kind(Kind.LBRACE):
-            self.report_current("expected `{` to start a block")
+            self.report_current("expected `{` to start a block", SyntaxCode.EXPECTED_TOKEN)
             self.leave_nesting()
             return self.node("error", start)
         statements = self.parse_statement_list()
         if not self.take_kind(Kind.RBRACE):
-            self.report_current("expected `}` to close a block")
+            self.report_current("expected `}` to close a block", SyntaxCode.EXPECTED_TOKEN)
         self.leave_nesting()
         return self.node("block", start, statements)
 
@@ -451,10 +455,10 @@ class _Parser:
     def parse_import(self) -> list[Node]:
         module_token = self.index
         if not self.take_ident("mod"):
-            self.report_current("expected `mod` after `use`")
+            self.report_current("expected `mod` after `use`", SyntaxCode.EXPECTED_TOKEN)
             return []
         if not self.take_op("."):
-            self.report_current("expected `.` after `use mod`")
+            self.report_current("expected `.` after `use mod`", SyntaxCode.EXPECTED_TOKEN)
             return []
         path = ["mod"]
         path_start = self.tokens[module_token].start
@@ -491,7 +495,10 @@ class _Parser:
             initializer = self.index
             children.append(self.parse_expression())
         elif not self.at_statement_boundary():
-            self.report_current("expected `=` or a statement end after a `let` declaration")
+            self.report_current(
+                "expected `=` or a statement end after a `let` declaration",
+                SyntaxCode.EXPECTED_TOKEN,
+            )
         if binding is not None:
             if initializer >= 0:
                 self.events.append((LET_INIT, binding, initializer))
@@ -517,7 +524,7 @@ class _Parser:
         start = self.current.start
         names: list[Node] = []
         if not self.take_kind(Kind.LPAREN):
-            self.report_current("expected `(` after a function name")
+            self.report_current("expected `(` after a function name", SyntaxCode.EXPECTED_TOKEN)
             return self.node("params", start, names)
         if self.take_kind(Kind.RPAREN):
             return self.node("params", start, names)
@@ -529,13 +536,17 @@ class _Parser:
             if self.take_kind(Kind.COMMA):
                 if self.at_kind(Kind.RPAREN):
                     self.report_current(
-                        "trailing commas are not part of the canonical parameter grammar"
+                        "trailing commas are not part of the canonical parameter grammar",
+                        SyntaxCode.TRAILING_COMMA,
                     )
                     self.advance()
                     return self.node("params", start, names)
                 continue
             if not self.take_kind(Kind.RPAREN):
-                self.report_current("expected `,` or `)` after a parameter")
+                self.report_current(
+                    "expected `,` or `)` after a parameter",
+                    SyntaxCode.EXPECTED_TOKEN,
+                )
             return self.node("params", start, names)
 
     # ---------------------------------------------------------------- expressions
@@ -574,12 +585,14 @@ class _Parser:
         if self.starts_control_expression():
             self.report_current(
                 f"a control expression used as an `{context}` condition or iterable "
-                "must be parenthesized"
+                "must be parenthesized",
+                SyntaxCode.UNPARENTHESIZED_CONDITION,
             )
             return self.node("error", start)
         if self.starts_lambda():
             self.report_current(
-                f"a lambda used as an `{context}` condition or iterable must be parenthesized"
+                f"a lambda used as an `{context}` condition or iterable must be parenthesized",
+                SyntaxCode.UNPARENTHESIZED_CONDITION,
             )
             return self.node("error", start)
         return self.parse_assignment()
@@ -590,14 +603,21 @@ class _Parser:
         self.advance()
         children: list[Node] = []
         if self.at_ident("catch") or self.at_expression_boundary():
-            self.report_current("expected an expression or block after `try`")
+            self.report_current(
+                "expected an expression or block after `try`", SyntaxCode.EXPECTED_EXPRESSION
+            )
         else:
             children.append(self.parse_try_branch("protected"))
         if not self.take_ident("catch"):
-            self.report_current("expected `catch` after the protected expression or block")
+            self.report_current(
+                "expected `catch` after the protected expression or block",
+                SyntaxCode.EXPECTED_TOKEN,
+            )
             return self.node("try", start, children, keyword)
         if self.at_expression_boundary():
-            self.report_current("expected an expression or block after `catch`")
+            self.report_current(
+                "expected an expression or block after `catch`", SyntaxCode.EXPECTED_EXPRESSION
+            )
         else:
             children.append(self.parse_try_branch("fallback"))
         return self.node("try", start, children, keyword)
@@ -624,10 +644,11 @@ class _Parser:
             if not ends_with_value:
                 self.report_previous(
                     f"a try {branch} block must end with a value-producing expression; "
-                    "use `nil` for no value"
+                    "use `nil` for no value",
+                    SyntaxCode.TRY_BLOCK_WITHOUT_VALUE,
                 )
         else:
-            self.report_current("expected `}` to close a try branch")
+            self.report_current("expected `}` to close a try branch", SyntaxCode.EXPECTED_TOKEN)
         self.leave_nesting()
         return self.node("block", start, statements)
 
@@ -637,14 +658,16 @@ class _Parser:
         self.advance()
         children: list[Node] = []
         if self.at_expression_boundary():
-            self.report_current("expected a condition after `if`")
+            self.report_current("expected a condition after `if`", SyntaxCode.EXPECTED_EXPRESSION)
         else:
             children.append(self.parse_condition_or_iterable("if"))
         children.append(self.parse_conditional_branch())
         while self.at_ident("elif"):
             self.advance()
             if self.at_expression_boundary():
-                self.report_current("expected a condition after `elif`")
+                self.report_current(
+                    "expected a condition after `elif`", SyntaxCode.EXPECTED_EXPRESSION
+                )
             else:
                 children.append(self.parse_condition_or_iterable("elif"))
             children.append(self.parse_conditional_branch())
@@ -658,10 +681,13 @@ class _Parser:
         if self.at_kind(Kind.LBRACE):
             return self.parse_block()
         if self.starts_lambda():
-            self.report_current("a lambda used as a conditional branch must be written in a block")
+            self.report_current(
+                "a lambda used as a conditional branch must be written in a block",
+                SyntaxCode.LAMBDA_BRANCH_NEEDS_BLOCK,
+            )
             return self.node("error", start)
         if self.at_expression_boundary():
-            self.report_current("expected an expression or block")
+            self.report_current("expected an expression or block", SyntaxCode.EXPECTED_EXPRESSION)
             return self.node("error", start)
         return self.parse_expression()
 
@@ -679,21 +705,27 @@ class _Parser:
                 bindings.append(binding)
             count += 1
             if count > 3:
-                self.report_previous("a `for` expression supports at most three bindings")
+                self.report_previous(
+                    "a `for` expression supports at most three bindings",
+                    SyntaxCode.TOO_MANY_FOR_BINDINGS,
+                )
             if self.take_kind(Kind.COMMA):
                 if self.at_ident("in"):
                     self.report_current(
-                        "trailing commas are not part of the canonical `for` binding grammar"
+                        "trailing commas are not part of the canonical `for` binding grammar",
+                        SyntaxCode.TRAILING_COMMA,
                     )
                     break
                 continue
             break
         names = [self._name(binding) for binding in bindings]
         if count == 0 or not self.take_ident("in"):
-            self.report_current("expected `in` after `for` bindings")
+            self.report_current("expected `in` after `for` bindings", SyntaxCode.EXPECTED_TOKEN)
             return self.node("for", start, names, keyword)
         if self.at_expression_boundary():
-            self.report_current("expected an iterable expression after `in`")
+            self.report_current(
+                "expected an iterable expression after `in`", SyntaxCode.EXPECTED_EXPRESSION
+            )
             iterable = self.node("error", self.current.start)
         else:
             iterable = self.parse_condition_or_iterable("for")
@@ -709,7 +741,7 @@ class _Parser:
         if self.at_kind(Kind.LBRACE):
             return self.parse_block()
         if self.at_expression_boundary():
-            self.report_current("expected an expression or block")
+            self.report_current("expected an expression or block", SyntaxCode.EXPECTED_EXPRESSION)
             return self.node("error", start)
         return self.parse_expression()
 
@@ -765,11 +797,16 @@ class _Parser:
                 self.advance()
                 children = [node]
                 if self.at_kind(Kind.RBRACKET):
-                    self.report_current("expected an index expression between `[` and `]`")
+                    self.report_current(
+                        "expected an index expression between `[` and `]`",
+                        SyntaxCode.EXPECTED_EXPRESSION,
+                    )
                 else:
                     children.append(self.parse_expression())
                 if not self.take_kind(Kind.RBRACKET):
-                    self.report_current("expected `]` after an index expression")
+                    self.report_current(
+                        "expected `]` after an index expression", SyntaxCode.EXPECTED_TOKEN
+                    )
                 node = self.node("index", start, children)
             else:
                 return node
@@ -791,13 +828,14 @@ class _Parser:
             if self.take_kind(Kind.COMMA):
                 if self.at_kind(close):
                     self.report_current(
-                        f"trailing commas are not part of the canonical {grammar} grammar"
+                        f"trailing commas are not part of the canonical {grammar} grammar",
+                        SyntaxCode.TRAILING_COMMA,
                     )
                     self.advance()
                     return items
                 continue
             if not self.take_kind(close):
-                self.report_current(missing_close)
+                self.report_current(missing_close, SyntaxCode.EXPECTED_TOKEN)
             return items
 
     def parse_primary(self) -> Node:
@@ -816,7 +854,9 @@ class _Parser:
                 self.advance()
                 self.events.append((REFERENCE, index))
                 return self.node("name", start, [], index)
-            self.report_current("reserved words cannot be used as expressions here")
+            self.report_current(
+                "reserved words cannot be used as expressions here", SyntaxCode.RESERVED_WORD
+            )
             self.advance()
             return self.node("error", start, [], index)
         if kind is Kind.LBRACKET:
@@ -831,11 +871,13 @@ class _Parser:
             self.advance()
             inner = self.parse_expression()
             if not self.take_kind(Kind.RPAREN):
-                self.report_current("expected `)` after a parenthesized expression")
+                self.report_current(
+                    "expected `)` after a parenthesized expression", SyntaxCode.EXPECTED_TOKEN
+                )
             return self.node("paren", start, [inner], index)
         if kind is Kind.OPERATOR and token.text in ("|", "||"):
             return self.parse_lambda()
-        self.report_current("expected an expression")
+        self.report_current("expected an expression", SyntaxCode.EXPECTED_EXPRESSION)
         if not self.at_end():
             self.advance()
         return self.node("error", start, [], index)
@@ -852,7 +894,9 @@ class _Parser:
             member_start = self.current.start
             key = self.take_plain_ident("expected a record member identifier")
             if not self.take_op(":"):
-                self.report_current("expected `:` after a record member identifier")
+                self.report_current(
+                    "expected `:` after a record member identifier", SyntaxCode.EXPECTED_TOKEN
+                )
                 return self.node("record", start, members, opening)
             value = self.parse_expression()
             members.append(
@@ -862,7 +906,8 @@ class _Parser:
                 self.consume_newlines()
                 if self.at_kind(Kind.RBRACE):
                     self.report_current(
-                        "trailing commas are not part of the canonical record grammar"
+                        "trailing commas are not part of the canonical record grammar",
+                        SyntaxCode.TRAILING_COMMA,
                     )
                     self.advance()
                     return self.node("record", start, members, opening)
@@ -874,7 +919,9 @@ class _Parser:
                 continue
             if self.take_kind(Kind.RBRACE):
                 return self.node("record", start, members, opening)
-            self.report_current("expected `,`, a newline, or `}` after a record member")
+            self.report_current(
+                "expected `,`, a newline, or `}` after a record member", SyntaxCode.EXPECTED_TOKEN
+            )
             return self.node("record", start, members, opening)
 
     def parse_lambda(self) -> Node:
@@ -897,7 +944,7 @@ class _Parser:
                 self.define(parameter, SymbolKind.LAMBDA_PARAMETER)
         param_node = self.node("params", start, params)
         if not self.take_op("|"):
-            self.report_current("expected `|` after lambda parameters")
+            self.report_current("expected `|` after lambda parameters", SyntaxCode.EXPECTED_TOKEN)
             self.pop_scope()
             return self.node("lambda", start, [param_node])
         body = self.parse_expression_or_block()
@@ -911,7 +958,9 @@ class _Parser:
         if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
             self.consume_statement_ends()
         elif not self.at_end():
-            self.report_current("expected a newline or `;` after a statement")
+            self.report_current(
+                "expected a newline or `;` after a statement", SyntaxCode.MISSING_STATEMENT_END
+            )
             self.synchronize_statement()
 
     def synchronize_statement(self) -> None:

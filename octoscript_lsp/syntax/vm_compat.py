@@ -10,6 +10,7 @@ run only on canonically valid source.
 
 from __future__ import annotations
 
+from .codes import SyntaxCode
 from .diagnostics import Diagnostic
 from .tokens import Kind, Token, first_token_from
 from .tree import Node
@@ -40,6 +41,8 @@ MSG_ASSIGNMENT_CONDITION = (
     "assigning to a member or index as a condition is not supported by the runtime parser; "
     "parenthesize it or assign first"
 )
+
+_TAIL = SyntaxCode.RUNTIME_LAMBDA_TAIL
 
 
 def vm_diagnostics(tree: Node, tokens: list[Token]) -> list[Diagnostic]:
@@ -85,11 +88,13 @@ def _check_lambda(node: Node, grouping: str, tokens: list[Token], found: list) -
         return
     token = tokens[after]
     if grouping == "paren":
-        found.append(Diagnostic(token.start, MSG_LAMBDA_TAIL.format(_spelling(tokens, after))))
+        found.append(
+            Diagnostic(token.start, MSG_LAMBDA_TAIL.format(_spelling(tokens, after)), _TAIL)
+        )
     elif token.kind is Kind.OPERATOR and token.text in _OPERATORS_AFTER_LAMBDA_BLOCK:
-        found.append(Diagnostic(token.start, MSG_LAMBDA_TAIL.format(token.text)))
+        found.append(Diagnostic(token.start, MSG_LAMBDA_TAIL.format(token.text), _TAIL))
     elif token.kind is Kind.LPAREN and not _single_parenthesized_value(tokens, after):
-        found.append(Diagnostic(token.start, MSG_LAMBDA_TAIL.format("(")))
+        found.append(Diagnostic(token.start, MSG_LAMBDA_TAIL.format("("), _TAIL))
 
 
 def _single_parenthesized_value(tokens: list[Token], opening: int) -> bool:
@@ -131,9 +136,19 @@ def _check_conditions(node: Node, tokens: list[Token], found: list) -> None:
                 # The VM then reads the rest of the chain out of step and
                 # happens to accept it.
                 return
-            found.append(Diagnostic(condition.start, MSG_ASSIGNMENT_CONDITION))
+            found.append(
+                Diagnostic(
+                    condition.start,
+                    MSG_ASSIGNMENT_CONDITION,
+                    SyntaxCode.RUNTIME_ASSIGNMENT_CONDITION,
+                )
+            )
         elif _ends_in_expression_lambda(condition):
-            found.append(Diagnostic(condition.start, MSG_LAMBDA_CONDITION))
+            found.append(
+                Diagnostic(
+                    condition.start, MSG_LAMBDA_CONDITION, SyntaxCode.RUNTIME_LAMBDA_CONDITION
+                )
+            )
 
 
 def _assigns_to_member(node: Node) -> bool:

@@ -14,6 +14,8 @@ ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = ROOT / "octoscript_lsp" / "schemas" / "settings.schema.json"
 MANIFEST = ROOT / "editors" / "vscode" / "package.json"
 KEYS = ("toolCatalog", "moduleCatalog", "workflowDataCatalog", "workflowDataStepContext")
+# Preferences VS Code shows as one setting per leaf: `octoscript.<dotted path>`.
+LEAF_KEYS = ("completion.prefillRequiredFields",)
 # Keys VS Code adds for its settings editor; not part of the data schema.
 EDITOR_ONLY = ("default", "markdownDescription", "description", "scope", "order")
 
@@ -31,17 +33,29 @@ def inline(value, definitions: dict):
     return value
 
 
+def leaf_schema(schema: dict, dotted: str) -> dict:
+    """The subschema of `a.b`: properties.a, then its object branch's properties.b."""
+    head, _, rest = dotted.partition(".")
+    node = schema["properties"][head]
+    if not rest:
+        return node
+    branch = next(option for option in node.get("anyOf", [node]) if option.get("type") == "object")
+    return leaf_schema(branch, rest)
+
+
 def setting_schemas() -> dict[str, dict]:
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     definitions = schema.get("$defs", {})
-    return {key: inline(schema["properties"][key], definitions) for key in KEYS}
+    keys = {key: schema["properties"][key] for key in KEYS}
+    keys.update({key: leaf_schema(schema, key) for key in LEAF_KEYS})
+    return {key: inline(value, definitions) for key, value in keys.items()}
 
 
 def main() -> None:
     manifest = json.loads(MANIFEST.read_text(encoding="utf-8"))
     properties = manifest["contributes"]["configuration"]["properties"]
     for key, subschema in setting_schemas().items():
-        current = properties[f"octoscript.{key}"]
+        current = properties.get(f"octoscript.{key}", {})
         kept = {name: current[name] for name in EDITOR_ONLY if name in current}
         properties[f"octoscript.{key}"] = {**subschema, **kept}
     MANIFEST.write_text(json.dumps(manifest, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

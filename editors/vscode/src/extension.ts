@@ -6,9 +6,10 @@
 //   - at start-up as `initializationOptions.octoscript`, and
 //   - after a settings change as `workspace/didChangeConfiguration` with
 //     `{ "settings": { "octoscript": { ...catalog keys... } } }`.
-// Only the four catalog keys are forwarded, and only those that are set (at
-// start-up) or changed (later): the server keeps a key that is omitted,
-// clears one that is `null`, and discards a malformed one.
+// Only the four catalog keys and the `completion` preferences are forwarded,
+// and only those that are set (at start-up) or changed (later): the server
+// keeps a key that is omitted, clears one that is `null`, and discards a
+// malformed one.
 
 import * as vscode from "vscode";
 import {
@@ -47,6 +48,7 @@ export function initialCatalogs(): Record<string, unknown> {
       result[key] = value;
     }
   }
+  result.completion = catalogSetting("completion");
   return result;
 }
 
@@ -67,6 +69,9 @@ export function changedCatalogs(
   if (affects("workflowDataCatalog") || affects("workflowDataStepContext")) {
     result.workflowDataCatalog = catalogSetting("workflowDataCatalog");
     result.workflowDataStepContext = catalogSetting("workflowDataStepContext");
+  }
+  if (affects("completion")) {
+    result.completion = catalogSetting("completion");
   }
   return result;
 }

@@ -1,0 +1,115 @@
+"""textDocument/rangeFormatting: the top-level statements a range touches.
+
+The canonical text is the whole-document formatter's; range formatting only
+copies the lines of the touched statements from it. A statement is touched
+when its span meets the range (ends included); statements that share a line
+with a touched one are taken too, so whole lines are replaced. The answer is
+one edit trimmed to what changes, inside those lines; nothing else moves.
+Like whole-document formatting it refuses invalid source (RequestFailed).
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ..analysis.document import DocumentAnalysis
+from ..syntax.check import SourceTooLarge, SyntaxRejected, analyze_syntax, format_source
+from ..syntax.formatter import FormattedSourceTooLarge
+from ..syntax.tree import Node
+from .formatting import FormattingRefused, canonical_text
+from .positions import PositionMap
+
+
+def format_range(
+    analysis: DocumentAnalysis, positions: PositionMap, range_start: int, range_end: int
+) -> list[types.TextEdit]:
+    formatted = canonical_text(analysis)
+    if formatted == analysis.source:
+        return []
+    source = analysis.source
+    assert analysis.syntax is not None  # canonical_text refuses otherwise
+    before = analysis.syntax.parsed.tree.children
+    try:
+        after = analyze_syntax(formatted).parsed.tree.children
+    except SourceTooLarge as error:
+        # Formatting may grow a text past the source budget (indentation).
+        raise FormattingRefused("the formatted document exceeds the source budget") from error
+    if len(before) != len(after):
+        raise FormattingRefused("the formatter changed the statement structure")
+    touched = [
+        index
+        for index, node in enumerate(before)
+        if node.start <= range_end and range_start <= node.end
+    ]
+    if not touched:
+        return []
+    first, last = _whole_lines(source, formatted, before, after, touched[0], touched[-1])
+    old_start, old_end = _line_span(source, before[first].start, before[last].end)
+    new_start, new_end = _line_span(formatted, after[first].start, after[last].end)
+    replacement = formatted[new_start:new_end]
+    if "\r\n" in source[old_start:old_end]:
+        # The canonical text is LF; keep a CRLF document's lines CRLF.
+        replacement = replacement.replace("\n", "\r\n")
+    if not _agrees(source, formatted, old_start, old_end, replacement):
+        raise FormattingRefused("the range cannot be formatted on its own")
+    return _trimmed_edit(positions, source[old_start:old_end], replacement, old_start)
+
+
+def _whole_lines(
+    source: str, formatted: str, before: list[Node], after: list[Node], first: int, last: int
+) -> tuple[int, int]:
+    """Widen [first, last] over statements sharing a line, in either text."""
+    while first > 0 and (
+        _same_line(source, before[first - 1].end, before[first].start)
+        or _same_line(formatted, after[first - 1].end, after[first].start)
+    ):
+        first -= 1
+    while last + 1 < len(before) and (
+        _same_line(source, before[last].end, before[last + 1].start)
+        or _same_line(formatted, after[last].end, after[last + 1].start)
+    ):
+        last += 1
+    return first, last
+
+
+def _same_line(text: str, end: int, start: int) -> bool:
+    return "\n" not in text[end:start]
+
+
+def _line_span(text: str, start: int, end: int) -> tuple[int, int]:
+    """From the start of `start`'s line to the end of `end`'s line (before CR LF)."""
+    line_start = text.rfind("\n", 0, start) + 1
+    line_end = text.find("\n", end)
+    if line_end == -1:
+        line_end = len(text)
+    elif line_end > end and text[line_end - 1] == "\r":
+        line_end -= 1
+    return line_start, line_end
+
+
+def _agrees(source: str, formatted: str, start: int, end: int, replacement: str) -> bool:
+    """The edited document is valid and formats to the same canonical text."""
+    edited = source[:start] + replacement + source[end:]
+    try:
+        return format_source(edited) == formatted
+    except (SyntaxRejected, SourceTooLarge, FormattedSourceTooLarge):
+        return False
+
+
+def _trimmed_edit(positions: PositionMap, old: str, new: str, offset: int) -> list[types.TextEdit]:
+    if old == new:
+        return []
+    prefix = 0
+    limit = min(len(old), len(new))
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    if prefix and old[prefix - 1] == "\r":
+        prefix -= 1  # a position cannot fall between CR and LF
+    suffix = 0
+    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
+        suffix += 1
+    if suffix and old[-suffix] == "\n" and len(old) > suffix and old[-1 - suffix] == "\r":
+        suffix -= 1
+    start, end = offset + prefix, offset + len(old) - suffix
+    text = new[prefix : len(new) - suffix]
+    return [types.TextEdit(range=positions.range(start, end), new_text=text)]
