@@ -69,3 +69,7 @@ MAX_WORKFLOW_FIELD_DESCRIPTION_BYTES = 4 * 1024
 # rebuilt on demand). Small per-version answers are kept for every document.
 MAX_CACHED_ANALYSES = 8
 MAX_WORKSPACE_SYMBOLS = 256
+
+# Command line: a `--settings` / `catalog check` file holds at most the three
+# projections' retained budgets plus the properties the parsers ignore.
+MAX_SETTINGS_FILE_BYTES = 4 * 1024 * 1024
