@@ -86,7 +86,11 @@ def _walk(directory: str) -> list[str]:
     for root, dirs, files in os.walk(directory):
         # Pruned in place so os.walk never enters hidden directories.
         dirs[:] = sorted(name for name in dirs if not name.startswith("."))
-        found.extend(os.path.join(root, name) for name in sorted(files) if _is_source_name(name))
+        found.extend(
+            os.path.normpath(os.path.join(root, name))
+            for name in sorted(files)
+            if _is_source_name(name)
+        )
     return found
 
 
