@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -37,26 +36,34 @@ _PHRASES: dict[str, str] = {
 }
 
 
-@cache
-def settings_schema() -> dict[str, Any]:
-    """The packaged schema document (read once, from inside the package)."""
+def _load_schema() -> dict[str, Any]:
     text = resources.files("octoscript_lsp").joinpath(SCHEMA_RESOURCE).read_text("utf-8")
     return json.loads(text)
 
 
-@cache
-def _validator(definition: str) -> jsonschema.Draft202012Validator:
-    schema = settings_schema()
-    if definition not in schema["$defs"]:
-        raise KeyError(definition)
+def _validator(schema: dict[str, Any], definition: str) -> jsonschema.Draft202012Validator:
     # A wrapper document keeps every `#/$defs/...` reference resolvable.
     wrapper = {"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
     return jsonschema.Draft202012Validator(wrapper)
 
 
+# Read once at import, before any client message: the server reads no file
+# while it serves (docs/security.md), its own schema included.
+SETTINGS_SCHEMA: dict[str, Any] = _load_schema()
+PROJECTION_DEFINITIONS = (
+    "toolCatalog",
+    "moduleCatalog",
+    "workflowDataCatalog",
+    "workflowDataStepContext",
+)
+_VALIDATORS: dict[str, jsonschema.Draft202012Validator] = {
+    name: _validator(SETTINGS_SCHEMA, name) for name in PROJECTION_DEFINITIONS
+}
+
+
 def validate_definition(value: object, definition: str, where: str) -> None:
     """Raise ``CatalogRejected`` when ``value`` breaks ``$defs/<definition>``."""
-    error = next(_validator(definition).iter_errors(value), None)
+    error = next(_VALIDATORS[definition].iter_errors(value), None)
     if error is not None:
         reject(_reason(error, where))
 
