@@ -18,6 +18,7 @@ from ..analysis.hints import diagnostics_json
 from ..catalogs.store import CatalogStore
 from ..features import advisory, diagnostics
 from ..features.positions import PositionMap
+from ..syntax.diagnostics import LineIndex
 
 SEVERITY_NAMES: dict[types.DiagnosticSeverity, str] = {
     types.DiagnosticSeverity.Error: "error",
@@ -81,29 +82,15 @@ class FileFindings:
         return report
 
 
-def _code_point_position(positions: PositionMap, position: types.Position) -> tuple[int, int]:
-    """1-based (line, column) of an LSP position, on LF-ended lines in code points."""
-    starts = positions.lf_line_starts
-    line = min(max(position.line, 0), len(starts) - 1)
-    start = starts[line]
-    end = starts[line + 1] - 1 if line + 1 < len(starts) else len(positions.source)
-    text = positions.source[start:end]
-    remaining = max(position.character, 0)
-    if text.isascii():
-        return line + 1, min(remaining, len(text)) + 1
-    column = 0
-    for char in text:
-        width = 2 if ord(char) > 0xFFFF else 1
-        if remaining < width:
-            break
-        remaining -= width
-        column += 1
-    return line + 1, column + 1
+def to_finding(diagnostic: types.Diagnostic, positions: PositionMap, lines: LineIndex) -> Finding:
+    """An editor diagnostic as the CLI reports it: 1-based, code points, LF-only lines.
 
-
-def to_finding(diagnostic: types.Diagnostic, positions: PositionMap) -> Finding:
-    line, column = _code_point_position(positions, diagnostic.range.start)
-    end_line, end_column = _code_point_position(positions, diagnostic.range.end)
+    Syntax diagnostics are placed on LF-only lines (`diagnostic_position`);
+    advice exists only for valid text, which has no bare CR, so both read
+    back through `diagnostic_offset`.
+    """
+    line, column = lines.line_column(positions.diagnostic_offset(diagnostic.range.start))
+    end_line, end_column = lines.line_column(positions.diagnostic_offset(diagnostic.range.end))
     severity = diagnostic.severity or types.DiagnosticSeverity.Error
     code = None if diagnostic.code is None else str(diagnostic.code)
     return Finding(
@@ -116,12 +103,15 @@ def check_source(path: str, text: str, catalogs: CatalogStore | None) -> FileFin
     analysis = DocumentAnalysis(text)
     positions = PositionMap(text)
     found = FileFindings(path, analysis)
+    assert analysis.syntax is not None  # read_source keeps text within the budget
+    lines = analysis.syntax.lines
     found.errors = [
-        to_finding(item, positions) for item in diagnostics.syntax_diagnostics(analysis, positions)
+        to_finding(item, positions, lines)
+        for item in diagnostics.syntax_diagnostics(analysis, positions)
     ]
     if catalogs is not None:
         found.advice = [
-            to_finding(item, positions)
+            to_finding(item, positions, lines)
             for item in advisory.advisory_diagnostics(analysis, positions, catalogs)
         ]
     return found

@@ -295,3 +295,21 @@ def test_json_output_keeps_non_ascii(write, capsys):
     path = write("é.octoscript", "let a = 1\n")
     main(["check", "--output-format", "json", path])
     assert "é" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'let s = "😀😀" ?\r\nlet b = #\r\n',  # astral characters, CRLF
+        "let a = 1\rlet b = #\n",  # bare CR: the checker's lines end at LF only
+    ],
+)
+def test_text_positions_match_json_positions(write, capsys, source):
+    path = write("p.octoscript", source)
+    assert main(["check", "--output-format", "json", path]) == 1
+    (report,) = json_lines(capsys.readouterr().out)
+    expected = [
+        f"{path}:{d['line']}:{d['column']}: error: {d['message']}" for d in report["diagnostics"]
+    ]
+    assert main(["check", path]) == 1
+    assert capsys.readouterr().out.splitlines()[:-1] == expected
