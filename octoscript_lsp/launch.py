@@ -29,6 +29,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="talk LSP over stdin/stdout (the default and only mode)",
     )
+    # vscode-languageclient passes this beside --stdio when a transport is set.
+    parser.add_argument(
+        "--clientProcessId", metavar="PID", type=int, help="accepted and ignored (client's pid)"
+    )
     parser.add_argument("--log-file", metavar="PATH", help="append logs to PATH instead of stderr")
     parser.add_argument(
         "--log-level",

@@ -322,7 +322,15 @@ def test_server_runs_with_stdio_and_logs_to_a_file(tmp_path: Path) -> None:
     session = _message({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}) + _message(
         {"jsonrpc": "2.0", "method": "exit"}
     )
-    result = server("--stdio", "--log-file", str(log), "--log-level", "INFO", stdin=session)
+    result = server(
+        "--stdio",
+        "--clientProcessId=4242",
+        "--log-file",
+        str(log),
+        "--log-level",
+        "INFO",
+        stdin=session,
+    )
     assert result.returncode == 0
     assert b'"id": 1' in result.stdout and b'"result": null' in result.stdout
     assert "Starting" in log.read_text()
