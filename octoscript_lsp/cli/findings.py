@@ -110,8 +110,10 @@ def check_source(path: str, text: str, catalogs: CatalogStore | None) -> FileFin
         for item in diagnostics.syntax_diagnostics(analysis, positions)
     ]
     if catalogs is not None:
-        found.advice = [
-            to_finding(item, positions, lines)
-            for item in advisory.advisory_diagnostics(analysis, positions, catalogs)
-        ]
+        advice = advisory.advisory_diagnostics(analysis, positions, catalogs)
+        # The server groups advice by kind; a report reads top to bottom.
+        found.advice = sorted(
+            (to_finding(item, positions, lines) for item in advice),
+            key=lambda finding: (finding.line, finding.column),
+        )
     return found

@@ -335,3 +335,35 @@ def test_server_runs_with_stdio_and_logs_to_a_file(tmp_path: Path) -> None:
     assert b'"id": 1' in result.stdout and b'"result": null' in result.stdout
     assert "Starting" in log.read_text()
     assert err(result) == ""
+
+
+def test_check_module_advice_in_source_order(tmp_path: Path) -> None:
+    settings = tmp_path / "host.json"
+    weather = {
+        "path": "mod.app.weather.current",
+        "callMode": "deferred",
+        "callShape": "single_json",
+        "inputFields": [{"name": "city", "type": "string", "required": True}],
+    }
+    settings.write_text(
+        json.dumps({**ECHO_SETTINGS, "moduleCatalog": [{"path": "mod.app"}, weather]})
+    )
+    script = tmp_path / "m.octoscript"
+    script.write_text(
+        "use mod.tool\nuse mod.app.weather\n"
+        'let a = tool.call_json("text.echo", {})\n'
+        'let f = weather.current({town: "x"}).await()\n'
+        "let g = weather.forecast({}).await()\n"
+    )
+    result = run("check", "--settings", "host.json", "m.octoscript", cwd=tmp_path)
+    assert result.returncode == 0
+    assert out(result) == (
+        "m.octoscript:3:24: warning: this tool is not listed with the json format that "
+        "tool.call_json uses [tool-format-mismatch]\n"
+        "m.octoscript:4:9: warning: missing required input field `city` [missing-input-field]\n"
+        "m.octoscript:4:26: warning: `town` is not an input field of this call "
+        "[unknown-input-field]\n"
+        "m.octoscript:5:9: info: the module catalog does not list mod.app.weather.forecast "
+        "[unlisted-module-member]\n"
+        "checked 1 file: 0 errors, 4 warnings\n"
+    )
