@@ -39,6 +39,11 @@ def discarded(store: CatalogStore) -> list[str]:
     ]
 
 
+def all_absent(store: CatalogStore) -> bool:
+    """No projection key at all (for example a whole editor settings object)."""
+    return all(p.state is CatalogState.ABSENT for p in _projections(store).values())
+
+
 def status_json(store: CatalogStore) -> dict[str, Any]:
     """The server's catalog status without `generation` (always 1 or 0 here)."""
     out: dict[str, Any] = {}

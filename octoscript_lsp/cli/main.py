@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..catalogs.store import CatalogStore
-from .catalog import discarded, load_catalogs, run_catalog_check
+from .catalog import all_absent, discarded, load_catalogs, run_catalog_check
 from .check import OUTPUT_FORMATS, run_check
 from .formatting import run_format
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, expand_paths
@@ -96,6 +96,11 @@ def _catalogs(path: str | None) -> CatalogStore | None:
     store = load_catalogs(path)
     for line in discarded(store):
         sys.stderr.write(f"octoscript: warning: {path}: {line}\n")
+    if all_absent(store):
+        sys.stderr.write(
+            f"octoscript: warning: {path}: no toolCatalog, moduleCatalog or workflow keys "
+            "(the file holds the settings.octoscript object itself)\n"
+        )
     return store
 
 

@@ -161,6 +161,17 @@ def test_check_announces_a_discarded_projection(tmp_path: Path) -> None:
     assert run("check", "--strict", "--settings", str(settings), str(script)).returncode == 1
 
 
+def test_check_warns_about_a_settings_file_with_no_catalog_keys(tmp_path: Path) -> None:
+    settings = tmp_path / "editor.json"
+    settings.write_text(json.dumps({"octoscript": ECHO_SETTINGS}))  # one level too deep
+    script = tmp_path / "s.octoscript"
+    script.write_text(ECKO_SCRIPT)
+    result = run("check", "--settings", str(settings), str(script))
+    assert result.returncode == 0
+    assert "no toolCatalog, moduleCatalog or workflow keys" in err(result)
+    assert out(result) == "checked 1 file: 0 errors, 0 warnings\n"
+
+
 def test_check_settings_file_not_json_exits_2(tmp_path: Path) -> None:
     settings = tmp_path / "s.json"
     settings.write_text("[1, 2")
