@@ -74,3 +74,6 @@ MAX_WORKSPACE_SYMBOLS = 256
 # farther than this edit distance whatever the name's length.
 MAX_SUGGESTIONS = 3
 MAX_SUGGESTION_DISTANCE = 3
+# Command line: a `--settings` / `catalog check` file holds at most the three
+# projections' retained budgets plus the properties the parsers ignore.
+MAX_SETTINGS_FILE_BYTES = 4 * 1024 * 1024

@@ -6,13 +6,14 @@ import asyncio
 import json
 import logging
 import sys
+from collections.abc import Sequence
 from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 
-from . import __version__, preferences
+from . import __version__, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument
@@ -473,8 +474,10 @@ def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.
     return tool_calls.code_lenses(state.analysis, state.positions, ls.catalogs)
 
 
-def main() -> None:
-    logging.basicConfig(level=logging.WARNING)
+def main(argv: Sequence[str] | None = None) -> None:
+    """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`."""
+    options = launch.parse_arguments(argv)
+    launch.configure_logging(options)
     server.stdin = StdinRecorder(sys.stdin.buffer)
     server.start_io(stdin=server.stdin)
 

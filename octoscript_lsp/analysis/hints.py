@@ -446,9 +446,12 @@ class _Json:
     def name(self, hint: ToolCallHint) -> dict[str, Any]:
         if hint.literal_start is None or hint.literal_end is None:
             return {"kind": "dynamic"}
+        # Like the label, the value is shown only when it is a valid catalog
+        # tool name: anything else is never echoed (null; the label digests it).
+        value = hint.literal_value
         return {
             "kind": "literal",
-            "value": hint.literal_value,
+            "value": value if value is not None and is_valid_tool_name(value) else None,
             "start_byte": self.to_byte(hint.literal_start),
             "end_byte": self.to_byte(hint.literal_end),
         }
@@ -469,6 +472,15 @@ class _Json:
             "method": hint.method,
             "label": label_for(hint.dotted),
         }
+
+
+def diagnostics_json(result: SyntaxResult) -> list[dict[str, Any]]:
+    """Syntax diagnostics with 1-based line/column in code points (CLI shape)."""
+    out = []
+    for diagnostic in result.diagnostics:
+        line, column = result.line_column(diagnostic.offset)
+        out.append({"line": line, "column": column, "message": diagnostic.message})
+    return out
 
 
 def empty_hints_json() -> dict[str, Any]:

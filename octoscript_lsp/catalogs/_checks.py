@@ -1,7 +1,8 @@
-"""Small, allocation-light checks shared by the three catalog parsers.
+"""Checks the settings schema cannot state, shared by the three catalog parsers.
 
-Every helper here inspects only the value it is given (never walks unknown
-properties), so hostile input costs at most one bounded step per call.
+The schema (``catalogs.schema``) has already settled every type and shape
+when these run: what is left is UTF-8 byte sizes, retained totals and
+duplicates.
 """
 
 from __future__ import annotations
@@ -83,44 +84,6 @@ def utf8_len_within(text: str, limit: int) -> int | None:
     return size if size <= limit else None
 
 
-def require_list(value: object, where: str, max_items: int) -> list[Any]:
-    if not isinstance(value, list):
-        reject(f"{where} is not an array")
-    if len(value) > max_items:
-        reject(f"{where} has more than {max_items} entries")
-    return value
-
-
-def require_object(value: object, where: str) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        reject(f"{where} is not an object")
-    return value
-
-
-def _typed(obj: dict[str, Any], key: str, where: str, kind: type, noun: str, required: bool) -> Any:
-    """`obj[key]` checked against `kind`; None for an optional key left out."""
-    if key not in obj:
-        if required:
-            reject(f"{where}.{key} is missing")
-        return None
-    value = obj[key]
-    if not isinstance(value, kind):
-        reject(f"{where}.{key} is not {noun}")
-    return value
-
-
-def require_str(obj: dict[str, Any], key: str, where: str) -> str:
-    return _typed(obj, key, where, str, "a string", required=True)
-
-
-def optional_str(obj: dict[str, Any], key: str, where: str) -> str | None:
-    return _typed(obj, key, where, str, "a string", required=False)
-
-
-def require_bool(obj: dict[str, Any], key: str, where: str) -> bool:
-    return _typed(obj, key, where, bool, "a boolean", required=True)
-
-
 def text_bytes(text: str, limit: int, where: str) -> int:
     size = utf8_len_within(text, limit)
     if size is None:
@@ -140,20 +103,6 @@ class ByteBudget:
         self.used += amount
         if self.used > self.limit:
             reject(f"{self.label} exceeds {self.limit} retained bytes")
-
-
-class CountBudget:
-    """Running count of retained items against one aggregate limit."""
-
-    def __init__(self, limit: int, label: str) -> None:
-        self.limit = limit
-        self.label = label
-        self.used = 0
-
-    def take(self) -> None:
-        self.used += 1
-        if self.used > self.limit:
-            reject(f"{self.label} exceeds {self.limit} fields")
 
 
 def unique_named(

@@ -1,44 +1,35 @@
 """`toolCatalog`: `[{name, format: "text"|"json", description?}]`.
 
-Acceptance rules (any failure rejects the whole projection):
+Structure (``$defs/toolCatalog`` in the settings schema): an array of at
+most ``MAX_TOOL_CATALOG_ENTRIES`` objects with a ``name`` of 1..128 of
+``a-z0-9._-``, a ``format`` of ``"text"`` or ``"json"`` and an optional
+``description`` string; other properties (dispatch, schemas...) are ignored.
 
-- the value is an array of at most ``MAX_TOOL_CATALOG_ENTRIES`` objects;
-- ``name`` is a required string, 1..``MAX_TOOL_NAME_BYTES`` bytes, made only of
-  ``a-z``, ``0-9``, ``.``, ``_`` and ``-`` (no first-character rule);
-- ``format`` is a required string, exactly ``"text"`` or ``"json"``;
-- ``description`` is optional; when present it must be a string of at most
-  ``MAX_TOOL_DESCRIPTION_BYTES`` UTF-8 bytes (``null`` is malformed);
+Rules the schema cannot state, checked here (any failure rejects the whole
+projection):
+
+- ``description`` is at most ``MAX_TOOL_DESCRIPTION_BYTES`` UTF-8 bytes;
 - names are unique;
 - the retained size, the sum of ``len(name) + len(description) + 1`` bytes per
-  entry, is at most ``MAX_TOOL_CATALOG_BYTES``;
-- every other property (dispatch, schemas, limits...) is ignored.
+  entry, is at most ``MAX_TOOL_CATALOG_BYTES``.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
-from octoscript_lsp.catalogs._checks import (
-    ByteBudget,
-    optional_str,
-    reject,
-    require_list,
-    require_object,
-    require_str,
-    text_bytes,
-    unique_named,
-)
-from octoscript_lsp.catalogs.model import CONVERTER, ToolCatalog, ToolFormat
+from octoscript_lsp.catalogs._checks import ByteBudget, text_bytes, unique_named
+from octoscript_lsp.catalogs.model import CONVERTER, ToolCatalog
+from octoscript_lsp.catalogs.schema import validate_definition
 from octoscript_lsp.limits import (
     MAX_TOOL_CATALOG_BYTES,
-    MAX_TOOL_CATALOG_ENTRIES,
     MAX_TOOL_DESCRIPTION_BYTES,
     MAX_TOOL_NAME_BYTES,
 )
 
+# The schema's name rule, for names met in source (not in a catalog).
 _TOOL_NAME = re.compile(r"[a-z0-9._-]+")
-_FORMATS = frozenset(f.value for f in ToolFormat)
 
 
 def is_valid_tool_name(name: str) -> bool:
@@ -47,7 +38,8 @@ def is_valid_tool_name(name: str) -> bool:
 
 def parse_tool_catalog(value: object) -> ToolCatalog:
     """Validate and normalize; raises ``CatalogRejected`` on any violation."""
-    entries = require_list(value, "toolCatalog", MAX_TOOL_CATALOG_ENTRIES)
+    validate_definition(value, "toolCatalog", "toolCatalog")
+    entries = cast(list[dict[str, Any]], value)
     budget = ByteBudget(MAX_TOOL_CATALOG_BYTES, "toolCatalog")
     normalized = unique_named(
         entries, "toolCatalog", lambda entry, at: _parse_tool(entry, at, budget), noun="tool"
@@ -55,15 +47,9 @@ def parse_tool_catalog(value: object) -> ToolCatalog:
     return CONVERTER.structure({"tools": normalized}, ToolCatalog)
 
 
-def _parse_tool(entry: object, where: str, budget: ByteBudget) -> dict[str, Any]:
-    obj = require_object(entry, where)
-    name = require_str(obj, "name", where)
-    if not is_valid_tool_name(name):
-        reject(f"{where}.name is not a valid tool name")
-    fmt = require_str(obj, "format", where)
-    if fmt not in _FORMATS:
-        reject(f'{where}.format is not "text" or "json"')
-    description = optional_str(obj, "description", where) or ""
+def _parse_tool(entry: dict[str, Any], where: str, budget: ByteBudget) -> dict[str, Any]:
+    name, fmt = entry["name"], entry["format"]
+    description = entry.get("description", "")
     size = text_bytes(description, MAX_TOOL_DESCRIPTION_BYTES, f"{where}.description")
     budget.spend(len(name) + size + 1)
     return {"name": name, "format": fmt, "description": description}

@@ -35,6 +35,22 @@ def _lsp_line_starts(source: str, lf_starts: list[int]) -> list[int]:
     return starts
 
 
+def _advance_utf16(source: str, start: int, end: int, units: int) -> int:
+    """Offset `units` UTF-16 code units after `start`, stopping at `end` or mid-pair."""
+    remaining = max(0, units)
+    text = source[start:end]
+    if text.isascii():
+        return start + min(remaining, len(text))
+    offset = start
+    for char in text:
+        width = 2 if ord(char) > 0xFFFF else 1
+        if remaining < width:
+            break
+        remaining -= width
+        offset += 1
+    return offset
+
+
 class PositionMap:
     __slots__ = ("source", "line_starts", "lf_line_starts")
 
@@ -85,19 +101,14 @@ class PositionMap:
         if line >= len(self.line_starts):
             return len(self.source)
         start = self.line_starts[line]
-        end = self.line_end(line)
-        remaining = max(0, position.character)
-        text = self.source[start:end]
-        if text.isascii():
-            return start + min(remaining, len(text))
-        offset = start
-        for char in text:
-            width = 2 if ord(char) > 0xFFFF else 1
-            if remaining < width:
-                break
-            remaining -= width
-            offset += 1
-        return offset
+        return _advance_utf16(self.source, start, self.line_end(line), position.character)
+
+    def diagnostic_offset(self, position: types.Position) -> int:
+        """Inverse of `diagnostic_position` (LF-only lines), clamped into the document."""
+        starts = self.lf_line_starts
+        line = min(max(position.line, 0), len(starts) - 1)
+        end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.source)
+        return _advance_utf16(self.source, starts[line], end, position.character)
 
     def strict_offset(self, position: types.Position) -> int | None:
         """Offset of a position inside the text, or None past a line's end or mid-pair."""

@@ -16,12 +16,12 @@ from ..analysis.hints import (
     ImportedModuleCallHint,
     ToolCallHint,
     catalog_status,
+    diagnostics_json,
     empty_hints_json,
     hints_json,
     label_for,
     tool_call_label,
 )
-from ..cli import diagnostics_json
 from .positions import PositionMap
 
 if TYPE_CHECKING:

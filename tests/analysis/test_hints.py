@@ -433,12 +433,23 @@ def test_json_spans_are_utf8_bytes_and_code_point_columns():
     assert encoded[callee["start_byte"] : callee["end_byte"]] == b"tool.call"
     assert (callee["line"], callee["column"]) == (3, 9)
     name = hint["name"]
-    assert name["kind"] == "literal" and name["value"] == "é😀"
+    # Not a valid tool name: never echoed, only its span and digest label.
+    assert name["kind"] == "literal" and name["value"] is None
     assert encoded[name["start_byte"] : name["end_byte"]].decode("utf-8") == '"é😀"'
     assert hint["label"] == digest("é😀")
     (module,) = data["imported_module_calls"]
     assert module["module_path"] == ["mod", "tool"] and module["method"] == "call"
     assert module["callee"] == callee
+
+
+def test_json_value_echoes_only_valid_tool_names():
+    source = (
+        'tool.call("text.echo", 1)\ntool.call("Text Echo", 1)\ntool.call("' + "a" * 129 + '", 1)\n'
+    )
+    values = [
+        hint["name"]["value"] for hint in tool_calls_json(analyze_syntax(source))["tool_calls"]
+    ]
+    assert values == ["text.echo", None, None]
 
 
 def test_dynamic_name_json_shape():

@@ -35,7 +35,7 @@ class FakeStdin:
 
 def test_check_valid_file(write, capsys):
     path = write("ok.octoscript", "let a = 1\n")
-    assert main(["check", path]) == 0
+    assert main(["check", "--output-format", "json", path]) == 0
     captured = capsys.readouterr()
     assert json_lines(captured.out) == [
         {"path": path, "valid": True, "diagnostics": [], "diagnostics_truncated": False}
@@ -45,7 +45,7 @@ def test_check_valid_file(write, capsys):
 
 def test_check_invalid_file_reports_line_and_column(write, capsys):
     path = write("bad.octoscript", "let a = 1\nlet b = 'x'\n")
-    assert main(["check", path]) == 1
+    assert main(["check", "--output-format", "json", path]) == 1
     (report,) = json_lines(capsys.readouterr().out)
     assert report["valid"] is False
     assert report["diagnostics"] == [
@@ -53,6 +53,7 @@ def test_check_invalid_file_reports_line_and_column(write, capsys):
             "line": 2,
             "column": 9,
             "message": "only double-quoted strings are part of canonical Octoscript",
+            "code": "single-quoted-string",
         }
     ]
 
@@ -60,7 +61,7 @@ def test_check_invalid_file_reports_line_and_column(write, capsys):
 def test_check_several_files_one_line_each(write, capsys):
     good = write("a.octoscript", "let a = 1\n")
     bad = write("b.octoscript", "let if = 1\n")
-    assert main(["check", good, bad]) == 1
+    assert main(["check", "--output-format", "json", good, bad]) == 1
     reports = json_lines(capsys.readouterr().out)
     assert [report["path"] for report in reports] == [good, bad]
     assert [report["valid"] for report in reports] == [True, False]
@@ -69,7 +70,7 @@ def test_check_several_files_one_line_each(write, capsys):
 
 def test_check_truncated_diagnostics(write, capsys):
     path = write("many.octoscript", "#" * 50)
-    assert main(["check", path]) == 1
+    assert main(["check", "--output-format", "json", path]) == 1
     (report,) = json_lines(capsys.readouterr().out)
     assert len(report["diagnostics"]) == 32
     assert report["diagnostics_truncated"] is True
@@ -77,21 +78,21 @@ def test_check_truncated_diagnostics(write, capsys):
 
 def test_column_counts_code_points_after_emoji(write, capsys):
     path = write("emoji.octoscript", 'let s = "😀😀" ?\n')
-    assert main(["check", path]) == 1
+    assert main(["check", "--output-format", "json", path]) == 1
     (report,) = json_lines(capsys.readouterr().out)
     assert (report["diagnostics"][0]["line"], report["diagnostics"][0]["column"]) == (1, 14)
 
 
 def test_crlf_columns(write, capsys):
     path = write("crlf.octoscript", "let a = 1\r\nlet b = #\r\n")
-    assert main(["check", path]) == 1
+    assert main(["check", "--output-format", "json", path]) == 1
     (report,) = json_lines(capsys.readouterr().out)
     assert [(d["line"], d["column"]) for d in report["diagnostics"]] == [(2, 9)]
 
 
 def test_missing_file_exits_2_without_traceback(tmp_path, capsys):
     missing = str(tmp_path / "nope.octoscript")
-    assert main(["check", missing]) == 2
+    assert main(["check", "--output-format", "json", missing]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert "cannot read" in captured.err and "nope.octoscript" in captured.err
@@ -100,13 +101,13 @@ def test_missing_file_exits_2_without_traceback(tmp_path, capsys):
 
 def test_missing_file_does_not_stop_later_files(write, tmp_path, capsys):
     good = write("ok.octoscript", "let a = 1\n")
-    assert main(["check", str(tmp_path / "missing"), good]) == 2
+    assert main(["check", "--output-format", "json", str(tmp_path / "missing"), good]) == 2
     assert [report["path"] for report in json_lines(capsys.readouterr().out)] == [good]
 
 
 def test_non_utf8_file_exits_2(write, capsys):
     path = write("latin1.octoscript", b'let s = "\xe9"\n')
-    assert main(["check", path]) == 2
+    assert main(["check", "--output-format", "json", path]) == 2
     captured = capsys.readouterr()
     assert "not valid UTF-8" in captured.err
     assert "Traceback" not in captured.err
@@ -115,7 +116,7 @@ def test_non_utf8_file_exits_2(write, capsys):
 
 def test_oversized_file_exits_2(write, capsys):
     path = write("big.octoscript", b"x" * (MAX_SOURCE_BYTES + 1))
-    assert main(["check", path]) == 2
+    assert main(["check", "--output-format", "json", path]) == 2
     captured = capsys.readouterr()
     assert str(MAX_SOURCE_BYTES) in captured.err
     assert "Traceback" not in captured.err
@@ -123,13 +124,16 @@ def test_oversized_file_exits_2(write, capsys):
 
 def test_file_at_the_size_limit_is_read(write, capsys):
     path = write("edge.octoscript", b"//" + b"x" * (MAX_SOURCE_BYTES - 2))
-    assert main(["check", path]) == 0
+    assert main(["check", "--output-format", "json", path]) == 0
     assert json_lines(capsys.readouterr().out)[0]["valid"] is True
 
 
-def test_directory_exits_2(tmp_path, capsys):
-    assert main(["check", str(tmp_path)]) == 2
-    assert "cannot read" in capsys.readouterr().err
+def test_directory_without_sources_warns_and_exits_0(tmp_path, capsys):
+    (tmp_path / "notes.txt").write_text("x")
+    assert main(["check", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert "no *.octoscript or *.octo files" in captured.err
+    assert captured.out == "checked 0 files: 0 errors, 0 warnings\n"
 
 
 def test_usage_errors_exit_2(capsys):
@@ -146,39 +150,40 @@ def test_help_exits_0(capsys):
 
 def test_stdin_dash(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", FakeStdin(b"let a = 1\nlet b = a\n"))
-    assert main(["check", "-"]) == 0
+    assert main(["check", "--output-format", "json", "-"]) == 0
     (report,) = json_lines(capsys.readouterr().out)
     assert report == {"path": "-", "valid": True, "diagnostics": [], "diagnostics_truncated": False}
 
 
 def test_stdin_invalid_utf8(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", FakeStdin(b"\xff\xfe"))
-    assert main(["check", "-"]) == 2
+    assert main(["check", "--output-format", "json", "-"]) == 2
     assert "not valid UTF-8" in capsys.readouterr().err
 
 
 def test_stdin_oversized(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", FakeStdin(b" " * (MAX_SOURCE_BYTES + 10)))
-    assert main(["check", "-"]) == 2
+    assert main(["check", "--output-format", "json", "-"]) == 2
     assert "exceeds" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- format
 
 
-def test_format_prints_canonical_source(write, capsys):
+def test_format_rewrites_the_file_in_place(write, capsys):
     path = write("f.octoscript", "let a=1\r\nfn f(x){\nreturn x\n}   ")
     assert main(["format", path]) == 0
     captured = capsys.readouterr()
-    assert captured.out == "let a = 1\nfn f(x) {\n    return x\n}\n"
-    assert captured.err == ""
-
-
-def test_format_never_modifies_the_file(write, capsys):
-    path = write("f.octoscript", "let a=1")
-    main(["format", path])
+    assert captured.out == ""
+    assert captured.err == f"reformatted {path}\n"
     with open(path, "rb") as handle:
-        assert handle.read() == b"let a=1"
+        assert handle.read() == b"let a = 1\nfn f(x) {\n    return x\n}\n"
+
+
+def test_format_leaves_canonical_files_alone(write, capsys):
+    path = write("f.octoscript", "let a = 1\n")
+    assert main(["format", path]) == 0
+    assert capsys.readouterr() == ("", "")
 
 
 def test_format_stdin(monkeypatch, capsys):
@@ -192,7 +197,9 @@ def test_format_check_exit_1_when_it_would_change(write, capsys):
     assert main(["format", "--check", path]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert "would be reformatted" in captured.err
+    assert captured.err == f"would reformat {path}\n"
+    with open(path, "rb") as handle:
+        assert handle.read() == b"let a=1\n"
 
 
 def test_format_check_exit_0_on_canonical(write, capsys):
@@ -209,18 +216,29 @@ def test_format_check_several_files(write, capsys):
     assert bad in err and good not in err
 
 
-def test_format_invalid_source_prints_diagnostics_to_stderr(write, capsys):
+def test_format_diff_prints_a_unified_diff(write, capsys):
+    path = write("d.octoscript", "let a=1\nlet b = 2\n")
+    assert main(["format", "--diff", path]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith(f"--- {path} (original)\n+++ {path} (formatted)\n")
+    assert "-let a=1\n+let a = 1\n" in out and " let b = 2\n" in out
+
+
+def test_format_invalid_source_exits_2_and_is_untouched(write, capsys):
     path = write("bad.octoscript", "let a = 1\nlet if = 2\n")
-    assert main(["format", path]) == 1
+    assert main(["format", path]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert f"{path}:2:5: expected an identifier after `let`" in captured.err
+    assert f"{path}:2:5: error: expected an identifier after `let`" in captured.err
+    assert f"{path}: invalid source left unformatted" in captured.err
     assert "Traceback" not in captured.err
+    with open(path, "rb") as handle:
+        assert handle.read() == b"let a = 1\nlet if = 2\n"
 
 
-def test_format_check_invalid_source_exits_1(write, capsys):
+def test_format_check_invalid_source_exits_2(write, capsys):
     path = write("bad.octoscript", "var a = 1\n")
-    assert main(["format", "--check", path]) == 1
+    assert main(["format", "--check", path]) == 2
     assert f"{path}:1:1:" in capsys.readouterr().err
 
 
@@ -229,10 +247,10 @@ def test_format_missing_file_exits_2(tmp_path, capsys):
     assert "cannot read" in capsys.readouterr().err
 
 
-def test_format_needs_exactly_one_file_without_check(write, capsys):
+def test_format_stdin_only_on_its_own(write, capsys):
     a = write("a.octoscript", "let a = 1\n")
-    assert main(["format", a, a]) == 2
-    assert "exactly one" in capsys.readouterr().err
+    assert main(["format", a, "-"]) == 2
+    assert "only on its own" in capsys.readouterr().err
 
 
 # ---------------------------------------------------------------- outline
@@ -276,5 +294,24 @@ def test_outline_invalid_source_has_no_declarations(write, capsys):
 
 def test_json_output_keeps_non_ascii(write, capsys):
     path = write("é.octoscript", "let a = 1\n")
-    main(["check", path])
+    main(["check", "--output-format", "json", path])
     assert "é" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        'let s = "😀😀" ?\r\nlet b = #\r\n',  # astral characters, CRLF
+        "let a = 1\rlet b = #\n",  # bare CR: the checker's lines end at LF only
+    ],
+)
+def test_text_positions_match_json_positions(write, capsys, source):
+    path = write("p.octoscript", source)
+    assert main(["check", "--output-format", "json", path]) == 1
+    (report,) = json_lines(capsys.readouterr().out)
+    expected = [
+        f"{path}:{d['line']}:{d['column']}: error: {d['message']} [{d['code']}]"
+        for d in report["diagnostics"]
+    ]
+    assert main(["check", path]) == 1
+    assert capsys.readouterr().out.splitlines()[:-1] == expected

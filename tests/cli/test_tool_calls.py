@@ -101,8 +101,10 @@ def test_byte_offsets_count_utf8_after_non_ascii_text(write, capsys):
     callee, name = hint["callee"], hint["name"]
     assert data[callee["start_byte"] : callee["end_byte"]] == b"tool.call"
     assert data[name["start_byte"] : name["end_byte"]] == '"😀"'.encode()
-    assert name["value"] == "😀"
+    # An invalid tool name is never echoed: no value, only the digest label.
+    assert name["value"] is None
     assert hint["label"].startswith("blake3:") and "😀" not in hint["label"]
+    assert "😀" not in json.dumps(report, ensure_ascii=False).split('"tool_calls"')[1]
 
 
 def test_invalid_source_prints_diagnostics_and_empty_lists(write, capsys):

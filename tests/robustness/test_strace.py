@@ -137,6 +137,8 @@ def test_server_opens_no_document_path_connects_nowhere_execs_nothing(tmp_path: 
     assert after.strip(), "strace recorded nothing after initialize"
     assert forbidden_lines(after, document_paths) == []
     assert not secret_dir.exists()
+    # Catalogs arrived after initialize: the schema was read at start-up.
+    assert "settings.schema.json" not in after
 
 
 def test_forbidden_lines_detects_what_it_should():

@@ -1,0 +1,119 @@
+"""One file's findings for `octoscript check`, built from the server's own code.
+
+Syntax errors and catalog advice come from `features.diagnostics` and
+`features.advisory` (the exact diagnostics the editor shows) and are turned
+into plain findings here, at the CLI edge: 1-based line and column counted in
+code points on LF-ended lines, as every CLI report counts them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from lsprotocol import types
+
+from ..analysis.document import DocumentAnalysis
+from ..analysis.hints import diagnostics_json
+from ..catalogs.store import CatalogStore
+from ..features import advisory, diagnostics
+from ..features.positions import PositionMap
+from ..syntax.diagnostics import LineIndex
+
+SEVERITY_NAMES: dict[types.DiagnosticSeverity, str] = {
+    types.DiagnosticSeverity.Error: "error",
+    types.DiagnosticSeverity.Warning: "warning",
+    types.DiagnosticSeverity.Information: "info",
+    types.DiagnosticSeverity.Hint: "hint",
+}
+
+
+@dataclass(frozen=True)
+class Finding:
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    severity: str
+    message: str
+    code: str | None = None
+
+    def json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "severity": self.severity,
+            "message": self.message,
+        }
+        if self.code is not None:
+            out["code"] = self.code
+        return out
+
+
+@dataclass
+class FileFindings:
+    path: str
+    analysis: DocumentAnalysis
+    errors: list[Finding] = field(default_factory=list)
+    advice: list[Finding] = field(default_factory=list)
+
+    @property
+    def valid(self) -> bool:
+        return self.analysis.valid
+
+    def report_json(self, with_advice: bool) -> dict[str, Any]:
+        """Today's `check` JSON object; `warnings` added when a catalog was given."""
+        syntax = self.analysis.syntax
+        assert syntax is not None
+        report: dict[str, Any] = {
+            "path": self.path,
+            "valid": syntax.valid,
+            "diagnostics": diagnostics_json(syntax),
+            "diagnostics_truncated": syntax.diagnostics_truncated,
+        }
+        codes = [finding.code for finding in self.errors if finding.severity == "error"]
+        for item, code in zip(report["diagnostics"], codes, strict=False):
+            if code is not None:
+                item["code"] = code
+        if with_advice:
+            report["warnings"] = [finding.json() for finding in self.advice]
+        return report
+
+
+def to_finding(diagnostic: types.Diagnostic, positions: PositionMap, lines: LineIndex) -> Finding:
+    """An editor diagnostic as the CLI reports it: 1-based, code points, LF-only lines.
+
+    Syntax diagnostics are placed on LF-only lines (`diagnostic_position`);
+    advice exists only for valid text, which has no bare CR, so both read
+    back through `diagnostic_offset`.
+    """
+    line, column = lines.line_column(positions.diagnostic_offset(diagnostic.range.start))
+    end_line, end_column = lines.line_column(positions.diagnostic_offset(diagnostic.range.end))
+    severity = diagnostic.severity or types.DiagnosticSeverity.Error
+    code = None if diagnostic.code is None else str(diagnostic.code)
+    return Finding(
+        line, column, end_line, end_column, SEVERITY_NAMES[severity], diagnostic.message, code
+    )
+
+
+def check_source(path: str, text: str, catalogs: CatalogStore | None) -> FileFindings:
+    """Syntax diagnostics, then (with catalogs) the editor's advisory diagnostics."""
+    analysis = DocumentAnalysis(text)
+    positions = PositionMap(text)
+    found = FileFindings(path, analysis)
+    assert analysis.syntax is not None  # read_source keeps text within the budget
+    lines = analysis.syntax.lines
+    found.errors = [
+        to_finding(item, positions, lines)
+        for item in diagnostics.syntax_diagnostics(analysis, positions)
+    ]
+    if catalogs is not None:
+        advice = advisory.advisory_diagnostics(analysis, positions, catalogs)
+        # The server groups advice by kind; a report reads top to bottom.
+        found.advice = sorted(
+            (to_finding(item, positions, lines) for item in advice),
+            key=lambda finding: (finding.line, finding.column),
+        )
+    return found

@@ -1,0 +1,159 @@
+"""What the command line reads and writes: source files, settings files.
+
+The CLI reads only the paths it is given (directories are walked for
+`*.octoscript` / `*.octo`, hidden directories skipped) and writes only the
+files `format` rewrites, atomically and never over a file that changed on
+disk since it was read.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..limits import MAX_SETTINGS_FILE_BYTES, MAX_SOURCE_BYTES
+
+EXIT_OK = 0
+EXIT_FINDINGS = 1  # an error (or, with --strict, a warning) was found; a file would change
+EXIT_USAGE = 2  # bad arguments, unreadable input, invalid source for `format`
+
+STDIN = "-"
+SOURCE_SUFFIXES = (".octoscript", ".octo")
+
+
+class UnreadableInput(Exception):
+    """A path that cannot be read as the CLI needs it; the message names it."""
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """One input as read: its text, the exact bytes, and its identity on disk."""
+
+    path: str
+    text: str
+    data: bytes
+    signature: tuple[int, int, int] | None  # (inode, size, mtime_ns); None for stdin
+
+
+def _signature(path: str) -> tuple[int, int, int]:
+    info = os.stat(path)
+    return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _read_bounded(path: str, limit: int) -> bytes:
+    """At most `limit` bytes (plus one, to detect excess)."""
+    try:
+        if path == STDIN:
+            data = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(limit + 1)
+    except OSError as error:
+        raise UnreadableInput(f"cannot read {path}: {error.strerror or error}") from error
+    if len(data) > limit:
+        raise UnreadableInput(f"cannot read {path}: input exceeds {limit} bytes")
+    return data
+
+
+def read_source(path: str) -> SourceFile:
+    """Read a source file (or stdin) within the source budget, as UTF-8."""
+    signature = None
+    if path != STDIN:
+        try:
+            signature = _signature(path)
+        except OSError as error:
+            raise UnreadableInput(f"cannot read {path}: {error.strerror or error}") from error
+    data = _read_bounded(path, MAX_SOURCE_BYTES)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UnreadableInput(f"cannot read {path}: input is not valid UTF-8") from error
+    return SourceFile(path, text, data, signature)
+
+
+def _is_source_name(name: str) -> bool:
+    return name.endswith(SOURCE_SUFFIXES)
+
+
+def _walk(directory: str) -> list[str]:
+    found: list[str] = []
+    for root, dirs, files in os.walk(directory):
+        # Pruned in place so os.walk never enters hidden directories.
+        dirs[:] = sorted(name for name in dirs if not name.startswith("."))
+        found.extend(
+            os.path.normpath(os.path.join(root, name))
+            for name in sorted(files)
+            if _is_source_name(name)
+        )
+    return found
+
+
+def expand_paths(paths: list[str]) -> list[str]:
+    """Files as given, directories replaced by their source files (sorted)."""
+    out: list[str] = []
+    for path in paths:
+        if path != STDIN and os.path.isdir(path):
+            found = _walk(path)
+            if not found:
+                sys.stderr.write(
+                    f"octoscript: warning: no *.octoscript or *.octo files in {path}\n"
+                )
+            out.extend(found)
+        else:
+            out.append(path)
+    return out
+
+
+def read_settings(path: str) -> dict[str, Any]:
+    """The JSON object of a settings file (the value of `settings.octoscript`)."""
+    data = _read_bounded(path, MAX_SETTINGS_FILE_BYTES)
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise UnreadableInput(f"cannot read {path}: input is not valid UTF-8") from error
+    except (ValueError, RecursionError) as error:
+        raise UnreadableInput(f"cannot read {path}: not valid JSON") from error
+    if not isinstance(value, dict):
+        raise UnreadableInput(f"cannot read {path}: the settings file must hold a JSON object")
+    return value
+
+
+class ChangedOnDisk(Exception):
+    """The file is not what was read any more; it was left alone."""
+
+
+def write_atomically(source: SourceFile, text: str) -> None:
+    """Replace a file's contents by `text` unless it changed since `source` was read.
+
+    A temporary file in the same directory takes the new text and the old
+    mode, then is renamed over the target, so a reader sees the old or the new
+    file, never half of one. A symlink is followed: its target is rewritten.
+    """
+    target = os.path.realpath(source.path)
+    try:
+        mode = stat.S_IMODE(os.stat(target).st_mode)
+        unchanged = (
+            _signature(target) == source.signature and Path(target).read_bytes() == source.data
+        )
+    except OSError as error:
+        raise UnreadableInput(f"cannot read {source.path}: {error.strerror or error}") from error
+    if not unchanged:
+        raise ChangedOnDisk(f"{source.path} changed on disk while formatting; left unchanged")
+    directory, name = os.path.split(target)
+    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(handle, "wb") as stream:
+            stream.write(text.encode("utf-8"))
+            stream.flush()
+            os.fchmod(stream.fileno(), mode)
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
