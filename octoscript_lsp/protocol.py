@@ -5,7 +5,10 @@
   serialized gets InternalError;
 - wire-form answers (`features.wire`) are sent as they are;
 - rename is advertised only to clients that take versioned `documentChanges`;
-- a null per-signature `activeParameter` is left out.
+- a null per-signature `activeParameter` is left out;
+- document text is not put into pygls' workspace: the server keeps it
+  (`text_sync`), so pygls' open/change/close handlers only pass the
+  notification on.
 """
 
 from __future__ import annotations
@@ -86,6 +89,15 @@ class _UnreadableConfiguration:
         self.params = params
 
 
+class _UnreadableChange:
+    """A didChange whose params do not fit (e.g. a negative position): refused whole."""
+
+    jsonrpc = None
+
+    def __init__(self, params: object) -> None:
+        self.params = params
+
+
 class OctoscriptProtocol(LanguageServerProtocol):
     """pygls' protocol with two fixes: every request gets an answer, and the
     advertised capabilities fit what this client can take."""
@@ -101,6 +113,8 @@ class OctoscriptProtocol(LanguageServerProtocol):
             method = data.get("method")
             if method == types.WORKSPACE_DID_CHANGE_CONFIGURATION and message_id is None:
                 return _UnreadableConfiguration(data.get("params"))
+            if method == types.TEXT_DOCUMENT_DID_CHANGE and message_id is None:
+                return _UnreadableChange(data.get("params"))
             if method == types.INITIALIZE and message_id is not None:
                 # Like the reference: unreadable initialize params mean defaults.
                 defaults = {"processId": None, "capabilities": {}}
@@ -139,9 +153,29 @@ class OctoscriptProtocol(LanguageServerProtocol):
         if isinstance(message, _UnreadableConfiguration):
             self._server.apply_configuration(message.params)
             return
+        if isinstance(message, _UnreadableChange):
+            self._server.refuse_change(message.params)
+            return
         if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
             return
         super().handle_message(message)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+    def _user_handler(self, method: str, params):
+        handler = self.fm.features.get(method)
+        if handler is not None:
+            yield handler, (params,), None
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):

@@ -6,7 +6,6 @@ import asyncio
 import json
 import logging
 import sys
-from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
@@ -32,6 +31,7 @@ from .features import (
     workspace_symbols,
 )
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
+from .text_sync import TextChange, TextStore
 from .transport import StdinRecorder, shallow_copy_text
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
@@ -47,6 +47,7 @@ class OctoscriptServer(LanguageServer):
             protocol_cls=OctoscriptProtocol,
             converter_factory=converter_factory,
         )
+        self.texts = TextStore()
         self.documents = DocumentStore(self.document_text)
         self.catalogs = CatalogStore()
         self.rename_enabled = False
@@ -76,17 +77,11 @@ class OctoscriptServer(LanguageServer):
     def document_text(self, uri: str) -> str | None:
         """The client-sent text of an open document; never read from disk.
 
-        pygls' `get_text_document` would create a document backed by the
-        file behind the URI when it does not know one; this server must
-        never open the URI, so it only looks at documents the client sent.
+        The server keeps the text itself (`text_sync`), never in pygls'
+        workspace, whose `get_text_document` would read the file behind an
+        unknown URI.
         """
-        try:
-            document = self.workspace.text_documents.get(unquote(uri))
-        except RuntimeError:  # no workspace before `initialize`
-            return None
-        if document is None or document._source is None:
-            return None
-        return document.source
+        return self.texts.text(uri)
 
     def cached(self, uri: str) -> OpenDocument | None:
         return self.documents.cached(uri)
@@ -99,6 +94,13 @@ class OctoscriptServer(LanguageServer):
         """Raw didChangeConfiguration params that did not fit their type."""
         self.catalogs.apply_did_change_configuration(params)
         self.republish_all()
+
+    def refuse_change(self, params: object) -> None:
+        """Raw didChange params that did not fit their type (a negative position, ...)."""
+        document = params.get("textDocument") if isinstance(params, dict) else None
+        uri = document.get("uri") if isinstance(document, dict) else None
+        if isinstance(uri, str):
+            self.texts.refuse(uri, document.get("version"), "the change does not fit its type")
 
     def republish_all(self) -> None:
         for uri, state in list(self.documents.open.items()):
@@ -183,18 +185,31 @@ def did_open(ls: OctoscriptServer, params: types.DidOpenTextDocumentParams) -> N
     state = ls.documents.track(document.uri, document.version)
     if state.refused:
         # Over the open-document budget: keep no copy of the text either.
-        ls.workspace.remove_text_document(document.uri)
+        ls.texts.close(document.uri)
+    else:
+        ls.texts.open(document.uri, document.version, document.text)
     ls.publish(document.uri, document.version, state)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: OctoscriptServer, params: types.DidChangeTextDocumentParams) -> None:
     document = params.text_document
-    ls.publish(document.uri, document.version, ls.documents.track(document.uri, document.version))
+    changes = [_text_change(change) for change in params.content_changes]
+    if ls.texts.change(document.uri, document.version, changes):
+        state = ls.documents.track(document.uri, document.version)
+        ls.publish(document.uri, document.version, state)
+
+
+def _text_change(change: types.TextDocumentContentChangeEvent) -> TextChange:
+    if isinstance(change, types.TextDocumentContentChangePartial):
+        start, end = change.range.start, change.range.end
+        return TextChange(change.text, (start.line, start.character), (end.line, end.character))
+    return TextChange(change.text)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: OctoscriptServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.texts.close(params.text_document.uri)
     ls.documents.close(params.text_document.uri)
     ls.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
