@@ -6,6 +6,11 @@
 - wire-form answers (`features.wire`) are sent as they are;
 - rename is advertised only to clients that take versioned `documentChanges`;
 - a null per-signature `activeParameter` is left out;
+- a request that a didChange for its document or a `$/cancelRequest`
+  already read (and waiting in `transport.MessageReader`) makes pointless is
+  answered ContentModified or RequestCancelled without being computed;
+- a refused request (RequestFailed, InvalidParams, ...) logs one line, not
+  a traceback with the request's params;
 - document text is not put into pygls' workspace: the server keeps it
   (`text_sync`), so pygls' open/change/close handlers only pass the
   notification on.
@@ -13,12 +18,17 @@
 
 from __future__ import annotations
 
+import logging
+from concurrent.futures import Future
+
 from lsprotocol import types
 from pygls.exceptions import (
+    JsonRpcContentModified,
     JsonRpcException,
     JsonRpcInternalError,
     JsonRpcInvalidParams,
     JsonRpcMethodNotFound,
+    JsonRpcRequestCancelled,
 )
 from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.json_rpc import ResponseErrorMessage
@@ -27,6 +37,8 @@ from pygls.protocol.language_server import lsp_method
 from .features.wire import is_wire
 
 REQUEST_FAILED = -32803
+
+logger = logging.getLogger(__name__)
 
 
 class RequestFailed(JsonRpcException):
@@ -160,6 +172,43 @@ class OctoscriptProtocol(LanguageServerProtocol):
             return
         super().handle_message(message)
 
+    def _handle_request(self, msg_id, method_name: str, params) -> None:
+        superseded = self._superseded(msg_id, params)
+        if superseded is not None:
+            self._send_response(msg_id, None, superseded.to_response_error())
+            return
+        self._method_name = method_name
+        super()._handle_request(msg_id, method_name, params)
+
+    def _superseded(self, msg_id, params) -> JsonRpcException | None:
+        reader = getattr(self._server, "reader", None)
+        if reader is None:
+            return None
+        if reader.cancel_waiting(msg_id):
+            return JsonRpcRequestCancelled(f"request {msg_id} was cancelled")
+        uri = _document_uri(params)
+        if uri is not None and reader.change_waiting(uri):
+            return JsonRpcContentModified("a newer version of the document has arrived")
+        return None
+
+    _method_name = ""
+
+    def _send_handler_result(self, future: Future, *, msg_id) -> None:
+        error = None if future.cancelled() else future.exception()
+        if isinstance(error, JsonRpcException):
+            # A refusal the handler chose (not open, too large, not valid for
+            # formatting, ...): one line in the log, the error to the client.
+            self._request_futures.pop(msg_id, None)
+            logger.warning("refused %s request %s: %s", self._method_name, msg_id, error)
+            self._send_response(msg_id, error=error.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
+
+    def _handle_cancel_notification(self, msg_id) -> None:
+        # Handlers here are synchronous: a request not in flight was answered.
+        if msg_id in self._request_futures:
+            super()._handle_cancel_notification(msg_id)
+
     @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
     def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
         yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
@@ -186,3 +235,14 @@ class OctoscriptProtocol(LanguageServerProtocol):
             types.RenameOptions(prepare_provider=True) if server.rename_enabled else None
         )
         return result
+
+
+def _document_uri(params) -> str | None:
+    """The `textDocument.uri` of a request's params, typed or raw."""
+    document = (
+        params.get("textDocument")
+        if isinstance(params, dict)
+        else getattr(params, "text_document", None)
+    )
+    uri = document.get("uri") if isinstance(document, dict) else getattr(document, "uri", None)
+    return uri if isinstance(uri, str) else None

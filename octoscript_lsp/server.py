@@ -8,7 +8,12 @@ import logging
 import sys
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.exceptions import (
+    FeatureRequestError,
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+)
 from pygls.lsp.server import LanguageServer
 
 from . import __version__
@@ -32,7 +37,7 @@ from .features import (
 )
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
-from .transport import StdinRecorder, shallow_copy_text
+from .transport import MessageReader, shallow_copy_text
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.3
@@ -51,17 +56,19 @@ class OctoscriptServer(LanguageServer):
         self.documents = DocumentStore(self.document_text)
         self.catalogs = CatalogStore()
         self.rename_enabled = False
-        self.stdin: StdinRecorder | None = None
+        self.reader: MessageReader | None = None
 
     def report_server_error(self, error: Exception, source) -> None:
-        if isinstance(error, RecursionError) and source is JsonRpcException and self.stdin:
+        if isinstance(error, RecursionError) and source is JsonRpcException and self.reader:
             # pygls' json.loads gave up on a deeply nested body and would drop
             # it: handle a copy with the deep values cut off instead.
-            body, self.stdin.last_body = self.stdin.last_body, b""
+            body, self.reader.last_body = self.reader.last_body, b""
             self._handle_shallow(body)
             return
         if source is JsonRpcInternalError:
             self.protocol.send_failed = True
+        if source is FeatureRequestError and isinstance(error, JsonRpcException):
+            return  # a refused request: pygls or the protocol logged its one line
         # pygls pops a window message per failure; a hostile client could
         # flood the user with them. The log is enough.
         logging.getLogger(__name__).warning("ignored %s: %s", source.__name__, error)
@@ -451,8 +458,8 @@ def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
-    server.stdin = StdinRecorder(sys.stdin.buffer)
-    server.start_io(stdin=server.stdin)
+    server.reader = MessageReader(sys.stdin.buffer).start()
+    server.start_io(stdin=server.reader)
 
 
 if __name__ == "__main__":
