@@ -15,8 +15,9 @@ MAX_OPEN_DOCUMENTS = 128
 MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 MAX_HEADER_LINE_BYTES = 1024
 MAX_HEADER_LINES = 32
-# Messages read ahead of the one being handled (the reader waits beyond this).
-MAX_QUEUED_INPUT_BYTES = MAX_MESSAGE_BYTES
+# Messages read ahead of the one being handled: the reader waits beyond this
+# (a single larger message is still read, alone).
+MAX_QUEUED_INPUT_BYTES = 1024 * 1024
 # Text sync: LSP positions are uintegers; a synced text never grows past
 # what one full-text change could carry.
 MAX_POSITION_VALUE = 2**31 - 1

@@ -29,8 +29,10 @@ is then discarded for its wrong type, a request gets its answer.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
+import os
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -55,6 +57,20 @@ _MAX_LENGTH_DIGITS = 20
 logger = logging.getLogger(__name__)
 
 
+def _chunk_reader(stream: BinaryIO) -> Callable[[int], bytes]:
+    """Reads of at most n bytes, returning what is available.
+
+    A real file is read with `os.read` on its descriptor: a thread blocked
+    in a buffered reader's `read` holds the reader's lock, and the
+    interpreter aborts when it finds that lock taken at exit.
+    """
+    try:
+        descriptor = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return getattr(stream, "read1", stream.read)
+    return functools.partial(os.read, descriptor)
+
+
 class _Input:
     """A byte stream with a small buffer: lines with a bound, exact reads, skips.
 
@@ -63,8 +79,7 @@ class _Input:
     """
 
     def __init__(self, stream: BinaryIO, before_block: Callable[[], None]) -> None:
-        self._stream = stream
-        self._read = getattr(stream, "read1", stream.read)
+        self._read = _chunk_reader(stream)
         self._before_block = before_block
         self.buffer = bytearray()
 
@@ -96,11 +111,21 @@ class _Input:
             if not self._fill():
                 return False
 
-    def read(self, size: int) -> bytes | None:
-        while len(self.buffer) < size:
-            if not self._fill():
+    def read(self, size: int) -> bytearray | None:
+        """Exactly `size` bytes, read into one buffer (no copies of a large body)."""
+        data = bytearray(size)
+        have = min(size, len(self.buffer))
+        data[:have] = self.buffer[:have]
+        del self.buffer[:have]
+        view = memoryview(data)
+        while have < size:
+            self._before_block()
+            chunk = self._read(min(size - have, READ_CHUNK_BYTES))
+            if not chunk:
                 return None
-        return self._take(size)
+            view[have : have + len(chunk)] = chunk
+            have += len(chunk)
+        return data
 
     def discard(self, size: int) -> bool:
         """Drop `size` bytes as they arrive, holding at most one chunk."""
@@ -124,7 +149,8 @@ class _Input:
                 return False
 
     def _take(self, size: int) -> bytes:
-        data = bytes(self.buffer[:size])
+        with memoryview(self.buffer) as view:
+            data = bytes(view[:size])
         del self.buffer[:size]
         return data
 
@@ -139,12 +165,12 @@ class _Header:
 class Waiting:
     """A message read ahead: its body and what the protocol may ask about it."""
 
-    body: bytes
+    body: bytes | bytearray
     changed_uri: str | None = None  # a didChange for this document
     cancelled_id: int | str | None = None  # a $/cancelRequest for this request
 
 
-def summarize(body: bytes) -> Waiting:
+def summarize(body: bytes | bytearray) -> Waiting:
     """The facts about a body that make waiting requests stale."""
     if b"textDocument/didChange" not in body and b"$/cancelRequest" not in body:
         return Waiting(body)
@@ -182,9 +208,10 @@ class MessageReader:
         self._batch: list[Waiting] = []
         self._queue: deque[Waiting | None] = deque()
         self._queued_bytes = 0
+        self._idle = False  # pygls waits for a message and none is queued
         self._condition = threading.Condition()
         self._lines: list[bytes] = []
-        self._body = b""
+        self._body: bytes | bytearray = b""
         self._thread = threading.Thread(target=self._run, name="octoscript-input", daemon=True)
 
     def start(self) -> MessageReader:
@@ -198,7 +225,10 @@ class MessageReader:
             return self._lines.pop()
         with self._condition:
             while not self._queue:
+                self._idle = True
+                self._condition.notify_all()
                 self._condition.wait()
+            self._idle = False
             waiting = self._queue.popleft()
             if waiting is not None:
                 self._queued_bytes -= len(waiting.body)
@@ -210,7 +240,7 @@ class MessageReader:
         self._lines = [b"\r\n"]
         return b"Content-Length: %d\r\n" % len(waiting.body)
 
-    def read(self, *args) -> bytes:
+    def read(self, *args) -> bytes | bytearray:
         body, self._body = self._body, b""
         self.last_body = body
         return body
@@ -264,11 +294,20 @@ class MessageReader:
                 return self._input.skip_to(RESYNC_MARKER)
             return self._input.discard(length)
         assert length is not None
+        if length > MAX_QUEUED_INPUT_BYTES:
+            self._wait_until_idle()  # hold at most one large body at a time
         body = self._input.read(length)
         if body is None:
             return False
         self._batch.append(summarize(body))
         return True
+
+    def _wait_until_idle(self) -> None:
+        """Publish what is framed, then wait until pygls has handled all of it."""
+        self._publish()
+        with self._condition:
+            while self._queue or not self._idle:
+                self._condition.wait()
 
     def _read_header(self) -> _Header | None:
         """The next header block, or None at the end of input."""
