@@ -27,6 +27,7 @@ from pygls.exceptions import (
     JsonRpcException,
     JsonRpcInternalError,
     JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
     JsonRpcMethodNotFound,
     JsonRpcRequestCancelled,
 )
@@ -35,6 +36,7 @@ from pygls.protocol.json_rpc import ResponseErrorMessage
 from pygls.protocol.language_server import lsp_method
 
 from .features.wire import is_wire
+from .transport import REFUSED_METHOD
 
 REQUEST_FAILED = -32803
 
@@ -173,6 +175,16 @@ class OctoscriptProtocol(LanguageServerProtocol):
         super().handle_message(message)
 
     def _handle_request(self, msg_id, method_name: str, params) -> None:
+        if method_name == REFUSED_METHOD:
+            # The reader discarded this request unread (too large): answer it.
+            reason = (
+                params.get("reason")
+                if isinstance(params, dict)
+                else getattr(params, "reason", None)
+            )
+            error = JsonRpcInvalidRequest(str(reason or "message refused"))
+            self._send_response(msg_id, None, error.to_response_error())
+            return
         superseded = self._superseded(msg_id, params)
         if superseded is not None:
             self._send_response(msg_id, None, superseded.to_response_error())

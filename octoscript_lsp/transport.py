@@ -8,7 +8,8 @@ well-formed messages:
 
 - a message whose `Content-Length` exceeds `MAX_MESSAGE_BYTES` is discarded
   while it streams (read in small chunks and dropped, never buffered) and
-  logged; the next message is read normally;
+  logged; when its first `ID_SCAN_BYTES` name a request id, that request is
+  answered InvalidRequest; the next message is read normally;
 - a header line longer than `MAX_HEADER_LINE_BYTES`, more than
   `MAX_HEADER_LINES` header lines, or a missing, negative, non-numeric or
   zero `Content-Length` refuses the message; when its length is unknown the
@@ -33,6 +34,7 @@ import functools
 import json
 import logging
 import os
+import re
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -53,6 +55,10 @@ CONTENT_LENGTH = b"content-length"
 # Where to pick up again after a message whose length is unknown.
 RESYNC_MARKER = b"Content-Length:"
 _MAX_LENGTH_DIGITS = 20
+# How much of a refused body is looked at for its request id, and the method
+# under which the reader hands pygls the refusal so the request is answered.
+ID_SCAN_BYTES = 4096
+REFUSED_METHOD = "$/octoscript/refusedMessage"
 
 logger = logging.getLogger(__name__)
 
@@ -168,6 +174,37 @@ class Waiting:
     body: bytes | bytearray
     changed_uri: str | None = None  # a didChange for this document
     cancelled_id: int | str | None = None  # a $/cancelRequest for this request
+
+
+_ID_MEMBER = re.compile(r'"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,256}")')
+
+
+def top_level_id(head: bytes) -> int | str | None:
+    """The request id in the opening bytes of a JSON object, if it is there.
+
+    Only a member of the outermost object counts; a string that merely
+    contains `"id":` or an `id` key of a nested object does not.
+    """
+    text = head.decode("utf-8", "replace")
+    depth = 0
+    in_string = escaped = False
+    for index, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            if depth == 1 and (match := _ID_MEMBER.match(text, index)):
+                return json.loads(match.group(1))
+            in_string = True
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+    return None
 
 
 def summarize(body: bytes | bytearray) -> Waiting:
@@ -292,7 +329,7 @@ class MessageReader:
             logger.warning("refused a message: %s", problem)
             if length is None:
                 return self._input.skip_to(RESYNC_MARKER)
-            return self._input.discard(length)
+            return self._refuse_body(length, problem)
         assert length is not None
         if length > MAX_QUEUED_INPUT_BYTES:
             self._wait_until_idle()  # hold at most one large body at a time
@@ -300,6 +337,23 @@ class MessageReader:
         if body is None:
             return False
         self._batch.append(summarize(body))
+        return True
+
+    def _refuse_body(self, length: int, problem: str) -> bool:
+        """Discard a body; when its opening names a request id, that request
+        is answered (through `REFUSED_METHOD`) instead of left waiting."""
+        head = self._input.read(min(length, ID_SCAN_BYTES))
+        if head is None or not self._input.discard(length - len(head)):
+            return False
+        request_id = top_level_id(bytes(head))
+        if request_id is not None:
+            refusal = {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "method": REFUSED_METHOD,
+                "params": {"reason": f"message refused: {problem}"},
+            }
+            self._batch.append(Waiting(json.dumps(refusal).encode()))
         return True
 
     def _wait_until_idle(self) -> None:

@@ -6,7 +6,7 @@ import io
 import json
 import logging
 
-from octoscript_lsp.transport import MessageReader, summarize
+from octoscript_lsp.transport import REFUSED_METHOD, MessageReader, summarize, top_level_id
 
 
 def frame(body: bytes, header: bytes | None = None) -> bytes:
@@ -37,10 +37,27 @@ def test_well_formed_messages_pass_unchanged():
 
 
 def test_an_oversized_message_is_discarded_and_the_next_one_read(caplog):
-    huge = b'{"jsonrpc": "2.0", "id": 9, "params": "' + b"x" * 5000 + b'"}'
+    huge = b'{"jsonrpc": "2.0", "method": "x", "params": "' + b"x" * 5000 + b'"}'
     with caplog.at_level(logging.WARNING):
         assert delivered(frame(huge) + frame(body(2))) == [body(2)]
     assert ["exceed the limit" in record.getMessage() for record in caplog.records] == [True]
+
+
+def test_an_oversized_request_with_its_id_up_front_is_answered():
+    huge = b'{"jsonrpc": "2.0", "id": 9, "method": "x", "params": "' + b"x" * 5000 + b'"}'
+    refusal, after = delivered(frame(huge) + frame(body(2)))
+    message = json.loads(refusal)
+    assert (message["id"], message["method"]) == (9, REFUSED_METHOD)
+    assert f"{len(huge)} bytes exceed the limit of 1024" in message["params"]["reason"]
+    assert after == body(2)
+
+
+def test_only_a_top_level_id_in_the_opening_counts():
+    assert top_level_id(b'{"jsonrpc": "2.0", "id": 5, "params": "xx') == 5
+    assert top_level_id(b'{"params": {"id": 3}, "id": "a\\"b"') == 'a"b'
+    assert top_level_id(b'{"method": "\\"id\\": 4", "params": [1') is None
+    assert top_level_id(b'{"params": {"id": 3}, "meth') is None
+    assert top_level_id(b'[{"id": 1}]') is None
 
 
 def test_unusable_lengths_skip_to_the_next_message():
@@ -63,7 +80,10 @@ def test_a_body_without_a_line_break_does_not_hide_the_next_header():
 def test_an_overlong_header_line_is_skipped_without_keeping_it():
     long_header = b"X-Padding: " + b"p" * 100_000 + b"\r\n"
     stream = long_header + frame(body(1)) + frame(body(2))
-    assert delivered(stream) == [body(2)]  # the message it belonged to is refused whole
+    refusal, after = delivered(stream)  # the message it belonged to is refused whole
+    assert json.loads(refusal)["id"] == 1
+    assert "a header line is too long" in json.loads(refusal)["params"]["reason"]
+    assert after == body(2)
 
 
 def test_the_end_of_input_inside_a_message_ends_the_stream():

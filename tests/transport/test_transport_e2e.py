@@ -56,6 +56,9 @@ def test_a_300_mib_message_is_discarded_while_it_streams():
         _write(client, header + opening)
         for _ in range(HUGE_MIB):
             _write(client, CHUNK)  # the last bytes close nothing: never parsed
+        refused = client.response(5, timeout=30)  # answered, though never read
+        assert refused["error"]["code"] == -32600
+        assert "exceed the limit" in refused["error"]["message"]
         assert _symbols(client, 6) == ["a"]
         assert peak_rss_kib(client.process.pid) <= PEAK_RSS_KIB
     finally:
