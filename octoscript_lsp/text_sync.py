@@ -65,6 +65,25 @@ def offset_of(text: str, starts: list[int], position: tuple[int, int]) -> int:
     return column_offset(text, starts[line], end, character)[0]
 
 
+def _has_bare_carriage_return(text: str) -> bool:
+    return "\r" in text and text.count("\r") != text.count("\r\n")
+
+
+def _offset_by_lines(text: str, lines: list[str], position: tuple[int, int]) -> int:
+    """`offset_of` for text whose lines all end at LF or CRLF, split at LF.
+
+    Summing line lengths runs in C; listing every line start would take a
+    Python loop over the whole document on each keystroke.
+    """
+    line, character = position
+    if line >= len(lines):
+        return len(text)
+    start = sum(map(len, lines[:line])) + line
+    content = lines[line]
+    end = start + len(content) - (1 if content.endswith("\r") else 0)
+    return column_offset(text, start, end, character)[0]
+
+
 def apply_change(text: str, change: TextChange) -> str:
     """The text after one change; raises InvalidChange."""
     if change.full:
@@ -74,10 +93,13 @@ def apply_change(text: str, change: TextChange) -> str:
     start, end = _checked(change.start), _checked(change.end)
     if end < start:
         raise InvalidChange(f"range end {end} is before its start {start}")
-    starts = lsp_line_starts(text)
-    return (
-        text[: offset_of(text, starts, start)] + change.text + text[offset_of(text, starts, end) :]
-    )
+    if _has_bare_carriage_return(text):
+        starts = lsp_line_starts(text)
+        first, last = offset_of(text, starts, start), offset_of(text, starts, end)
+    else:
+        lines = text.split("\n")
+        first, last = _offset_by_lines(text, lines, start), _offset_by_lines(text, lines, end)
+    return text[:first] + change.text + text[last:]
 
 
 def apply_changes(text: str, changes: list[TextChange]) -> str:
