@@ -113,8 +113,7 @@ class _UnreadableChange:
 
 
 class OctoscriptProtocol(LanguageServerProtocol):
-    """pygls' protocol with two fixes: every request gets an answer, and the
-    advertised capabilities fit what this client can take."""
+    """pygls' protocol with the fixes the module docstring lists."""
 
     def structure_message(self, data):
         try:
@@ -176,18 +175,11 @@ class OctoscriptProtocol(LanguageServerProtocol):
 
     def _handle_request(self, msg_id, method_name: str, params) -> None:
         if method_name == REFUSED_METHOD:
-            # The reader discarded this request unread (too large): answer it.
-            reason = (
-                params.get("reason")
-                if isinstance(params, dict)
-                else getattr(params, "reason", None)
-            )
-            error = JsonRpcInvalidRequest(str(reason or "message refused"))
-            self._send_response(msg_id, None, error.to_response_error())
-            return
-        superseded = self._superseded(msg_id, params)
-        if superseded is not None:
-            self._send_response(msg_id, None, superseded.to_response_error())
+            early: JsonRpcException | None = _refusal(params)
+        else:
+            early = self._superseded(msg_id, params)
+        if early is not None:
+            self._send_response(msg_id, None, early.to_response_error())
             return
         self._method_name = method_name
         super()._handle_request(msg_id, method_name, params)
@@ -247,6 +239,12 @@ class OctoscriptProtocol(LanguageServerProtocol):
             types.RenameOptions(prepare_provider=True) if server.rename_enabled else None
         )
         return result
+
+
+def _refusal(params) -> JsonRpcException:
+    """The answer to a request the reader discarded unread (too large, bad framing)."""
+    reason = params.get("reason") if isinstance(params, dict) else getattr(params, "reason", None)
+    return JsonRpcInvalidRequest(str(reason or "message refused"))
 
 
 def _document_uri(params) -> str | None:
