@@ -37,8 +37,8 @@ class OpenDocument:
 class DocumentStore:
     """Open documents by URI; at most MAX_OPEN_DOCUMENTS get analysis.
 
-    The text itself lives in pygls' workspace (which applies the edits);
-    `text_of` reads it. One analysis per version is built on first use, and
+    The text itself lives in `text_sync.TextStore` (which applies the
+    edits); `text_of` reads it. One analysis per version is built on first use, and
     only the MAX_CACHED_ANALYSES most recently used stay built.
     """
 

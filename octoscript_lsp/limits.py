@@ -9,6 +9,19 @@ MAX_FORMATTED_SOURCE_BYTES = 4 * MAX_SOURCE_BYTES
 
 # Server
 MAX_OPEN_DOCUMENTS = 128
+# Transport: the largest message read (header block and body). The largest
+# legitimate one is a didChangeConfiguration with three 512 KiB catalogs or a
+# 256 KiB document with every character JSON-escaped (6x): a few MiB.
+MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+MAX_HEADER_LINE_BYTES = 1024
+MAX_HEADER_LINES = 32
+# Messages read ahead of the one being handled: the reader waits beyond this
+# (a single larger message is still read, alone).
+MAX_QUEUED_INPUT_BYTES = 1024 * 1024
+# Text sync: LSP positions are uintegers; a synced text never grows past
+# what one full-text change could carry.
+MAX_POSITION_VALUE = 2**31 - 1
+MAX_SYNCED_TEXT_CHARS = MAX_MESSAGE_BYTES
 MAX_SELECTION_RANGE_DEPTH = 64  # levels of one selectionRange answer
 
 # Lexical index

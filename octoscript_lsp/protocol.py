@@ -5,25 +5,42 @@
   serialized gets InternalError;
 - wire-form answers (`features.wire`) are sent as they are;
 - rename is advertised only to clients that take versioned `documentChanges`;
-- a null per-signature `activeParameter` is left out.
+- a null per-signature `activeParameter` is left out;
+- a request that a didChange for its document or a `$/cancelRequest`
+  already read (and waiting in `transport.MessageReader`) makes pointless is
+  answered ContentModified or RequestCancelled without being computed;
+- a refused request (RequestFailed, InvalidParams, ...) logs one line, not
+  a traceback with the request's params;
+- document text is not put into pygls' workspace: the server keeps it
+  (`text_sync`), so pygls' open/change/close handlers only pass the
+  notification on.
 """
 
 from __future__ import annotations
 
+import logging
+from concurrent.futures import Future
+
 from lsprotocol import types
 from pygls.exceptions import (
+    JsonRpcContentModified,
     JsonRpcException,
     JsonRpcInternalError,
     JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
     JsonRpcMethodNotFound,
+    JsonRpcRequestCancelled,
 )
 from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.json_rpc import ResponseErrorMessage
 from pygls.protocol.language_server import lsp_method
 
 from .features.wire import is_wire
+from .transport import REFUSED_METHOD
 
 REQUEST_FAILED = -32803
+
+logger = logging.getLogger(__name__)
 
 
 class RequestFailed(JsonRpcException):
@@ -86,9 +103,17 @@ class _UnreadableConfiguration:
         self.params = params
 
 
+class _UnreadableChange:
+    """A didChange whose params do not fit (e.g. a negative position): refused whole."""
+
+    jsonrpc = None
+
+    def __init__(self, params: object) -> None:
+        self.params = params
+
+
 class OctoscriptProtocol(LanguageServerProtocol):
-    """pygls' protocol with two fixes: every request gets an answer, and the
-    advertised capabilities fit what this client can take."""
+    """pygls' protocol with the fixes the module docstring lists."""
 
     def structure_message(self, data):
         try:
@@ -101,6 +126,8 @@ class OctoscriptProtocol(LanguageServerProtocol):
             method = data.get("method")
             if method == types.WORKSPACE_DID_CHANGE_CONFIGURATION and message_id is None:
                 return _UnreadableConfiguration(data.get("params"))
+            if method == types.TEXT_DOCUMENT_DID_CHANGE and message_id is None:
+                return _UnreadableChange(data.get("params"))
             if method == types.INITIALIZE and message_id is not None:
                 # Like the reference: unreadable initialize params mean defaults.
                 defaults = {"processId": None, "capabilities": {}}
@@ -139,9 +166,69 @@ class OctoscriptProtocol(LanguageServerProtocol):
         if isinstance(message, _UnreadableConfiguration):
             self._server.apply_configuration(message.params)
             return
+        if isinstance(message, _UnreadableChange):
+            self._server.refuse_change(message.params)
+            return
         if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
             return
         super().handle_message(message)
+
+    def _handle_request(self, msg_id, method_name: str, params) -> None:
+        if method_name == REFUSED_METHOD:
+            early: JsonRpcException | None = _refusal(params)
+        else:
+            early = self._superseded(msg_id, params)
+        if early is not None:
+            self._send_response(msg_id, None, early.to_response_error())
+            return
+        self._method_name = method_name
+        super()._handle_request(msg_id, method_name, params)
+
+    def _superseded(self, msg_id, params) -> JsonRpcException | None:
+        reader = getattr(self._server, "reader", None)
+        if reader is None:
+            return None
+        if reader.cancel_waiting(msg_id):
+            return JsonRpcRequestCancelled(f"request {msg_id} was cancelled")
+        uri = _document_uri(params)
+        if uri is not None and reader.change_waiting(uri):
+            return JsonRpcContentModified("a newer version of the document has arrived")
+        return None
+
+    _method_name = ""
+
+    def _send_handler_result(self, future: Future, *, msg_id) -> None:
+        error = None if future.cancelled() else future.exception()
+        if isinstance(error, JsonRpcException):
+            # A refusal the handler chose (not open, too large, not valid for
+            # formatting, ...): one line in the log, the error to the client.
+            self._request_futures.pop(msg_id, None)
+            logger.warning("refused %s request %s: %s", self._method_name, msg_id, error)
+            self._send_response(msg_id, error=error.to_response_error())
+            return
+        super()._send_handler_result(future, msg_id=msg_id)
+
+    def _handle_cancel_notification(self, msg_id) -> None:
+        # Handlers here are synchronous: a request not in flight was answered.
+        if msg_id in self._request_futures:
+            super()._handle_cancel_notification(msg_id)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_OPEN)
+    def lsp_text_document__did_open(self, params: types.DidOpenTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_OPEN, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: types.DidChangeTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CHANGE, params)
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CLOSE)
+    def lsp_text_document__did_close(self, params: types.DidCloseTextDocumentParams):
+        yield from self._user_handler(types.TEXT_DOCUMENT_DID_CLOSE, params)
+
+    def _user_handler(self, method: str, params):
+        handler = self.fm.features.get(method)
+        if handler is not None:
+            yield handler, (params,), None
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
@@ -152,3 +239,20 @@ class OctoscriptProtocol(LanguageServerProtocol):
             types.RenameOptions(prepare_provider=True) if server.rename_enabled else None
         )
         return result
+
+
+def _refusal(params) -> JsonRpcException:
+    """The answer to a request the reader discarded unread (too large, bad framing)."""
+    reason = params.get("reason") if isinstance(params, dict) else getattr(params, "reason", None)
+    return JsonRpcInvalidRequest(str(reason or "message refused"))
+
+
+def _document_uri(params) -> str | None:
+    """The `textDocument.uri` of a request's params, typed or raw."""
+    document = (
+        params.get("textDocument")
+        if isinstance(params, dict)
+        else getattr(params, "text_document", None)
+    )
+    uri = document.get("uri") if isinstance(document, dict) else getattr(document, "uri", None)
+    return uri if isinstance(uri, str) else None

@@ -7,10 +7,14 @@ import json
 import logging
 import sys
 from collections.abc import Sequence
-from urllib.parse import unquote
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcException, JsonRpcInternalError, JsonRpcInvalidParams
+from pygls.exceptions import (
+    FeatureRequestError,
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+)
 from pygls.lsp.server import LanguageServer
 
 from . import __version__, launch, preferences
@@ -36,7 +40,8 @@ from .features import (
     workspace_symbols,
 )
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
-from .transport import StdinRecorder, shallow_copy_text
+from .text_sync import TextChange, TextStore
+from .transport import MessageReader, shallow_copy_text
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.3
@@ -51,21 +56,24 @@ class OctoscriptServer(LanguageServer):
             protocol_cls=OctoscriptProtocol,
             converter_factory=converter_factory,
         )
+        self.texts = TextStore()
         self.documents = DocumentStore(self.document_text)
         self.catalogs = CatalogStore()
         self.rename_enabled = False
         self.preferences = preferences.DEFAULTS
-        self.stdin: StdinRecorder | None = None
+        self.reader: MessageReader | None = None
 
     def report_server_error(self, error: Exception, source) -> None:
-        if isinstance(error, RecursionError) and source is JsonRpcException and self.stdin:
+        if isinstance(error, RecursionError) and source is JsonRpcException and self.reader:
             # pygls' json.loads gave up on a deeply nested body and would drop
             # it: handle a copy with the deep values cut off instead.
-            body, self.stdin.last_body = self.stdin.last_body, b""
+            body, self.reader.last_body = self.reader.last_body, b""
             self._handle_shallow(body)
             return
         if source is JsonRpcInternalError:
             self.protocol.send_failed = True
+        if source is FeatureRequestError and isinstance(error, JsonRpcException):
+            return  # a refused request: pygls or the protocol logged its one line
         # pygls pops a window message per failure; a hostile client could
         # flood the user with them. The log is enough.
         logging.getLogger(__name__).warning("ignored %s: %s", source.__name__, error)
@@ -81,17 +89,11 @@ class OctoscriptServer(LanguageServer):
     def document_text(self, uri: str) -> str | None:
         """The client-sent text of an open document; never read from disk.
 
-        pygls' `get_text_document` would create a document backed by the
-        file behind the URI when it does not know one; this server must
-        never open the URI, so it only looks at documents the client sent.
+        The server keeps the text itself (`text_sync`), never in pygls'
+        workspace, whose `get_text_document` would read the file behind an
+        unknown URI.
         """
-        try:
-            document = self.workspace.text_documents.get(unquote(uri))
-        except RuntimeError:  # no workspace before `initialize`
-            return None
-        if document is None or document._source is None:
-            return None
-        return document.source
+        return self.texts.text(uri)
 
     def cached(self, uri: str) -> OpenDocument | None:
         return self.documents.cached(uri)
@@ -106,6 +108,13 @@ class OctoscriptServer(LanguageServer):
         settings = params.get("settings") if isinstance(params, dict) else None
         self.preferences = preferences.from_settings(settings, self.preferences)
         self.republish_all()
+
+    def refuse_change(self, params: object) -> None:
+        """Raw didChange params that did not fit their type (a negative position, ...)."""
+        document = params.get("textDocument") if isinstance(params, dict) else None
+        uri = document.get("uri") if isinstance(document, dict) else None
+        if isinstance(uri, str):
+            self.texts.refuse(uri, document.get("version"), "the change does not fit its type")
 
     def republish_all(self) -> None:
         for uri, state in list(self.documents.open.items()):
@@ -198,18 +207,31 @@ def did_open(ls: OctoscriptServer, params: types.DidOpenTextDocumentParams) -> N
     state = ls.documents.track(document.uri, document.version)
     if state.refused:
         # Over the open-document budget: keep no copy of the text either.
-        ls.workspace.remove_text_document(document.uri)
+        ls.texts.close(document.uri)
+    else:
+        ls.texts.open(document.uri, document.version, document.text)
     ls.publish(document.uri, document.version, state)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: OctoscriptServer, params: types.DidChangeTextDocumentParams) -> None:
     document = params.text_document
-    ls.publish(document.uri, document.version, ls.documents.track(document.uri, document.version))
+    changes = [_text_change(change) for change in params.content_changes]
+    if ls.texts.change(document.uri, document.version, changes):
+        state = ls.documents.track(document.uri, document.version)
+        ls.publish(document.uri, document.version, state)
+
+
+def _text_change(change: types.TextDocumentContentChangeEvent) -> TextChange:
+    if isinstance(change, types.TextDocumentContentChangePartial):
+        start, end = change.range.start, change.range.end
+        return TextChange(change.text, (start.line, start.character), (end.line, end.character))
+    return TextChange(change.text)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
 def did_close(ls: OctoscriptServer, params: types.DidCloseTextDocumentParams) -> None:
+    ls.texts.close(params.text_document.uri)
     ls.documents.close(params.text_document.uri)
     ls.text_document_publish_diagnostics(
         types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
@@ -478,8 +500,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`."""
     options = launch.parse_arguments(argv)
     launch.configure_logging(options)
-    server.stdin = StdinRecorder(sys.stdin.buffer)
-    server.start_io(stdin=server.stdin)
+    server.reader = MessageReader(sys.stdin.buffer).start()
+    server.start_io(stdin=server.reader)
 
 
 if __name__ == "__main__":

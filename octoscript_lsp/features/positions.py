@@ -1,9 +1,20 @@
 """Code-point offsets inside, UTF-16 LSP positions at the edge.
 
-LSP lines end at LF, CRLF or a bare CR, as the reference server counts them
-for request positions and answer ranges. A bare CR is a syntax error, so it
-only matters for broken text; syntax diagnostics keep the checker's own
-LF-only lines (`diagnostic_position`).
+This module owns the protocol's line and column model, shared by request
+positions, answer ranges and incremental text sync (`text_sync`):
+
+- only LF, CRLF and a bare CR end a line (never U+2028, U+0085, FF, ...);
+- a character past a line's end means the end of that line, before its
+  terminator; a line past the last means the end of the document;
+- a position inside a UTF-16 surrogate pair (between the two halves of one
+  astral code point) means the position before that code point: columns
+  round down to a whole code point, for edits and requests alike. Requests
+  that need a position exactly at a character (`strict_offset`: hover,
+  completion, definition, ...) answer nothing there, as the reference does,
+  just as they do for a column past the line's end.
+
+A bare CR is a syntax error, so it only matters for broken text; syntax
+diagnostics keep the checker's own LF-only lines (`diagnostic_position`).
 """
 
 from __future__ import annotations
@@ -15,6 +26,8 @@ from lsprotocol import types
 
 from ..syntax.diagnostics import line_starts
 
+_LINE_BREAK = re.compile(r"\r\n?|\n")
+
 
 def _utf16_width(text: str) -> int:
     if text.isascii():
@@ -22,33 +35,44 @@ def _utf16_width(text: str) -> int:
     return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
 
-_BARE_CR = re.compile(r"\r(?!\n)")
+def lsp_line_starts(source: str) -> list[int]:
+    """Offset of every line start, lines ending at LF, CRLF or a bare CR."""
+    if "\r" not in source:
+        return line_starts(source)
+    return [0] + [match.end() for match in _LINE_BREAK.finditer(source)]
 
 
-def _lsp_line_starts(source: str, lf_starts: list[int]) -> list[int]:
-    """Line starts where a bare CR also ends a line (LF-only when there is none)."""
-    carriage_returns = source.count("\r")
-    if not carriage_returns or carriage_returns == source.count("\r\n"):
-        return lf_starts
-    starts = lf_starts + [match.end() for match in _BARE_CR.finditer(source)]
-    starts.sort()
-    return starts
+def line_content_end(source: str, starts: list[int], line: int) -> int:
+    """Offset where `line`'s text ends, before its terminator (0 <= line < len(starts))."""
+    if line + 1 >= len(starts):
+        return len(source)
+    end = starts[line + 1] - 1  # the terminator's last character
+    if source[end] == "\n" and end > starts[line] and source[end - 1] == "\r":
+        end -= 1
+    return end
 
 
-def _advance_utf16(source: str, start: int, end: int, units: int) -> int:
-    """Offset `units` UTF-16 code units after `start`, stopping at `end` or mid-pair."""
-    remaining = max(0, units)
+def column_offset(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
+    """(offset, exact) of UTF-16 column `character` >= 0 of the text source[start:end].
+
+    A column past the end gives `end`; a column between the halves of a
+    surrogate pair rounds down to that code point's start. `exact` is False
+    in both cases: the column is no character boundary of the line.
+    """
     text = source[start:end]
     if text.isascii():
-        return start + min(remaining, len(text))
+        return (start + character, True) if character <= len(text) else (end, False)
     offset = start
+    remaining = character
     for char in text:
+        if remaining == 0:
+            return offset, True
         width = 2 if ord(char) > 0xFFFF else 1
         if remaining < width:
-            break
+            return offset, False  # inside this code point's surrogate pair
         remaining -= width
         offset += 1
-    return offset
+    return offset, remaining == 0
 
 
 class PositionMap:
@@ -57,7 +81,7 @@ class PositionMap:
     def __init__(self, source: str) -> None:
         self.source = source
         self.lf_line_starts = line_starts(source)
-        self.line_starts = _lsp_line_starts(source, self.lf_line_starts)
+        self.line_starts = lsp_line_starts(source) if "\r" in source else self.lf_line_starts
 
     def diagnostic_position(self, offset: int) -> types.Position:
         """Position of a syntax diagnostic: lines end at LF only, like the checker's."""
@@ -86,48 +110,35 @@ class PositionMap:
         return types.Range(start=self.position(start), end=self.position(end))
 
     def line_end(self, line: int) -> int:
-        if line + 1 < len(self.line_starts):
-            end = self.line_starts[line + 1] - 1
-            if end > self.line_starts[line] and self.source[end - 1] == "\r":
-                end -= 1
-            return end
-        return len(self.source)
+        return line_content_end(self.source, self.line_starts, line)
 
     def offset(self, position: types.Position) -> int:
-        """Offset of an LSP position, clamped into the document."""
+        """Offset of an LSP position, clamped into the document (the module's rules)."""
         line = position.line
         if line < 0:
             return 0
         if line >= len(self.line_starts):
             return len(self.source)
         start = self.line_starts[line]
-        return _advance_utf16(self.source, start, self.line_end(line), position.character)
+        character = max(0, position.character)
+        return column_offset(self.source, start, self.line_end(line), character)[0]
 
     def diagnostic_offset(self, position: types.Position) -> int:
         """Inverse of `diagnostic_position` (LF-only lines), clamped into the document."""
         starts = self.lf_line_starts
         line = min(max(position.line, 0), len(starts) - 1)
         end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.source)
-        return _advance_utf16(self.source, starts[line], end, position.character)
+        return column_offset(self.source, starts[line], end, max(0, position.character))[0]
 
     def strict_offset(self, position: types.Position) -> int | None:
-        """Offset of a position inside the text, or None past a line's end or mid-pair."""
+        """Offset of a position exactly at a character boundary, else None.
+
+        Like the reference, a request at a column past the line's end, past
+        the last line or inside a surrogate pair gets no answer.
+        """
         line = position.line
         if line < 0 or line >= len(self.line_starts) or position.character < 0:
             return None
         start = self.line_starts[line]
-        end = self.line_end(line)
-        text = self.source[start:end]
-        remaining = position.character
-        if text.isascii():
-            return start + remaining if remaining <= len(text) else None
-        offset = start
-        for char in text:
-            if remaining == 0:
-                return offset
-            width = 2 if ord(char) > 0xFFFF else 1
-            if remaining < width:
-                return None
-            remaining -= width
-            offset += 1
-        return offset if remaining == 0 else None
+        offset, within = column_offset(self.source, start, self.line_end(line), position.character)
+        return offset if within else None

@@ -130,9 +130,7 @@ def _tail_reuse(source: str, previous: SyntaxResult, lex: LexResult) -> TailReus
     tail = common_suffix(old, source, min(len(old), len(source)) - common_prefix(old, source))
     if tail == 0:
         return None
-    return TailReuse(
-        previous.parsed, len(previous.lex.tokens), len(source) - len(old), len(source) - tail
-    )
+    return TailReuse(previous.parsed, previous.lex, lex, len(source) - len(old), len(source) - tail)
 
 
 def check_source(source: str) -> SyntaxResult:

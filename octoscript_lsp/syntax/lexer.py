@@ -10,6 +10,7 @@ structure in step with the reference checker.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from ..limits import MAX_SYNTAX_TOKENS
@@ -146,7 +147,7 @@ def _restart_point(source: str, previous_source: str, previous: LexResult) -> tu
     index = _last_token_ending_by(tokens, unchanged)
     while index >= 0:
         token = tokens[index]
-        if token.kind is Kind.NEWLINE and not _inside_comment(comments, token.start):
+        if token.kind is Kind.NEWLINE and not inside_comment(comments, token.start):
             return token.start, index
         index -= 1
     return 0, 0
@@ -163,13 +164,21 @@ def _last_token_ending_by(tokens: list[Token], offset: int) -> int:
     return low - 1
 
 
-def _inside_comment(comments: list[tuple[int, int]], offset: int) -> bool:
-    for start, end in reversed(comments):
-        if start <= offset < end:
-            return True
-        if end <= offset:
-            return False
-    return False
+def inside_comment(comments: list[tuple[int, int]], offset: int) -> bool:
+    """Whether `offset` lies in one of the (sorted, disjoint) comment spans."""
+    index = bisect_right(comments, offset, key=lambda span: span[0]) - 1
+    return index >= 0 and offset < comments[index][1]
+
+
+def starts_in_initial_state(lex: LexResult, index: int) -> bool:
+    """Whether token `index` was scanned from the lexer's initial state.
+
+    Every token is, except a newline inside a block comment. From such a
+    token on, the tokens depend only on the text from its start: two texts
+    sharing that tail lex it to the same tokens (offsets shifted).
+    """
+    token = lex.tokens[index]
+    return token.kind is not Kind.NEWLINE or not inside_comment(lex.comments, token.start)
 
 
 def _tokenize_from(

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from ..limits import MAX_SYNTAX_NESTING
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
+from .lexer import LexResult, starts_in_initial_state
 from .tokens import ASSIGNMENT_OPERATORS, RESERVED_WORDS, Kind, Token
 from .tree import DEFINE, IMPORT, LET_INIT, POP, PUSH, REFERENCE, Node, SymbolKind
 
@@ -67,9 +68,26 @@ class TailReuse:
     """How the unchanged tail of a document maps onto an earlier parse."""
 
     previous: ParseResult
-    previous_token_count: int
+    previous_lex: LexResult
+    lex: LexResult  # this version's tokens and comments
     delta: int  # new offset minus old offset, throughout the unchanged tail
     from_offset: int  # new offsets from here on lie in the unchanged tail
+
+    def same_tokens_from(self, index: int, old_index: int) -> bool:
+        """Whether the new tokens from `index` on are the old ones from `old_index`, shifted.
+
+        Both texts are equal from the token's start on (it lies in the
+        unchanged tail); if the lexer was in its initial state there in both
+        versions, it produced the same tokens from there on. Counting the
+        remaining tokens alone is not enough: a newline that moved into or
+        out of a block comment keeps the count and changes the statements.
+        """
+        old_tokens = self.previous_lex.tokens
+        if len(self.lex.tokens) - index != len(old_tokens) - old_index:
+            return False
+        return starts_in_initial_state(self.lex, index) and starts_in_initial_state(
+            self.previous_lex, old_index
+        )
 
 
 def parse(
@@ -379,7 +397,7 @@ class _Parser:
         previous = tail.previous
         old_units = previous.units
         old_start = old_units[position][0]
-        if len(self.tokens) - self.index != tail.previous_token_count - old_start:
+        if not tail.same_tokens_from(self.index, old_start):
             return False
         shift, delta = self.index - old_start, tail.delta
         events_base, diagnostics_base, children_base = (

@@ -94,7 +94,8 @@ def test_check_github_annotations(tree: Path) -> None:
     result = run("check", "--output-format", "github", "sub", cwd=tree)
     assert result.returncode == 1
     assert out(result) == (
-        "::error file=sub/b.octo,line=1,col=9,endLine=1,endColumn=9,title=octoscript single-quoted-string"
+        "::error file=sub/b.octo,line=1,col=9,endLine=1,endColumn=9,"
+        "title=octoscript single-quoted-string"
         "::only double-quoted strings are part of canonical Octoscript\n"
     )
 

@@ -186,16 +186,10 @@ def test_refused_documents_keep_no_text_and_never_touch_disk(tmp_path):
 
     on_disk = tmp_path / "secret.octoscript"
     on_disk.write_text("let from_disk = 1\n")
-    from lsprotocol import types
-    from pygls.workspace import Workspace
 
     ls = OctoscriptServer()
-    assert ls.document_text(on_disk.as_uri()) is None  # before `initialize`
-    ls.protocol._workspace = Workspace(None, types.TextDocumentSyncKind.Incremental)
     # A URI the client never opened: no text, and no file read behind it.
     assert ls.document_text(on_disk.as_uri()) is None
     assert ls.cached(on_disk.as_uri()) is None
-    ls.workspace.put_text_document(
-        types.TextDocumentItem(uri=on_disk.as_uri(), language_id="o", version=1, text="x\n")
-    )
+    ls.texts.open(on_disk.as_uri(), 1, "x\n")
     assert ls.document_text(on_disk.as_uri()) == "x\n"

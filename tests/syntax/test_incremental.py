@@ -7,6 +7,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from octoscript_lsp.syntax import parser as parser_module
 from octoscript_lsp.syntax.check import SyntaxResult, analyze_syntax
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -155,3 +156,46 @@ def test_incremental_equals_full_on_a_long_document(changes):
         assert incremental.parsed.units == fresh.parsed.units
         assert incremental.parsed.unit_offsets == fresh.parsed.unit_offsets
         previous = incremental
+
+
+def _incremental_and_fresh(before: str, after: str) -> tuple[SyntaxResult, SyntaxResult]:
+    return analyze_syntax(after, previous=analyze_syntax(before)), analyze_syntax(after)
+
+
+def test_a_newline_moving_into_a_block_comment_is_not_reused():
+    """Issue 15: `}\\np*/=`, insert `/*` at (0,1). The newline that started the old
+    second step now sits inside a comment; only the token count still matches."""
+    incremental, fresh = _incremental_and_fresh("}\np*/=", "}/*\np*/=")
+    assert snapshot(incremental) == snapshot(fresh)
+    assert [d.message for d in incremental.diagnostics][1:] == [
+        "expected an expression",
+        "expected an expression",
+    ]
+    assert incremental.diagnostics[2].offset == 8  # 1:4, the end of the text
+
+
+def test_a_newline_moving_out_of_a_block_comment_is_not_reused():
+    """Issue 15: `}/*\\no*/+r`, delete (0,1)-(0,3): the old step began at a newline
+    inside a comment; reusing it left a stale tree (and a stale semantic token)."""
+    incremental, fresh = _incremental_and_fresh("}/*\no*/+r", "}\no*/+r")
+    assert snapshot(incremental) == snapshot(fresh)
+    assert [node.kind for node in incremental.parsed.tree.children] == ["error"]
+
+
+def test_the_tail_is_still_reused_when_the_lexer_state_agrees(monkeypatch):
+    base = "".join(f"let v{index} = {index}\n" for index in range(200))
+    previous = analyze_syntax(base)
+    edited = "/* c */ " + base
+    parsed_statements = []
+    original = parser_module._Parser.parse_statement
+
+    def counting(self):
+        parsed_statements.append(self.index)
+        return original(self)
+
+    monkeypatch.setattr(parser_module._Parser, "parse_statement", counting)
+    result = analyze_syntax(edited, previous=previous)
+    assert len(parsed_statements) <= 2  # the rest was adopted from `previous`
+    monkeypatch.undo()
+    assert snapshot(result) == snapshot(analyze_syntax(edited))
+    assert result.parsed.units == analyze_syntax(edited).parsed.units

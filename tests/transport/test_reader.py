@@ -1,0 +1,105 @@
+"""Framing with bounds: what the reader hands pygls (issue 15)."""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+
+from octoscript_lsp.transport import REFUSED_METHOD, MessageReader, summarize, top_level_id
+
+
+def frame(body: bytes, header: bytes | None = None) -> bytes:
+    header = b"Content-Length: %d\r\n" % len(body) if header is None else header
+    return header + b"\r\n" + body
+
+
+def body(message_id: int) -> bytes:
+    return json.dumps({"jsonrpc": "2.0", "id": message_id, "method": "shutdown"}).encode()
+
+
+def delivered(stream: bytes, max_message_bytes: int = 1024) -> list[bytes]:
+    """Every body pygls would read from `stream`, through its own header loop."""
+    reader = MessageReader(io.BytesIO(stream), max_message_bytes).start()
+    bodies = []
+    while True:
+        header = reader.readline()
+        if not header:
+            return bodies
+        length = int(header.split(b":")[1])
+        assert reader.readline() == b"\r\n"
+        bodies.append(reader.read(length))
+
+
+def test_well_formed_messages_pass_unchanged():
+    stream = frame(body(1)) + b"Content-Type: application/vscode-jsonrpc\r\n" + frame(body(2))
+    assert delivered(stream) == [body(1), body(2)]
+
+
+def test_an_oversized_message_is_discarded_and_the_next_one_read(caplog):
+    huge = b'{"jsonrpc": "2.0", "method": "x", "params": "' + b"x" * 5000 + b'"}'
+    with caplog.at_level(logging.WARNING):
+        assert delivered(frame(huge) + frame(body(2))) == [body(2)]
+    assert ["exceed the limit" in record.getMessage() for record in caplog.records] == [True]
+
+
+def test_an_oversized_request_with_its_id_up_front_is_answered():
+    huge = b'{"jsonrpc": "2.0", "id": 9, "method": "x", "params": "' + b"x" * 5000 + b'"}'
+    refusal, after = delivered(frame(huge) + frame(body(2)))
+    message = json.loads(refusal)
+    assert (message["id"], message["method"]) == (9, REFUSED_METHOD)
+    assert f"{len(huge)} bytes exceed the limit of 1024" in message["params"]["reason"]
+    assert after == body(2)
+
+
+def test_only_a_top_level_id_in_the_opening_counts():
+    assert top_level_id(b'{"jsonrpc": "2.0", "id": 5, "params": "xx') == 5
+    assert top_level_id(b'{"params": {"id": 3}, "id": "a\\"b"') == 'a"b'
+    assert top_level_id(b'{"method": "\\"id\\": 4", "params": [1') is None
+    assert top_level_id(b'{"params": {"id": 3}, "meth') is None
+    assert top_level_id(b'[{"id": 1}]') is None
+
+
+def test_unusable_lengths_skip_to_the_next_message():
+    for header in (
+        b"Content-Length: -5\r\n",
+        b"Content-Length: five\r\n",
+        b"Content-Length: 0\r\n",
+        b"Content-Length: 99999999999999999999999999\r\n",
+        b"Content-Type: x\r\n",  # no length at all
+    ):
+        stream = frame(body(1), header) + frame(body(2))
+        assert delivered(stream) == [body(2)], header
+
+
+def test_a_body_without_a_line_break_does_not_hide_the_next_header():
+    stream = b"Content-Length: x\r\n\r\n" + body(1) + frame(body(2)) + frame(body(3))
+    assert delivered(stream) == [body(2), body(3)]
+
+
+def test_an_overlong_header_line_is_skipped_without_keeping_it():
+    long_header = b"X-Padding: " + b"p" * 100_000 + b"\r\n"
+    stream = long_header + frame(body(1)) + frame(body(2))
+    refusal, after = delivered(stream)  # the message it belonged to is refused whole
+    assert json.loads(refusal)["id"] == 1
+    assert "a header line is too long" in json.loads(refusal)["params"]["reason"]
+    assert after == body(2)
+
+
+def test_the_end_of_input_inside_a_message_ends_the_stream():
+    assert delivered(frame(body(1)) + b"Content-Length: 50\r\n\r\n{") == [body(1)]
+    assert delivered(b"Content-Len") == []
+
+
+def test_waiting_changes_and_cancellations_are_recognised():
+    change = {
+        "jsonrpc": "2.0",
+        "method": "textDocument/didChange",
+        "params": {"textDocument": {"uri": "file:///a", "version": 3}, "contentChanges": []},
+    }
+    cancel = {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 7}}
+    assert summarize(json.dumps(change).encode()).changed_uri == "file:///a"
+    assert summarize(json.dumps(cancel).encode()).cancelled_id == 7
+    request = {"jsonrpc": "2.0", "id": 1, "method": "textDocument/didChange", "params": {}}
+    assert summarize(json.dumps(request).encode()).changed_uri is None
+    assert summarize(b"$/cancelRequest {not json").cancelled_id is None
