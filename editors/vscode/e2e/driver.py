@@ -133,15 +133,31 @@ def read_settings() -> dict:
     return json.loads(Path(USER_SETTINGS).read_text())
 
 
-def write_settings(changes: dict) -> None:
-    """Edit User settings.json as a user's editor would; VS Code watches it."""
+def write_settings(page: Page, changes: dict) -> None:
+    """Edit User settings.json in VS Code's own editor, as a user would.
+
+    (code-server does not notice the file changing behind its back.)
+    """
     settings = read_settings()
     for key, value in changes.items():
         if value is None:
             settings.pop(key, None)
         else:
             settings[key] = value
-    Path(USER_SETTINGS).write_text(json.dumps(settings, indent=2))
+    command(page, "Preferences: Open User Settings (JSON)")
+    page.locator(".monaco-breadcrumbs:visible", has_text="settings.json").first.wait_for(
+        timeout=15000
+    )
+    time.sleep(0.5)
+    page.evaluate("text => navigator.clipboard.writeText(text)", json.dumps(settings, indent=2))
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Control+v")
+    page.keyboard.press("Control+s")
+    saved = poll(lambda: read_settings() == settings, 10)
+    page.keyboard.press("Control+w")
+    page.locator(".tabs-container .tab.active", has_text=FILE).first.wait_for(timeout=10000)
+    if not saved:
+        raise RuntimeError(f"settings.json was not saved with {changes}")
 
 
 # ---------------------------------------------------------------- helpers ---
@@ -282,14 +298,9 @@ def drive(page: Page, shot: Callable[[str], None], catalog: list[dict]) -> None:
     problems_match(page, "problems-equal-server-advice", catalog)
     shot("03-catalog-advice.png")
 
-    shown = hover_at(page, "10:26")
-    check("hover-catalog-tool", "Echo the input text" in shown, shown)
-    shot("04-hover-catalog.png")
-    page.mouse.move(1300, 880)
-    page.keyboard.press("Escape")
     shown = hover_at(page, "9:15")
     check("hover-function", "shout" in shown, shown)
-    shot("05-hover.png")
+    shot("04-hover.png")
     page.mouse.move(1300, 880)
     page.keyboard.press("Escape")
 
@@ -301,36 +312,36 @@ def drive(page: Page, shot: Callable[[str], None], catalog: list[dict]) -> None:
         check(f"restart-command-{round_}", bool(replaced), f"{sorted(before)} -> {sorted(server_pids())}")
         notes.extend(toasts(page))
     problems_match(page, "problems-after-restarts", catalog)
-    shot("06-after-restart.png")
+    shot("05-after-restart.png")
 
     # A catalog change (no restart): the advice goes once the tool is listed.
     bigger = catalog + [{"name": "nothing.here", "format": "text", "description": "Listed now."}]
     before = server_pids()
-    write_settings({"octoscript.toolCatalog": bigger})
+    write_settings(page, {"octoscript.toolCatalog": bigger})
     problems_match(page, "problems-after-catalog-setting", bigger)
     check("catalog-setting-keeps-server", server_pids() == before, f"{sorted(before)} -> {sorted(server_pids())}")
 
     # A server setting (User level): the server restarts with the new args,
     # still from the User path (a remote window once dropped it here).
-    write_settings({"octoscript.server.args": [ARGS_MARKER]})
+    write_settings(page, {"octoscript.server.args": [ARGS_MARKER]})
     restarted = poll(lambda: server_pids(ARGS_MARKER), 20)
     check("server-args-setting-restarts", bool(restarted), f"servers {sorted(server_pids())}")
     notes.extend(toasts(page))
     check("no-octoscript-notifications", not any("octoscript" in n.lower() or "request" in n.lower() for n in notes), notes)
 
     # A server path that does not exist (and none on PATH): one pop-up naming the setting.
-    write_settings({"octoscript.server.path": "/nonexistent/octoscript-lsp"})
+    write_settings(page, {"octoscript.server.path": "/nonexistent/octoscript-lsp"})
     poll(lambda: toasts(page), 20)
     time.sleep(2.0)
     shown_toasts = toasts(page)
-    shot("07-start-failure.png")
+    shot("06-start-failure.png")
     check(
         "start-failure-one-popup",
         len(shown_toasts) == 1 and "octoscript.server.path" in shown_toasts[0],
         shown_toasts,
     )
     page.keyboard.press("Escape")
-    write_settings({"octoscript.server.path": SERVER, "octoscript.server.args": None})
+    write_settings(page, {"octoscript.server.path": SERVER, "octoscript.server.args": None})
     check("server-back-after-fix", bool(poll(server_pids, 20)), f"servers {sorted(server_pids())}")
 
 
@@ -359,6 +370,7 @@ def main() -> None:
             ],
         )
         context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=ORIGIN)
 
         def loopback_only(route) -> None:
             url = route.request.url

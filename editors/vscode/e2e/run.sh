@@ -14,6 +14,8 @@
 #                          (default ~/.cache/octoscript-vscode-e2e)
 #   VSCODE_E2E_ARTEFACTS   screenshots + logs (default editors/vscode/e2e/artefacts)
 #   CODE_SERVER_VERSION    default 4.100.3 (VS Code 1.100.3, Node 20)
+#   VSCODE_E2E_VSIX        a packaged extension to test (default: run
+#                          `npm run package` in editors/vscode first)
 #
 # The first run installs code-server (native modules are compiled: minutes);
 # later runs take about two minutes. Exit status 0 only if every check passed.
@@ -88,13 +90,15 @@ if ! "$TOOLS/bin/python" -c "import playwright" 2>/dev/null; then
         || fail "pip install playwright failed, see $CACHE/playwright.log"
 fi
 
-# --- The extension, as CI packages it.
-VSIX=$EXTENSION/octoscript.vsix
-if [ ! -f "$VSIX" ]; then
-    say "building $VSIX"
-    (cd "$EXTENSION" && npm ci --no-audit --no-fund && npm run package) > "$ARTEFACTS/vsix.log" 2>&1 \
-        || fail "npm ci && npm run package failed, see $ARTEFACTS/vsix.log"
+# --- The extension, packaged as CI packages it (never a stale one).
+VSIX=${VSCODE_E2E_VSIX:-}
+if [ -z "$VSIX" ]; then
+    VSIX=$EXTENSION/octoscript.vsix
+    say "packaging $VSIX"
+    (cd "$EXTENSION" && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run package) \
+        > "$ARTEFACTS/vsix.log" 2>&1 || fail "npm run package failed, see $ARTEFACTS/vsix.log"
 fi
+[ -f "$VSIX" ] || fail "no $VSIX"
 
 # --- A throwaway profile and workspace.
 RUN=$(mktemp -d "${TMPDIR:-/tmp}/octoscript-vscode-e2e.XXXXXX")

@@ -116,7 +116,9 @@ function pickServer(channel: vscode.OutputChannel): [ServerCommand, string | und
 async function start(channel: vscode.OutputChannel): Promise<void> {
   const [server, executable] = pickServer(channel);
   if (executable === undefined) {
-    await reportStartFailure(server, "was not found");
+    // Not awaited: the pop-up stays until the user closes it, and later
+    // restarts (a fixed setting) must not wait for that.
+    void reportStartFailure(server, "was not found");
     return;
   }
   channel.appendLine(
