@@ -24,6 +24,7 @@ import {
 } from "vscode-languageclient/node";
 import {
   changedCatalogs,
+  DEFAULT_SERVER,
   initialCatalogs,
   resolveExecutable,
   SECTION,
@@ -118,7 +119,8 @@ async function start(channel: vscode.OutputChannel): Promise<void> {
   if (executable === undefined) {
     // Not awaited: the pop-up stays until the user closes it, and later
     // restarts (a fixed setting) must not wait for that.
-    void reportStartFailure(server, "was not found");
+    const fallback = server.command === DEFAULT_SERVER ? "" : `, nor ${DEFAULT_SERVER} on PATH`;
+    void reportStartFailure(server, `was not found${fallback}`);
     return;
   }
   channel.appendLine(
