@@ -129,22 +129,30 @@ def server_diagnostics(catalog: list[dict]) -> list[str]:
 # --------------------------------------------------------------- settings ---
 
 
-def read_settings() -> dict:
-    return json.loads(Path(USER_SETTINGS).read_text())
+# code-server keeps Remote settings (the "machine" level) next to User/.
+SETTINGS_FILES = {
+    "User": Path(USER_SETTINGS),
+    "Remote": Path(USER_SETTINGS).parent.parent / "Machine" / "settings.json",
+}
 
 
-def write_settings(page: Page, changes: dict) -> None:
-    """Edit User settings.json in VS Code's own editor, as a user would.
+def read_settings(level: str = "User") -> dict:
+    path = SETTINGS_FILES[level]
+    return json.loads(path.read_text() or "{}") if path.exists() else {}
+
+
+def write_settings(page: Page, changes: dict, level: str = "User") -> None:
+    """Edit User or Remote settings.json in VS Code's own editor, as a user would.
 
     (code-server does not notice the file changing behind its back.)
     """
-    settings = read_settings()
+    settings = read_settings(level)
     for key, value in changes.items():
         if value is None:
             settings.pop(key, None)
         else:
             settings[key] = value
-    command(page, "Preferences: Open User Settings (JSON)")
+    command(page, f"Preferences: Open {level} Settings (JSON)")
     page.locator(".monaco-breadcrumbs:visible", has_text="settings.json").first.wait_for(
         timeout=15000
     )
@@ -153,7 +161,7 @@ def write_settings(page: Page, changes: dict) -> None:
     page.keyboard.press("Control+a")
     page.keyboard.press("Control+v")
     page.keyboard.press("Control+s")
-    saved = poll(lambda: read_settings() == settings, 10)
+    saved = poll(lambda: read_settings(level) == settings, 10)
     page.keyboard.press("Control+w")
     page.locator(".tabs-container .tab.active", has_text=FILE).first.wait_for(timeout=10000)
     if not saved:
@@ -243,6 +251,13 @@ def problems_match(page: Page, name: str, catalog: list[dict], settle: float = 1
     )
 
 
+def save(page: Page, done: Callable[[str], bool]) -> None:
+    """Save the editor and wait for the file on disk (the probe reads it)."""
+    page.keyboard.press("Control+s")
+    if not poll(lambda: done((Path(WORKSPACE) / FILE).read_text()), 10):
+        raise RuntimeError("the edited file was not saved")
+
+
 # ------------------------------------------------------------------ steps ---
 
 
@@ -293,8 +308,7 @@ def drive(page: Page, shot: Callable[[str], None], catalog: list[dict]) -> None:
     # catalog advice about the unlisted tool appears, once.
     go_to(page, "12")
     page.keyboard.press("Control+Shift+k")
-    page.keyboard.press("Control+s")
-    time.sleep(0.5)
+    save(page, lambda text: "let a = (" not in text)
     problems_match(page, "problems-equal-server-advice", catalog)
     shot("03-catalog-advice.png")
 
@@ -340,9 +354,27 @@ def drive(page: Page, shot: Callable[[str], None], catalog: list[dict]) -> None:
         len(shown_toasts) == 1 and "octoscript.server.path" in shown_toasts[0],
         shown_toasts,
     )
-    page.keyboard.press("Escape")
+    command(page, "Notifications: Clear All Notifications")
+    poll(lambda: not toasts(page), 5)
     write_settings(page, {"octoscript.server.path": SERVER, "octoscript.server.args": None})
     check("server-back-after-fix", bool(poll(server_pids, 20)), f"servers {sorted(server_pids())}")
+
+    # The path in Remote settings only (where remote windows keep
+    # machine-specific values): the server starts from there.
+    write_settings(page, {"octoscript.server.path": SERVER}, level="Remote")
+    before = server_pids()
+    write_settings(page, {"octoscript.server.path": None})
+    moved = poll(lambda: server_pids() and not (before & server_pids()), 20)
+    check("server-from-remote-settings", bool(moved), f"{sorted(before)} -> {sorted(server_pids())}")
+    # The server started from there serves the document: a new syntax error.
+    page.locator(f"{EDITOR} .view-lines").first.click()
+    go_to(page, "12")
+    page.keyboard.type("let broken = (", delay=40)
+    save(page, lambda text: "let broken = (" in text)
+    problems_match(page, "problems-after-remote-path", bigger)
+    shot("07-remote-path.png")
+    notes.extend(toasts(page))
+    check("no-popup-after-fix", not toasts(page), toasts(page))
 
 
 def output_channels() -> list[Path]:

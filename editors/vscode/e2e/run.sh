@@ -112,7 +112,7 @@ stop() {
     fi
 }
 trap 'stop; rm -rf "$RUN"' EXIT
-mkdir -p "$RUN/profile/User" "$RUN/extensions" "$RUN/workspace" "$RUN/xdg"
+mkdir -p "$RUN/profile/User" "$RUN/profile/Machine" "$RUN/extensions" "$RUN/workspace" "$RUN/xdg"
 python3 - "$RUN/profile/User/settings.json" "$SERVER" <<'PY'
 import json, sys
 path, server = sys.argv[1:3]
@@ -138,6 +138,7 @@ settings = {
 }
 json.dump(settings, open(path, "w"), indent=2)
 PY
+echo "{}" > "$RUN/profile/Machine/settings.json"
 printf 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n' > "$RUN/config.yaml"
 # The extension gallery points at a closed loopback port: nothing leaves the machine.
 CS_ENV=(XDG_CONFIG_HOME="$RUN/xdg" XDG_DATA_HOME="$RUN/xdg"
