@@ -157,3 +157,17 @@ async def test_pushing_client_gets_syntax_then_advice_and_no_refresh(
     await pushed_client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     assert list(pushed_client.diagnostics[URI]) == []
     assert pushed_client.diagnostic_refresh_count == 0
+
+
+async def test_one_refresh_for_a_catalog_change_across_documents(
+    refreshing_client: LanguageClient,
+):
+    uris = [f"file:///workspace/many{index}.octoscript" for index in range(3)]
+    for uri in uris:
+        open_document(refreshing_client, UNLISTED, uri=uri)
+    await asyncio.sleep(SETTLE_SECONDS)
+    opened = refreshing_client.diagnostic_refresh_count
+    assert opened >= 1
+    configure(refreshing_client, [{"name": "nothing.here", "format": "text"}])
+    await asyncio.sleep(SETTLE_SECONDS)
+    assert refreshing_client.diagnostic_refresh_count == opened + 1
