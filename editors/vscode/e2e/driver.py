@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
@@ -79,7 +80,9 @@ class ServerProbe:
         threading.Thread(target=self._read, daemon=True).start()
         capabilities = {"textDocument": {"diagnostic": {}}}
         options = {"octoscript": {"toolCatalog": catalog}}
-        self.request(1, "initialize", {"capabilities": capabilities, "initializationOptions": options})
+        self.request(
+            1, "initialize", {"capabilities": capabilities, "initializationOptions": options}
+        )
         self.notify("initialized", {})
 
     def _read(self) -> None:
@@ -194,7 +197,11 @@ def toasts(page: Page) -> list[str]:
 
 
 def problem_rows(page: Page) -> list[str]:
-    return [r.replace("\n", " | ") for r in texts(page, ".markers-panel .monaco-list-row") if "[Ln " in r]
+    return [
+        r.replace("\n", " | ")
+        for r in texts(page, ".markers-panel .monaco-list-row")
+        if "[Ln " in r
+    ]
 
 
 def problem_badge(page: Page) -> int:
@@ -211,9 +218,9 @@ def command(page: Page, title: str) -> None:
     page.keyboard.press("F1")
     wait_quick_input(page)
     page.keyboard.type(title, delay=10)
-    page.locator(".quick-input-list .monaco-list-row", has_text=title.split(": ", 1)[-1]).first.wait_for(
-        timeout=10000
-    )
+    page.locator(
+        ".quick-input-list .monaco-list-row", has_text=title.split(": ", 1)[-1]
+    ).first.wait_for(timeout=10000)
     page.keyboard.press("Enter")
 
 
@@ -240,7 +247,10 @@ def hover_at(page: Page, spec: str) -> str:
 
 def problems_match(page: Page, name: str, catalog: list[dict], settle: float = 1.5) -> None:
     expected = server_diagnostics(catalog)
-    poll(lambda: len(problem_rows(page)) == len(expected) and problem_badge(page) == len(expected), 20)
+    poll(
+        lambda: len(problem_rows(page)) == len(expected) and problem_badge(page) == len(expected),
+        20,
+    )
     time.sleep(settle)  # a late second copy would show up by now
     rows, badge = problem_rows(page), problem_badge(page)
     check(
@@ -261,8 +271,21 @@ def save(page: Page, done: Callable[[str], bool]) -> None:
 # ------------------------------------------------------------------ steps ---
 
 
-def drive(page: Page, shot: Callable[[str], None], catalog: list[dict]) -> None:
-    notes: list[str] = []
+@dataclass
+class Session:
+    page: Page
+    shot: Callable[[str], None]
+    catalog: list[dict]
+    notes: list[str] = field(default_factory=list)  # notifications seen
+
+
+def replaced(before: set[int], timeout: float = 20) -> bool:
+    """Whether the servers in `before` gave way to new ones."""
+    return bool(poll(lambda: server_pids() and not (before & server_pids()), timeout))
+
+
+def open_demo(run: Session) -> None:
+    page = run.page
     page.goto(f"{ORIGIN}/?folder={WORKSPACE}", timeout=60000)
     page.wait_for_selector(".monaco-workbench", timeout=90000)
     page.wait_for_selector(".explorer-folders-view .monaco-list-row", timeout=60000)
@@ -272,109 +295,126 @@ def drive(page: Page, shot: Callable[[str], None], catalog: list[dict]) -> None:
     page.locator(".quick-input-list .monaco-list-row", has_text=FILE).first.wait_for(timeout=15000)
     page.keyboard.press("Enter")
     page.wait_for_selector(f"{EDITOR} .view-lines", timeout=15000)
-
     mode = page.locator('[id="status.editor.mode"]')
     poll(lambda: mode.count() and mode.inner_text().strip() == "Octoscript", 20)
     check("language-mode", mode.inner_text().strip() == "Octoscript", mode.inner_text())
-
     page.keyboard.press("Control+Shift+m")
     page.wait_for_selector(".markers-panel", timeout=10000)
-    problems_match(page, "problems-equal-server-syntax", catalog)
-    shot("01-diagnostics.png")
-    check("server-from-user-settings", bool(poll(server_pids, 10)), f"pids {sorted(server_pids())}")
+    problems_match(page, "problems-equal-server-syntax", run.catalog)
+    run.shot("01-diagnostics.png")
+    check("server-from-user-settings", bool(poll(server_pids, 10)), sorted(server_pids()))
 
-    # Completion of catalog tool names inside tool.call("...").
+
+def complete_tool_names(run: Session) -> None:
+    """Catalog tool names inside tool.call("..."), then the line goes again."""
+    page = run.page
     page.locator(f"{EDITOR} .view-lines").first.click()
     go_to(page, "9")
     page.keyboard.press("End")
     page.keyboard.press("Enter")
     page.keyboard.type('let shouted = tool.call("text.', delay=60)
     suggest = page.locator(".suggest-widget.visible .monaco-list-row")
-    poll(lambda: suggest.count() >= 2, 8)
-    if suggest.count() < 2:
+    if not poll(lambda: suggest.count() >= 2, 8):
         page.keyboard.press("Control+space")
         poll(lambda: suggest.count() >= 2, 8)
     labels = [" ".join(t.split()) for t in texts(page, ".suggest-widget.visible .monaco-list-row")]
-    check(
-        "completion-catalog-tools",
-        any("text.echo" in t for t in labels) and any("text.upper" in t for t in labels),
-        labels,
-    )
-    shot("02-completion.png")
+    listed = all(any(name in label for label in labels) for name in ("text.echo", "text.upper"))
+    check("completion-catalog-tools", listed, labels)
+    run.shot("02-completion.png")
     page.keyboard.press("Escape")
-    page.keyboard.press("Control+Shift+k")  # drop the typed line again
+    page.keyboard.press("Control+Shift+k")
 
-    # Fix the syntax error (the last line): the document is valid, and the
-    # catalog advice about the unlisted tool appears, once.
+
+def fix_and_hover(run: Session) -> None:
+    """Without the syntax error the catalog advice appears, once; then hover."""
+    page = run.page
     go_to(page, "12")
     page.keyboard.press("Control+Shift+k")
     save(page, lambda text: "let a = (" not in text)
-    problems_match(page, "problems-equal-server-advice", catalog)
-    shot("03-catalog-advice.png")
-
+    problems_match(page, "problems-equal-server-advice", run.catalog)
+    run.shot("03-catalog-advice.png")
     shown = hover_at(page, "9:15")
     check("hover-function", "shout" in shown, shown)
-    shot("04-hover.png")
-    page.mouse.move(1300, 880)
+    run.shot("04-hover.png")
+    page.mouse.move(1300, 780)
     page.keyboard.press("Escape")
 
-    # Restart twice: new processes, still one output channel, no pop-ups.
+
+def restart_twice(run: Session) -> None:
     for round_ in (1, 2):
         before = server_pids()
-        command(page, "Octoscript: Restart Language Server")
-        replaced = poll(lambda: server_pids() and not (before & server_pids()), 20)
-        check(f"restart-command-{round_}", bool(replaced), f"{sorted(before)} -> {sorted(server_pids())}")
-        notes.extend(toasts(page))
-    problems_match(page, "problems-after-restarts", catalog)
-    shot("05-after-restart.png")
+        command(run.page, "Octoscript: Restart Language Server")
+        check(
+            f"restart-command-{round_}",
+            replaced(before),
+            f"{sorted(before)} -> {sorted(server_pids())}",
+        )
+        run.notes.extend(toasts(run.page))
+    problems_match(run.page, "problems-after-restarts", run.catalog)
+    run.shot("05-after-restart.png")
 
-    # A catalog change (no restart): the advice goes once the tool is listed.
-    bigger = catalog + [{"name": "nothing.here", "format": "text", "description": "Listed now."}]
+
+def change_settings(run: Session) -> None:
+    """A catalog change keeps the server; an args change restarts it from the User path."""
+    page = run.page
+    listed = {"name": "nothing.here", "format": "text", "description": "Listed now."}
+    run.catalog = run.catalog + [listed]
     before = server_pids()
-    write_settings(page, {"octoscript.toolCatalog": bigger})
-    problems_match(page, "problems-after-catalog-setting", bigger)
-    check("catalog-setting-keeps-server", server_pids() == before, f"{sorted(before)} -> {sorted(server_pids())}")
-
-    # A server setting (User level): the server restarts with the new args,
-    # still from the User path (a remote window once dropped it here).
+    write_settings(page, {"octoscript.toolCatalog": run.catalog})
+    problems_match(page, "problems-after-catalog-setting", run.catalog)
+    kept = server_pids() == before
+    check("catalog-setting-keeps-server", kept, f"{sorted(before)} -> {sorted(server_pids())}")
+    # In a remote window a machine-overridable path once got lost right here.
     write_settings(page, {"octoscript.server.args": [ARGS_MARKER]})
     restarted = poll(lambda: server_pids(ARGS_MARKER), 20)
-    check("server-args-setting-restarts", bool(restarted), f"servers {sorted(server_pids())}")
-    notes.extend(toasts(page))
-    check("no-octoscript-notifications", not any("octoscript" in n.lower() or "request" in n.lower() for n in notes), notes)
+    check("server-args-setting-restarts", bool(restarted), sorted(server_pids()))
+    run.notes.extend(toasts(page))
+    quiet = not any("octoscript" in n.lower() or "request" in n.lower() for n in run.notes)
+    check("no-octoscript-notifications", quiet, run.notes)
 
-    # A server path that does not exist (and none on PATH): one pop-up naming the setting.
+
+def fail_to_start(run: Session) -> None:
+    """No server at the path and none on PATH: one pop-up naming the setting."""
+    page = run.page
     write_settings(page, {"octoscript.server.path": "/nonexistent/octoscript-lsp"})
     poll(lambda: toasts(page), 20)
-    time.sleep(2.0)
-    shown_toasts = toasts(page)
-    shot("06-start-failure.png")
-    check(
-        "start-failure-one-popup",
-        len(shown_toasts) == 1 and "octoscript.server.path" in shown_toasts[0],
-        shown_toasts,
-    )
+    time.sleep(2.0)  # a second pop-up would be up by now
+    shown = toasts(page)
+    run.shot("06-start-failure.png")
+    one = len(shown) == 1 and "octoscript.server.path" in shown[0]
+    check("start-failure-one-popup", one, shown)
     command(page, "Notifications: Clear All Notifications")
     poll(lambda: not toasts(page), 5)
     write_settings(page, {"octoscript.server.path": SERVER, "octoscript.server.args": None})
-    check("server-back-after-fix", bool(poll(server_pids, 20)), f"servers {sorted(server_pids())}")
+    check("server-back-after-fix", bool(poll(server_pids, 20)), sorted(server_pids()))
 
-    # The path in Remote settings only (where remote windows keep
-    # machine-specific values): the server starts from there.
+
+def path_from_remote_settings(run: Session) -> None:
+    """The path in Remote settings only: the server starts from there and serves."""
+    page = run.page
     write_settings(page, {"octoscript.server.path": SERVER}, level="Remote")
     before = server_pids()
     write_settings(page, {"octoscript.server.path": None})
-    moved = poll(lambda: server_pids() and not (before & server_pids()), 20)
-    check("server-from-remote-settings", bool(moved), f"{sorted(before)} -> {sorted(server_pids())}")
-    # The server started from there serves the document: a new syntax error.
+    moved = replaced(before)
+    check("server-from-remote-settings", moved, f"{sorted(before)} -> {sorted(server_pids())}")
     page.locator(f"{EDITOR} .view-lines").first.click()
     go_to(page, "12")
     page.keyboard.type("let broken = (", delay=40)
     save(page, lambda text: "let broken = (" in text)
-    problems_match(page, "problems-after-remote-path", bigger)
-    shot("07-remote-path.png")
-    notes.extend(toasts(page))
+    problems_match(page, "problems-after-remote-path", run.catalog)
+    run.shot("07-remote-path.png")
     check("no-popup-after-fix", not toasts(page), toasts(page))
+
+
+STEPS = (
+    open_demo,
+    complete_tool_names,
+    fix_and_hover,
+    restart_twice,
+    change_settings,
+    fail_to_start,
+    path_from_remote_settings,
+)
 
 
 def output_channels() -> list[Path]:
@@ -419,7 +459,9 @@ def main() -> None:
             page.screenshot(path=str(Path(ARTEFACTS) / name))
 
         try:
-            drive(page, shot, catalog)
+            run = Session(page, shot, catalog)
+            for step in STEPS:
+                step(run)
         except Exception as error:  # noqa: BLE001 - reported as a failed check
             check("driver-completed", False, f"{type(error).__name__}: {error}")
             shot("99-failure.png")
