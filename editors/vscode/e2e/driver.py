@@ -373,19 +373,26 @@ def change_settings(run: Session) -> None:
     check("no-octoscript-notifications", quiet, run.notes)
 
 
-def fail_to_start(run: Session) -> None:
-    """No server at the path and none on PATH: one pop-up naming the setting."""
+def one_popup(run: Session, path: str, name: str, picture: str | None = None) -> None:
+    """A server path that cannot serve: exactly one pop-up, naming the setting."""
     page = run.page
-    write_settings(page, {"octoscript.server.path": "/nonexistent/octoscript-lsp"})
+    write_settings(page, {"octoscript.server.path": path})
     poll(lambda: toasts(page), 20)
-    time.sleep(2.0)  # a second pop-up would be up by now
+    time.sleep(3.0)  # a second pop-up would be up by now
     shown = toasts(page)
-    run.shot("06-start-failure.png")
-    one = len(shown) == 1 and "octoscript.server.path" in shown[0]
-    check("start-failure-one-popup", one, shown)
+    if picture:
+        run.shot(picture)
+    check(name, len(shown) == 1 and "octoscript.server.path" in shown[0], shown)
     command(page, "Notifications: Clear All Notifications")
     poll(lambda: not toasts(page), 5)
-    write_settings(page, {"octoscript.server.path": SERVER, "octoscript.server.args": None})
+
+
+def fail_to_start(run: Session) -> None:
+    # No such file (and no octoscript-lsp on code-server's PATH).
+    one_popup(run, "/nonexistent/octoscript-lsp", "start-failure-one-popup", "06-start-failure.png")
+    # A program that exits at once: the start fails instead.
+    one_popup(run, "/bin/false", "server-exits-one-popup")
+    write_settings(run.page, {"octoscript.server.path": SERVER, "octoscript.server.args": None})
     check("server-back-after-fix", bool(poll(server_pids, 20)), sorted(server_pids()))
 
 

@@ -98,6 +98,12 @@ function clientOptions(channel: vscode.OutputChannel, handler: ErrorHandler): La
     outputChannel: channel,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     errorHandler: handler,
+    // Without a handler the client pops up the raw error ("write EPIPE")
+    // itself; returning false stops it, and start() reports the failure once.
+    initializationFailedHandler: (error) => {
+      channel.appendLine(`Initialization failed: ${String(error)}`);
+      return false;
+    },
   };
 }
 
