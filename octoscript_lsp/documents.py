@@ -25,8 +25,10 @@ class OpenDocument:
     previous: DocumentAnalysis | None = None
     # Whole-document answers that depend only on this version's text.
     memo: dict = field(default_factory=dict)
-    # Whether the last diagnostics published for this document held advice.
+    # Whether the last diagnostics published (or pulled) for this document held advice.
     advised: bool = False
+    # This version's catalog advice under the current catalogs, once worked out.
+    advice: list | None = None
 
     def remember(self, key: str, compute):
         if key not in self.memo:

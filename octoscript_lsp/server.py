@@ -62,6 +62,8 @@ class OctoscriptServer(LanguageServer):
         self.rename_enabled = False
         self.preferences = preferences.DEFAULTS
         self.reader: MessageReader | None = None
+        self.delivery = diagnostics.Delivery()
+        self._refresh_pending = False
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, RecursionError) and source is JsonRpcException and self.reader:
@@ -98,10 +100,6 @@ class OctoscriptServer(LanguageServer):
     def cached(self, uri: str) -> OpenDocument | None:
         return self.documents.cached(uri)
 
-    def document_diagnostics(self, state: OpenDocument) -> list[types.Diagnostic]:
-        found = diagnostics.syntax_diagnostics(state.analysis, state.positions)
-        return found + advisory.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
-
     def apply_configuration(self, params: object) -> None:
         """Raw didChangeConfiguration params that did not fit their type."""
         self.catalogs.apply_did_change_configuration(params)
@@ -118,6 +116,7 @@ class OctoscriptServer(LanguageServer):
 
     def republish_all(self) -> None:
         for uri, state in list(self.documents.open.items()):
+            state.advice = None  # worked out under the catalogs before this change
             self.publish(uri, state.version, state)
 
     def publish(self, uri: str, version: int | None, state: OpenDocument) -> None:
@@ -128,13 +127,15 @@ class OctoscriptServer(LanguageServer):
         keeps the editor's error squiggles a keystroke behind at most.
         """
         if state.refused:
-            self._send_diagnostics(uri, version, diagnostics.too_many_documents())
+            self.push_diagnostics(uri, version, diagnostics.too_many_documents())
             return
         cached = self.cached(uri)
         if cached is None or cached.analysis is None or cached.positions is None:
             return  # no client-sent text to analyse
         syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
-        self._send_diagnostics(uri, version, syntax_only)
+        self.push_diagnostics(uri, version, syntax_only)
+        if self.delivery.pulls and not self.delivery.refreshes:
+            return  # nothing could make this client pull again: its pull advises
         if self.catalogs_can_advise() or cached.advised:
             asyncio.get_event_loop().call_later(
                 ADVISORY_DELAY_SECONDS, self._publish_advice, uri, cached, syntax_only
@@ -153,9 +154,50 @@ class OctoscriptServer(LanguageServer):
         if self.documents.open.get(uri) is not state or state.analysis is None:
             return  # a newer version or a close overtook this one
         advice = advisory.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
+        state.advice = advice
         if advice or state.advised:
             state.advised = bool(advice)
-            self._send_diagnostics(uri, state.version, syntax_only + advice)
+            if self.delivery.pulls:
+                self._request_refresh()
+            else:
+                self._send_diagnostics(uri, state.version, syntax_only + advice)
+
+    def pulled_diagnostics(self, uri: str) -> list[types.Diagnostic]:
+        """A `textDocument/diagnostic` report: syntax plus the advice known so far.
+
+        For a client that can be asked to pull again, advice is worked out
+        after a pause in typing (as when pushing) and announced by a refresh;
+        any other client gets it computed here.
+        """
+        state = self.documents.open.get(uri)
+        if state is not None and state.refused:
+            return diagnostics.too_many_documents()
+        cached = self.cached(uri)
+        if cached is None or cached.analysis is None or cached.positions is None:
+            return []
+        found = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
+        advice = cached.advice
+        if advice is None and not self.delivery.refreshes:
+            advice = advisory.advisory_diagnostics(cached.analysis, cached.positions, self.catalogs)
+        if self.delivery.pulls:
+            cached.advised = bool(advice)
+        return found + (advice or [])
+
+    def _request_refresh(self) -> None:
+        """One workspace/diagnostic/refresh for all the documents advised at once."""
+        if not self._refresh_pending:
+            self._refresh_pending = True
+            asyncio.get_event_loop().call_soon(self._send_refresh)
+
+    def _send_refresh(self) -> None:
+        self._refresh_pending = False
+        self.workspace_diagnostic_refresh(None)
+
+    def push_diagnostics(self, uri: str, version: int | None, found: list) -> None:
+        # A client that pulls keeps pushed diagnostics in a second collection:
+        # pushing as well would show each one twice.
+        if not self.delivery.pulls:
+            self._send_diagnostics(uri, version, found)
 
     def _send_diagnostics(self, uri: str, version: int | None, found: list) -> None:
         self.text_document_publish_diagnostics(
@@ -188,6 +230,7 @@ def _at(ls: OctoscriptServer, uri: str, position: types.Position):
 
 @server.feature(types.INITIALIZE)
 def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
+    ls.delivery = diagnostics.delivery(params.capabilities)
     ls.catalogs.apply_initialization_options(params.initialization_options)
     ls.preferences = preferences.from_initialization_options(params.initialization_options)
 
@@ -233,9 +276,7 @@ def _text_change(change: types.TextDocumentContentChangeEvent) -> TextChange:
 def did_close(ls: OctoscriptServer, params: types.DidCloseTextDocumentParams) -> None:
     ls.texts.close(params.text_document.uri)
     ls.documents.close(params.text_document.uri)
-    ls.text_document_publish_diagnostics(
-        types.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[])
-    )
+    ls.push_diagnostics(params.text_document.uri, None, [])
 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)
@@ -369,13 +410,7 @@ def rename_symbol(ls: OctoscriptServer, params: types.RenameParams) -> types.Wor
 def pull_diagnostics(
     ls: OctoscriptServer, params: types.DocumentDiagnosticParams
 ) -> types.RelatedFullDocumentDiagnosticReport:
-    uri = params.text_document.uri
-    state = ls.documents.open.get(uri)
-    if state is not None and state.refused:
-        found = diagnostics.too_many_documents()
-    else:
-        cached = _document(ls, uri)
-        found = ls.document_diagnostics(cached) if cached else []
+    found = ls.pulled_diagnostics(params.text_document.uri)
     return types.RelatedFullDocumentDiagnosticReport(items=found)
 
 

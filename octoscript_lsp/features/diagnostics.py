@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
@@ -16,6 +18,29 @@ CODE_TOO_MANY_DOCUMENTS = "too-many-documents"
 _ORIGIN = types.Range(
     start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
 )
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """How one client takes diagnostics.
+
+    A client that pulls (`textDocument/diagnostic`) keeps pulled reports apart
+    from pushed ones, so sending both would show every diagnostic twice: a
+    pulling client gets only pulled reports, and `refreshes` says whether it
+    can be asked to pull again when the results change without an edit.
+    """
+
+    pulls: bool = False
+    refreshes: bool = False
+
+
+def delivery(capabilities: types.ClientCapabilities | None) -> Delivery:
+    text_document = capabilities.text_document if capabilities else None
+    if text_document is None or text_document.diagnostic is None:
+        return Delivery()
+    workspace = capabilities.workspace if capabilities else None
+    refresh = workspace.diagnostics if workspace else None
+    return Delivery(pulls=True, refreshes=bool(refresh and refresh.refresh_support))
 
 
 def _at_origin(message: str, severity: types.DiagnosticSeverity, code: str) -> types.Diagnostic:

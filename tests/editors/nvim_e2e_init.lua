@@ -1,7 +1,11 @@
 -- Headless Neovim driver for tests/editors/test_neovim.py.
 --
 -- Uses only the plugin in editors/neovim: it is put on 'runtimepath' and set
--- up like a user would. The checks run once the file given on the command
+-- up like a user would, in one of two ways ($OCTOSCRIPT_NVIM_MODE):
+--   setup   require("octoscript").setup({...})            (Neovim 0.7+)
+--   enable  vim.lsp.config(...) + vim.lsp.enable(...)      (Neovim 0.11+,
+--           through lsp/octoscript.lua; filetype from ftdetect/)
+-- The checks run once the file given on the command
 -- line is loaded, every wait is bounded, and the findings are written as JSON
 -- to $OCTOSCRIPT_TEST_RESULT before Neovim quits.
 
@@ -16,21 +20,29 @@ end
 local plugin_dir = env("OCTOSCRIPT_NVIM_PLUGIN")
 local server_cmd = env("OCTOSCRIPT_LSP_CMD")
 local result_path = env("OCTOSCRIPT_TEST_RESULT")
+local mode = env("OCTOSCRIPT_NVIM_MODE")
 
 vim.opt.runtimepath:prepend(plugin_dir)
 vim.opt.swapfile = false
 vim.opt.shadafile = "NONE"
 
-require("octoscript").setup({
-  cmd = { server_cmd },
-  init_options = {
-    octoscript = {
-      toolCatalog = {
-        { name = "text.echo", format = "text", description = "Echo." },
-      },
+local catalogs = {
+  octoscript = {
+    toolCatalog = {
+      { name = "text.echo", format = "text", description = "Echo." },
     },
   },
-})
+}
+if mode == "setup" then
+  require("octoscript").setup({ cmd = { server_cmd }, init_options = catalogs })
+elseif mode == "enable" then
+  -- Only what a user overrides: filetypes, root markers and the rest come
+  -- from lsp/octoscript.lua.
+  vim.lsp.config("octoscript", { cmd = { server_cmd }, init_options = catalogs })
+  vim.lsp.enable("octoscript")
+else
+  error("unknown OCTOSCRIPT_NVIM_MODE " .. mode)
+end
 
 local results = { errors = {} }
 
@@ -139,6 +151,7 @@ local function run()
     .. "." .. tostring(vim.version().patch)
   results.buffer_name = vim.api.nvim_buf_get_name(bufnr)
   results.filetype = vim.api.nvim_buf_get_option(bufnr, "filetype")
+  results.commentstring = vim.api.nvim_buf_get_option(bufnr, "commentstring")
 
   -- 1. attach
   local attached = vim.wait(15000, function()
@@ -199,11 +212,15 @@ local function run()
     note_error("hover", err)
   end
 
-  -- 4. an edit that makes the source invalid must produce a diagnostic
+  -- 4. an edit with one syntax error must show exactly one diagnostic, also
+  -- once every pushed and pulled report has had time to arrive
   ok, err = pcall(function()
-    vim.api.nvim_buf_set_lines(bufnr, -1, -1, false, { "let = " })
+    vim.api.nvim_buf_set_lines(bufnr, -1, -1, false, { "let v = true and false" })
     local seen = vim.wait(10000, function()
       return #vim.diagnostic.get(bufnr) > 0
+    end, 50)
+    vim.wait(1500, function()
+      return false
     end, 50)
     local messages = {}
     for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do

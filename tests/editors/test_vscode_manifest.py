@@ -67,7 +67,7 @@ def test_settings_contribution(manifest: dict) -> None:
 
 
 def test_client_forwards_catalogs() -> None:
-    source = (EXTENSION / "src" / "extension.ts").read_text()
+    source = "\n".join(path.read_text() for path in sorted((EXTENSION / "src").glob("*.ts")))
     for key in CATALOG_SETTINGS:
         assert f'"{key.split(".", 1)[1]}"' in source
     assert "initializationOptions" in source
@@ -77,7 +77,33 @@ def test_client_forwards_catalogs() -> None:
 
 def test_package_metadata(manifest: dict) -> None:
     assert manifest["license"] == "MIT"
-    assert manifest["repository"]["url"]
+    # No repository until the project has a public one (no placeholder URL).
+    assert "repository" not in manifest
+    assert "--allow-missing-repository" in manifest["scripts"]["package"]
+
+
+def test_server_path_scope_and_trust(manifest: dict) -> None:
+    properties = manifest["contributes"]["configuration"]["properties"]
+    # Window scope (the default): User settings apply in remote windows too,
+    # which machine-overridable would drop (src/settings.ts, docs/editors.md).
+    assert properties["octoscript.server.path"].get("scope", "window") == "window"
+    untrusted = manifest["capabilities"]["untrustedWorkspaces"]
+    assert untrusted["supported"] == "limited"
+    assert set(untrusted["restrictedConfigurations"]) == {
+        "octoscript.server.path",
+        "octoscript.server.args",
+    }
+
+
+def test_package_is_a_bundle(manifest: dict) -> None:
+    scripts = manifest["scripts"]
+    assert manifest["main"] == "./out/extension.js"
+    assert "esbuild" in scripts["bundle"] and "--external:vscode" in scripts["bundle"]
+    # node_modules stay out of the .vsix; check-vsix.js enforces <= 20 files.
+    assert "--no-dependencies" in scripts["package"]
+    assert "check-vsix.js" in scripts["package"]
+    ignore = (EXTENSION / ".vscodeignore").read_text().splitlines()
+    assert "**" in ignore and "!out/extension.js" in ignore
     assert manifest["publisher"]
     assert manifest["engines"]["vscode"]
     assert manifest["main"] == "./out/extension.js"

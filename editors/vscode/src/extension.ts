@@ -6,121 +6,173 @@
 //   - at start-up as `initializationOptions.octoscript`, and
 //   - after a settings change as `workspace/didChangeConfiguration` with
 //     `{ "settings": { "octoscript": { ...catalog keys... } } }`.
-// Only the four catalog keys and the `completion` preferences are forwarded,
-// and only those that are set (at start-up) or changed (later): the server
-// keeps a key that is omitted, clears one that is `null`, and discards a
-// malformed one.
+//
+// One output channel lives as long as the extension; each (re)start makes a
+// new LanguageClient writing to it and disposes the previous one. Failures
+// are written to that channel; the user sees at most one pop-up per failed
+// start, naming the setting to fix.
 
 import * as vscode from "vscode";
 import {
+  CloseAction,
+  CloseHandlerResult,
   DidChangeConfigurationNotification,
+  ErrorHandler,
   LanguageClient,
   LanguageClientOptions,
-  ServerOptions,
+  RevealOutputChannelOn,
 } from "vscode-languageclient/node";
+import {
+  changedCatalogs,
+  DEFAULT_SERVER,
+  initialCatalogs,
+  resolveExecutable,
+  SECTION,
+  SERVER_PATH_SETTING,
+  ServerCommand,
+  serverCommands,
+} from "./settings";
 
-const SECTION = "octoscript";
-const CATALOG_KEYS = [
-  "toolCatalog",
-  "moduleCatalog",
-  "workflowDataCatalog",
-  "workflowDataStepContext",
-] as const;
+const NAME = "Octoscript Language Server";
 
+/**
+ * A LanguageClient that never pops up its own error messages (a failed
+ * request during a restart, a lost connection): they go to the output
+ * channel, and the extension decides what deserves a pop-up.
+ */
+class QuietLanguageClient extends LanguageClient {
+  override error(message: string, data?: unknown, _showNotification?: boolean | "force"): void {
+    super.error(message, data, false);
+  }
+}
+
+let output: vscode.OutputChannel | undefined;
 let client: LanguageClient | undefined;
+// Restarts run one after another: a settings change during a restart waits.
+let lifecycle: Promise<void> = Promise.resolve();
 
-/** The value of one catalog setting, `null` when unset. */
-function catalogSetting(key: string): unknown {
-  const value = vscode.workspace.getConfiguration(SECTION).get<unknown>(key);
-  return value === undefined ? null : value;
+function queue(task: () => Promise<void>): Promise<void> {
+  lifecycle = lifecycle.then(task, task);
+  return lifecycle;
 }
 
-/**
- * The catalogs configured at start-up. Unset keys are left out: an omitted
- * key means "no catalog" to the server, while an explicit `null` at start-up
- * would mark that catalog unavailable.
- */
-export function initialCatalogs(): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const key of CATALOG_KEYS) {
-    const value = catalogSetting(key);
-    if (value !== null) {
-      result[key] = value;
-    }
+async function reportStartFailure(server: ServerCommand, reason: string): Promise<void> {
+  const open = "Open Settings";
+  const show = "Show Output";
+  const choice = await vscode.window.showErrorMessage(
+    `Octoscript: the language server "${server.command}" (from ${server.origin}) ${reason}. ` +
+      `Set "${SERVER_PATH_SETTING}" to the octoscript-lsp executable ` +
+      `(User settings, or Remote settings in a remote window).`,
+    open,
+    show,
+  );
+  if (choice === open) {
+    await vscode.commands.executeCommand("workbench.action.openSettings", SERVER_PATH_SETTING);
+  } else if (choice === show) {
+    output?.show(true);
   }
-  result.completion = catalogSetting("completion");
-  return result;
 }
 
-/**
- * The keys a settings change touched: the server keeps omitted keys, clears
- * `null` ones and replaces the rest. The workflow pair always travels
- * together, as the server requires.
- */
-export function changedCatalogs(
-  affects: (key: string) => boolean,
-): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
-  for (const key of ["toolCatalog", "moduleCatalog"]) {
-    if (affects(key)) {
-      result[key] = catalogSetting(key);
-    }
-  }
-  if (affects("workflowDataCatalog") || affects("workflowDataStepContext")) {
-    result.workflowDataCatalog = catalogSetting("workflowDataCatalog");
-    result.workflowDataStepContext = catalogSetting("workflowDataStepContext");
-  }
-  if (affects("completion")) {
-    result.completion = catalogSetting("completion");
-  }
-  return result;
+/** The default handler's decisions, with one pop-up of ours when it gives up. */
+function errorHandler(server: ServerCommand, fallback: () => ErrorHandler): ErrorHandler {
+  return {
+    error: (error, message, count) => fallback().error(error, message, count),
+    closed: async (): Promise<CloseHandlerResult> => {
+      const decision = await fallback().closed();
+      if (decision.action === CloseAction.DoNotRestart) {
+        void reportStartFailure(server, "keeps stopping and will not be restarted");
+        return { ...decision, handled: true };
+      }
+      return decision;
+    },
+  };
 }
 
-function serverOptions(): ServerOptions {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const configured = (config.get<string>("server.path") ?? "").trim();
-  const command = configured.length > 0 ? configured : "octoscript-lsp";
-  const args = config.get<string[]>("server.args") ?? [];
-  // No `transport` on purpose: the server speaks LSP on stdio by default and
-  // TransportKind.stdio would append a `--stdio` argument.
-  return { command, args };
-}
-
-function clientOptions(): LanguageClientOptions {
+function clientOptions(channel: vscode.OutputChannel, handler: ErrorHandler): LanguageClientOptions {
   return {
     documentSelector: [
       { scheme: "file", language: "octoscript" },
       { scheme: "untitled", language: "octoscript" },
     ],
     initializationOptions: { [SECTION]: initialCatalogs() },
-    outputChannelName: "Octoscript Language Server",
+    outputChannel: channel,
+    revealOutputChannelOn: RevealOutputChannelOn.Never,
+    errorHandler: handler,
+    // Without a handler the client pops up the raw error ("write EPIPE")
+    // itself; returning false stops it, and start() reports the failure once.
+    initializationFailedHandler: (error) => {
+      channel.appendLine(`Initialization failed: ${String(error)}`);
+      return false;
+    },
   };
 }
 
-async function startClient(): Promise<void> {
-  const options = serverOptions();
-  client = new LanguageClient(SECTION, "Octoscript Language Server", options, clientOptions());
+/** The first candidate command that names an executable file. */
+function pickServer(channel: vscode.OutputChannel): [ServerCommand, string | undefined] {
+  const candidates = serverCommands();
+  for (const candidate of candidates) {
+    const executable = resolveExecutable(candidate.command);
+    if (executable !== undefined) {
+      return [candidate, executable];
+    }
+    channel.appendLine(`No executable "${candidate.command}" (from ${candidate.origin}).`);
+  }
+  return [candidates[0], undefined];
+}
+
+async function start(channel: vscode.OutputChannel): Promise<void> {
+  const [server, executable] = pickServer(channel);
+  if (executable === undefined) {
+    // Not awaited: the pop-up stays until the user closes it, and later
+    // restarts (a fixed setting) must not wait for that.
+    const fallback = server.command === DEFAULT_SERVER ? "" : `, nor ${DEFAULT_SERVER} on PATH`;
+    void reportStartFailure(server, `was not found${fallback}`);
+    return;
+  }
+  channel.appendLine(
+    `Starting ${executable} ${server.args.join(" ")} (server path from ${server.origin}).`,
+  );
+  // The default handler counts crashes per client, so it is made once.
+  let defaults: ErrorHandler | undefined;
+  const fallback = (): ErrorHandler => (defaults ??= next.createDefaultErrorHandler());
+  // No `transport` on purpose: the server speaks LSP on stdio by default and
+  // TransportKind.stdio would append a `--stdio` argument.
+  const next: LanguageClient = new QuietLanguageClient(
+    SECTION,
+    NAME,
+    { command: executable, args: server.args },
+    clientOptions(channel, errorHandler(server, fallback)),
+  );
+  client = next;
   try {
-    await client.start();
+    await next.start();
   } catch (error) {
-    const command = "command" in options ? options.command : "octoscript-lsp";
-    void vscode.window.showErrorMessage(
-      `Could not start the Octoscript language server (${command}). ` +
-        `Install octoscript-lsp or set "octoscript.server.path". ${String(error)}`,
-    );
+    channel.appendLine(`Could not start ${executable}: ${String(error)}`);
+    await disposeClient();
+    void reportStartFailure(server, `could not be started (${String(error)})`);
   }
 }
 
-async function stopClient(): Promise<void> {
+async function disposeClient(): Promise<void> {
   const running = client;
   client = undefined;
   if (running !== undefined) {
     try {
-      await running.stop();
-    } catch {
-      // The server may already have exited; nothing else to clean up.
+      // dispose(), not stop(): stop() keeps the client's diagnostics and
+      // features registered. The shared output channel is not the client's
+      // to dispose.
+      await running.dispose();
+    } catch (error) {
+      output?.appendLine(`Stopping the previous server: ${String(error)}`);
     }
   }
+}
+
+function restart(channel: vscode.OutputChannel): Promise<void> {
+  return queue(async () => {
+    await disposeClient();
+    await start(channel);
+  });
 }
 
 async function sendCatalogs(changed: Record<string, unknown>): Promise<void> {
@@ -133,28 +185,26 @@ async function sendCatalogs(changed: Record<string, unknown>): Promise<void> {
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const channel = vscode.window.createOutputChannel(NAME);
+  output = channel;
   context.subscriptions.push(
-    vscode.commands.registerCommand("octoscript.restartServer", async () => {
-      await stopClient();
-      await startClient();
-    }),
-    vscode.workspace.onDidChangeConfiguration(async (event) => {
+    channel,
+    vscode.commands.registerCommand("octoscript.restartServer", () => restart(channel)),
+    vscode.workspace.onDidChangeConfiguration((event) => {
       if (
-        event.affectsConfiguration(`${SECTION}.server.path`) ||
+        event.affectsConfiguration(SERVER_PATH_SETTING) ||
         event.affectsConfiguration(`${SECTION}.server.args`)
       ) {
-        await stopClient();
-        await startClient();
-        return;
+        return restart(channel);
       }
-      await sendCatalogs(
-        changedCatalogs((key) => event.affectsConfiguration(`${SECTION}.${key}`)),
+      return queue(() =>
+        sendCatalogs(changedCatalogs((key) => event.affectsConfiguration(`${SECTION}.${key}`))),
       );
     }),
   );
-  await startClient();
+  await queue(() => start(channel));
 }
 
 export async function deactivate(): Promise<void> {
-  await stopClient();
+  await queue(disposeClient);
 }

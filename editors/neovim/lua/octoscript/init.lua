@@ -1,4 +1,8 @@
--- Octoscript support for Neovim (0.7 and newer).
+-- Octoscript support for Neovim 0.7 to 0.10 (it works on newer ones too).
+--
+-- On Neovim 0.11+ prefer the built-in configuration: with this directory on
+-- the 'runtimepath', `vim.lsp.enable("octoscript")` uses lsp/octoscript.lua,
+-- and ftdetect/ + ftplugin/ give the filetype and its buffer options.
 --
 --   require("octoscript").setup({
 --     cmd = { "octoscript-lsp" },              -- server command (default)
@@ -10,8 +14,8 @@
 --     capabilities = nil,                      -- optional client capabilities
 --   })
 --
--- setup() registers the `octoscript` filetype for *.octoscript and *.octo and
--- starts (or reuses) one language client per root directory for every
+-- setup() registers the `octoscript` filetype for *.octoscript and *.octo (for
+-- set-ups that add this directory to the runtimepath after start-up) and starts (or reuses) one language client per root directory for every
 -- buffer of that filetype.
 
 local M = {}
@@ -189,14 +193,6 @@ local function register_filetype()
   end
 end
 
-local function buffer_options(bufnr)
-  vim.api.nvim_buf_set_option(bufnr, "commentstring", "// %s")
-  vim.api.nvim_buf_set_option(bufnr, "comments", "s1:/*,mb:*,ex:*/,://")
-  vim.api.nvim_buf_set_option(bufnr, "expandtab", true)
-  vim.api.nvim_buf_set_option(bufnr, "shiftwidth", 4)
-  vim.api.nvim_buf_set_option(bufnr, "tabstop", 4)
-end
-
 local function matches_extension(name)
   for _, ext in ipairs(EXTENSIONS) do
     if name:sub(-(#ext + 1)) == "." .. ext then
@@ -214,7 +210,6 @@ function M.setup(opts)
     group = augroup,
     pattern = FILETYPE,
     callback = function(args)
-      buffer_options(args.buf)
       M.attach(args.buf)
     end,
   })
@@ -224,7 +219,6 @@ function M.setup(opts)
       local name = vim.api.nvim_buf_get_name(bufnr)
       local ft = vim.api.nvim_buf_get_option(bufnr, "filetype")
       if ft == FILETYPE then
-        buffer_options(bufnr)
         M.attach(bufnr)
       elseif ft == "" and matches_extension(name) then
         vim.api.nvim_buf_set_option(bufnr, "filetype", FILETYPE)

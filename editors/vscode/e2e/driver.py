@@ -1,0 +1,484 @@
+"""Drive the Octoscript extension in code-server through headless Chromium.
+
+Run by run.sh (which installs and starts code-server on 127.0.0.1); prints one
+`CHECK <name> PASS|FAIL <detail>` line per check and saves screenshots.
+Every count shown by VS Code is compared with what octoscript-lsp itself
+reports for the same text and catalogs (a separate server process, asked
+with a pull request), so a doubled or missing diagnostic fails.
+
+Arguments: PORT WORKSPACE_DIR USER_SETTINGS_JSON SERVER ARTEFACTS_DIR LOGS_DIR
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+PORT, WORKSPACE, USER_SETTINGS, SERVER, ARTEFACTS, LOGS = sys.argv[1:7]
+ORIGIN = f"http://127.0.0.1:{PORT}"
+FILE = "demo.octoscript"
+EDITOR = ".editor-instance .monaco-editor"
+CHANNEL = "Octoscript Language Server"
+ARGS_MARKER = "--e2e-args-marker"
+# Positions used below: line 9 `shout` at column 14, line 10 `text.echo` at
+# column 25, line 12 the syntax error.
+DEMO = """use mod.tool
+
+let greeting = "hello"
+
+fn shout(text) {
+    return text
+}
+
+let answer = shout(greeting)
+let echoed = tool.call("text.echo", answer)
+let missing = tool.call("nothing.here", answer)
+let a = (
+"""
+failures: list[str] = []
+
+
+def check(name: str, ok: bool, detail: object = "") -> bool:
+    text = " ".join(str(detail).split())[:600]
+    print(f"CHECK {name} {'PASS' if ok else 'FAIL'} {text}", flush=True)
+    if not ok:
+        failures.append(name)
+    return ok
+
+
+def poll(probe: Callable[[], object], timeout: float, interval: float = 0.25) -> object:
+    end = time.monotonic() + timeout
+    while True:
+        value = probe()
+        if value or time.monotonic() > end:
+            return value
+        time.sleep(interval)
+
+
+# ------------------------------------------------------- the server's view ---
+
+
+class ServerProbe:
+    """A fresh octoscript-lsp asked for the diagnostics of one text."""
+
+    def __init__(self, catalog: list[dict]) -> None:
+        self.process = subprocess.Popen(
+            [SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+        )
+        self.replies: dict[int, dict] = {}
+        self.lock = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        capabilities = {"textDocument": {"diagnostic": {}}}
+        options = {"octoscript": {"toolCatalog": catalog}}
+        self.request(
+            1, "initialize", {"capabilities": capabilities, "initializationOptions": options}
+        )
+        self.notify("initialized", {})
+
+    def _read(self) -> None:
+        stream = self.process.stdout
+        while True:
+            length = 0
+            while (line := stream.readline()).strip():
+                name, _, value = line.decode("ascii").partition(":")
+                if name.lower() == "content-length":
+                    length = int(value)
+            if not line:
+                return
+            message = json.loads(stream.read(length))
+            if "id" in message and "method" not in message:
+                with self.lock:
+                    self.replies[message["id"]] = message
+                    self.lock.notify_all()
+
+    def notify(self, method: str, params: dict) -> None:
+        body = json.dumps({"jsonrpc": "2.0", "method": method, "params": params}).encode()
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+        self.process.stdin.flush()
+
+    def request(self, message_id: int, method: str, params: dict) -> dict:
+        body = json.dumps({"jsonrpc": "2.0", "id": message_id, "method": method, "params": params})
+        data = body.encode()
+        self.process.stdin.write(b"Content-Length: %d\r\n\r\n%s" % (len(data), data))
+        self.process.stdin.flush()
+        with self.lock:
+            self.lock.wait_for(lambda: message_id in self.replies, timeout=20)
+            return self.replies[message_id]
+
+    def diagnostics(self, text: str, uri: str) -> list[str]:
+        document = {"uri": uri, "languageId": "octoscript", "version": 1, "text": text}
+        self.notify("textDocument/didOpen", {"textDocument": document})
+        reply = self.request(2, "textDocument/diagnostic", {"textDocument": {"uri": uri}})
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+        return [item["message"] for item in reply["result"]["items"]]
+
+
+def server_diagnostics(catalog: list[dict]) -> list[str]:
+    text = (Path(WORKSPACE) / FILE).read_text()
+    return ServerProbe(catalog).diagnostics(text, (Path(WORKSPACE) / FILE).as_uri())
+
+
+# --------------------------------------------------------------- settings ---
+
+
+# code-server keeps Remote settings (the "machine" level) next to User/.
+SETTINGS_FILES = {
+    "User": Path(USER_SETTINGS),
+    "Remote": Path(USER_SETTINGS).parent.parent / "Machine" / "settings.json",
+}
+
+
+def read_settings(level: str = "User") -> dict:
+    path = SETTINGS_FILES[level]
+    return json.loads(path.read_text() or "{}") if path.exists() else {}
+
+
+def write_settings(page: Page, changes: dict, level: str = "User") -> None:
+    """Edit User or Remote settings.json in VS Code's own editor, as a user would.
+
+    (code-server does not notice the file changing behind its back.)
+    """
+    settings = read_settings(level)
+    for key, value in changes.items():
+        if value is None:
+            settings.pop(key, None)
+        else:
+            settings[key] = value
+    command(page, f"Preferences: Open {level} Settings (JSON)")
+    page.locator(".monaco-breadcrumbs:visible", has_text="settings.json").first.wait_for(
+        timeout=15000
+    )
+    time.sleep(0.5)
+    page.evaluate("text => navigator.clipboard.writeText(text)", json.dumps(settings, indent=2))
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Control+v")
+    page.keyboard.press("Control+s")
+    saved = poll(lambda: read_settings(level) == settings, 10)
+    page.keyboard.press("Control+w")
+    page.locator(".tabs-container .tab.active", has_text=FILE).first.wait_for(timeout=10000)
+    if not saved:
+        raise RuntimeError(f"settings.json was not saved with {changes}")
+
+
+# ---------------------------------------------------------------- helpers ---
+
+
+def server_pids(marker: str | None = None) -> set[int]:
+    found = set()
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        args = [a.decode(errors="replace") for a in argv if a]
+        if SERVER in args[:2] and (marker is None or marker in args):
+            found.add(int(pid))
+    return found
+
+
+def texts(page: Page, selector: str) -> list[str]:
+    found = page.locator(selector)
+    return [found.nth(i).inner_text() for i in range(found.count())]
+
+
+def toasts(page: Page) -> list[str]:
+    return [" ".join(t.split()) for t in texts(page, ".notifications-toasts .notification-toast")]
+
+
+def problem_rows(page: Page) -> list[str]:
+    return [
+        r.replace("\n", " | ")
+        for r in texts(page, ".markers-panel .monaco-list-row")
+        if "[Ln " in r
+    ]
+
+
+def problem_badge(page: Page) -> int:
+    """Errors + warnings + infos in the status bar's problems item."""
+    label = page.locator('[id="status.problems"]').inner_text()
+    return sum(int(n) for n in re.findall(r"\d+", label))
+
+
+def wait_quick_input(page: Page) -> None:
+    page.wait_for_selector(".quick-input-widget input", state="visible", timeout=10000)
+
+
+def command(page: Page, title: str) -> None:
+    page.keyboard.press("F1")
+    wait_quick_input(page)
+    page.keyboard.type(title, delay=10)
+    page.locator(
+        ".quick-input-list .monaco-list-row", has_text=title.split(": ", 1)[-1]
+    ).first.wait_for(timeout=10000)
+    page.keyboard.press("Enter")
+
+
+def go_to(page: Page, spec: str) -> None:
+    page.keyboard.press("Control+g")
+    wait_quick_input(page)
+    page.keyboard.type(spec)
+    page.keyboard.press("Enter")
+    time.sleep(0.3)
+
+
+def hover_at(page: Page, spec: str) -> str:
+    go_to(page, spec)
+    box = page.locator(f"{EDITOR} .cursors-layer .cursor").first.bounding_box()
+    page.mouse.move(box["x"] - 30, box["y"] + box["height"] / 2)
+    page.mouse.move(box["x"] + 4, box["y"] + box["height"] / 2, steps=5)
+    hover = page.locator(".monaco-hover:not(.hidden) .hover-contents")
+    shown = poll(lambda: hover.count() > 0 and hover.first.inner_text().strip(), 8)
+    if not shown:
+        command(page, "Show or Focus Hover")
+        shown = poll(lambda: hover.count() > 0 and hover.first.inner_text().strip(), 8)
+    return str(shown or "")
+
+
+def problems_match(page: Page, name: str, catalog: list[dict], settle: float = 1.5) -> None:
+    expected = server_diagnostics(catalog)
+    poll(
+        lambda: len(problem_rows(page)) == len(expected) and problem_badge(page) == len(expected),
+        20,
+    )
+    time.sleep(settle)  # a late second copy would show up by now
+    rows, badge = problem_rows(page), problem_badge(page)
+    check(
+        name,
+        len(rows) == len(expected) == badge,
+        f"server reports {len(expected)} {expected}; Problems lists {len(rows)} {rows}; "
+        f"status bar counts {badge}",
+    )
+
+
+def save(page: Page, done: Callable[[str], bool]) -> None:
+    """Save the editor and wait for the file on disk (the probe reads it)."""
+    page.keyboard.press("Control+s")
+    if not poll(lambda: done((Path(WORKSPACE) / FILE).read_text()), 10):
+        raise RuntimeError("the edited file was not saved")
+
+
+# ------------------------------------------------------------------ steps ---
+
+
+@dataclass
+class Session:
+    page: Page
+    shot: Callable[[str], None]
+    catalog: list[dict]
+    notes: list[str] = field(default_factory=list)  # notifications seen
+
+
+def replaced(before: set[int], timeout: float = 20) -> bool:
+    """Whether the servers in `before` gave way to new ones."""
+    return bool(poll(lambda: server_pids() and not (before & server_pids()), timeout))
+
+
+def open_demo(run: Session) -> None:
+    page = run.page
+    page.goto(f"{ORIGIN}/?folder={WORKSPACE}", timeout=60000)
+    page.wait_for_selector(".monaco-workbench", timeout=90000)
+    page.wait_for_selector(".explorer-folders-view .monaco-list-row", timeout=60000)
+    page.keyboard.press("Control+p")
+    wait_quick_input(page)
+    page.keyboard.type(FILE, delay=20)
+    page.locator(".quick-input-list .monaco-list-row", has_text=FILE).first.wait_for(timeout=15000)
+    page.keyboard.press("Enter")
+    page.wait_for_selector(f"{EDITOR} .view-lines", timeout=15000)
+    mode = page.locator('[id="status.editor.mode"]')
+    poll(lambda: mode.count() and mode.inner_text().strip() == "Octoscript", 20)
+    check("language-mode", mode.inner_text().strip() == "Octoscript", mode.inner_text())
+    page.keyboard.press("Control+Shift+m")
+    page.wait_for_selector(".markers-panel", timeout=10000)
+    problems_match(page, "problems-equal-server-syntax", run.catalog)
+    run.shot("01-diagnostics.png")
+    check("server-from-user-settings", bool(poll(server_pids, 10)), sorted(server_pids()))
+
+
+def complete_tool_names(run: Session) -> None:
+    """Catalog tool names inside tool.call("..."), then the line goes again."""
+    page = run.page
+    page.locator(f"{EDITOR} .view-lines").first.click()
+    go_to(page, "9")
+    page.keyboard.press("End")
+    page.keyboard.press("Enter")
+    page.keyboard.type('let shouted = tool.call("text.', delay=60)
+    suggest = page.locator(".suggest-widget.visible .monaco-list-row")
+    if not poll(lambda: suggest.count() >= 2, 8):
+        page.keyboard.press("Control+space")
+        poll(lambda: suggest.count() >= 2, 8)
+    labels = [" ".join(t.split()) for t in texts(page, ".suggest-widget.visible .monaco-list-row")]
+    listed = all(any(name in label for label in labels) for name in ("text.echo", "text.upper"))
+    check("completion-catalog-tools", listed, labels)
+    run.shot("02-completion.png")
+    page.keyboard.press("Escape")
+    page.keyboard.press("Control+Shift+k")
+
+
+def fix_and_hover(run: Session) -> None:
+    """Without the syntax error the catalog advice appears, once; then hover."""
+    page = run.page
+    go_to(page, "12")
+    page.keyboard.press("Control+Shift+k")
+    save(page, lambda text: "let a = (" not in text)
+    problems_match(page, "problems-equal-server-advice", run.catalog)
+    run.shot("03-catalog-advice.png")
+    shown = hover_at(page, "9:15")
+    check("hover-function", "shout" in shown, shown)
+    run.shot("04-hover.png")
+    page.mouse.move(1300, 780)
+    page.keyboard.press("Escape")
+
+
+def restart_twice(run: Session) -> None:
+    for round_ in (1, 2):
+        before = server_pids()
+        command(run.page, "Octoscript: Restart Language Server")
+        check(
+            f"restart-command-{round_}",
+            replaced(before),
+            f"{sorted(before)} -> {sorted(server_pids())}",
+        )
+        run.notes.extend(toasts(run.page))
+    problems_match(run.page, "problems-after-restarts", run.catalog)
+    run.shot("05-after-restart.png")
+
+
+def change_settings(run: Session) -> None:
+    """A catalog change keeps the server; an args change restarts it from the User path."""
+    page = run.page
+    listed = {"name": "nothing.here", "format": "text", "description": "Listed now."}
+    run.catalog = run.catalog + [listed]
+    before = server_pids()
+    write_settings(page, {"octoscript.toolCatalog": run.catalog})
+    problems_match(page, "problems-after-catalog-setting", run.catalog)
+    kept = server_pids() == before
+    check("catalog-setting-keeps-server", kept, f"{sorted(before)} -> {sorted(server_pids())}")
+    # In a remote window a machine-overridable path once got lost right here.
+    write_settings(page, {"octoscript.server.args": [ARGS_MARKER]})
+    restarted = poll(lambda: server_pids(ARGS_MARKER), 20)
+    check("server-args-setting-restarts", bool(restarted), sorted(server_pids()))
+    run.notes.extend(toasts(page))
+    quiet = not any("octoscript" in n.lower() or "request" in n.lower() for n in run.notes)
+    check("no-octoscript-notifications", quiet, run.notes)
+
+
+def one_popup(run: Session, path: str, name: str, picture: str | None = None) -> None:
+    """A server path that cannot serve: exactly one pop-up, naming the setting."""
+    page = run.page
+    write_settings(page, {"octoscript.server.path": path})
+    poll(lambda: toasts(page), 20)
+    time.sleep(3.0)  # a second pop-up would be up by now
+    shown = toasts(page)
+    if picture:
+        run.shot(picture)
+    check(name, len(shown) == 1 and "octoscript.server.path" in shown[0], shown)
+    command(page, "Notifications: Clear All Notifications")
+    poll(lambda: not toasts(page), 5)
+
+
+def fail_to_start(run: Session) -> None:
+    # No such file (and no octoscript-lsp on code-server's PATH).
+    one_popup(run, "/nonexistent/octoscript-lsp", "start-failure-one-popup", "06-start-failure.png")
+    # A program that exits at once: the start fails instead.
+    one_popup(run, "/bin/false", "server-exits-one-popup")
+    write_settings(run.page, {"octoscript.server.path": SERVER, "octoscript.server.args": None})
+    check("server-back-after-fix", bool(poll(server_pids, 20)), sorted(server_pids()))
+
+
+def path_from_remote_settings(run: Session) -> None:
+    """The path in Remote settings only: the server starts from there and serves."""
+    page = run.page
+    write_settings(page, {"octoscript.server.path": SERVER}, level="Remote")
+    before = server_pids()
+    write_settings(page, {"octoscript.server.path": None})
+    moved = replaced(before)
+    check("server-from-remote-settings", moved, f"{sorted(before)} -> {sorted(server_pids())}")
+    page.locator(f"{EDITOR} .view-lines").first.click()
+    go_to(page, "12")
+    page.keyboard.type("let broken = (", delay=40)
+    save(page, lambda text: "let broken = (" in text)
+    problems_match(page, "problems-after-remote-path", run.catalog)
+    run.shot("07-remote-path.png")
+    check("no-popup-after-fix", not toasts(page), toasts(page))
+
+
+STEPS = (
+    open_demo,
+    complete_tool_names,
+    fix_and_hover,
+    restart_twice,
+    change_settings,
+    fail_to_start,
+    path_from_remote_settings,
+)
+
+
+def output_channels() -> list[Path]:
+    return sorted(Path(LOGS).glob(f"*/exthost*/output_logging_*/*{CHANNEL}*.log"))
+
+
+def main() -> None:
+    Path(ARTEFACTS).mkdir(parents=True, exist_ok=True)
+    (Path(WORKSPACE) / FILE).write_text(DEMO)
+    catalog = read_settings()["octoscript.toolCatalog"]
+    blocked: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-default-apps",
+            ],
+        )
+        context = browser.new_context(viewport={"width": 1280, "height": 800})
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=ORIGIN)
+
+        def loopback_only(route) -> None:
+            url = route.request.url
+            if url == ORIGIN or url.startswith((ORIGIN + "/", "data:", "blob:")):
+                route.continue_()
+            else:
+                blocked.append(url)
+                route.abort()
+
+        context.route("**/*", loopback_only)
+        page = context.new_page()
+
+        def shot(name: str) -> None:
+            page.screenshot(path=str(Path(ARTEFACTS) / name))
+
+        try:
+            run = Session(page, shot, catalog)
+            for step in STEPS:
+                step(run)
+        except Exception as error:  # noqa: BLE001 - reported as a failed check
+            check("driver-completed", False, f"{type(error).__name__}: {error}")
+            shot("99-failure.png")
+        finally:
+            browser.close()
+    check("browser-stayed-on-loopback", not blocked, blocked[:5])
+    channels = output_channels()
+    check("one-output-channel", len(channels) == 1, [c.name for c in channels])
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
