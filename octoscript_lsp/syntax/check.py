@@ -16,7 +16,7 @@ from .formatter import format_tokens
 from .lexer import LexResult, common_prefix, common_suffix, retokenize, tokenize
 from .outline import Declaration, top_level_declarations
 from .parser import ParseResult, TailReuse, parse
-from .vm_compat import vm_diagnostics
+from .vm_compat import StatementMemo, vm_diagnostics_reusing
 
 
 class SourceTooLarge(Exception):
@@ -67,6 +67,8 @@ class SyntaxResult:
     lines: LineIndex
     # What the runtime's parser rejects in canonically valid source.
     vm: list[Diagnostic] = field(default_factory=list)
+    # Those findings per top-level statement text, for the next version.
+    vm_memo: StatementMemo = field(default_factory=dict)
 
     @property
     def tokens(self):
@@ -117,8 +119,11 @@ def analyze_syntax(
         tail = _tail_reuse(source, previous, lex)
         parsed = parse(lex.tokens, max_nesting, previous.parsed, shared, tail)
     result = SyntaxResult(source, lex, parsed, LineIndex(source))
+    memo = previous.vm_memo if previous is not None else {}
     if result.valid:
-        result.vm = vm_diagnostics(parsed.tree, lex.tokens)[:MAX_SYNTAX_DIAGNOSTICS]
+        found, memo = vm_diagnostics_reusing(source, parsed.tree, lex.tokens, memo)
+        result.vm = found[:MAX_SYNTAX_DIAGNOSTICS]
+    result.vm_memo = memo
     return result
 
 
