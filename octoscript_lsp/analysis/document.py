@@ -9,6 +9,7 @@ from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
+from .lexical_units import UnitMemo, assemble, unit_summaries
 from .records import RecordReport, collect_records, empty_report
 from .sites import DelimiterIndex, TextRegions
 
@@ -30,6 +31,15 @@ class DocumentAnalysis:
         self.version = version
         self.too_large: SourceTooLarge | None = None
         self.syntax: SyntaxResult | None = None
+        # Per-statement lexical summaries by statement text: the latest version's
+        # that built them, handed on until this one builds its own.
+        self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else {}
+        # The latest earlier delimiter scan, for the same reason.
+        self._previous_delimiters: DelimiterIndex | None = (
+            previous.__dict__.get("delimiters", previous._previous_delimiters)
+            if previous is not None
+            else None
+        )
         try:
             earlier = previous.syntax if previous is not None else None
             self.syntax = analyze_syntax(source, previous=earlier)
@@ -74,7 +84,7 @@ class DocumentAnalysis:
 
     @cached_property
     def delimiters(self) -> DelimiterIndex:
-        return DelimiterIndex(self.source)
+        return DelimiterIndex(self.source, self._previous_delimiters)
 
     @cached_property
     def completion_index(self) -> LexicalIndex:
@@ -85,7 +95,15 @@ class DocumentAnalysis:
         syntax = self.syntax
         if syntax is None:
             return EMPTY_INDEX
-        return build_lexical_index(syntax.tokens, syntax.parsed.events, len(self.source))
+        tokens, parsed = syntax.tokens, syntax.parsed
+        if syntax.lex.token_limit_offset is None:
+            pieces, self.unit_memo = unit_summaries(
+                self.source, tokens, parsed.events, parsed.units, self.unit_memo
+            )
+            index = assemble(pieces, len(self.source))
+            if index is not None:
+                return index
+        return build_lexical_index(tokens, parsed.events, len(self.source))
 
     @cached_property
     def lexical(self) -> LexicalIndex:

@@ -18,6 +18,7 @@ from ..limits import (
     MAX_SIGNATURE_ARGUMENTS,
     MAX_SIGNATURE_DELIMITER_DEPTH,
 )
+from ..syntax.lexer import common_prefix, common_suffix
 from ..syntax.tokens import RESERVED_WORDS
 
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789")
@@ -419,33 +420,114 @@ def open_delimiters_before(
 
 
 class DelimiterIndex:
-    """The delimiter scan of a whole text, remembered at every line start.
+    """The delimiter scan of a text, remembered at every line start.
 
     The scan state after a newline outside strings and comments is the same
     for every cursor beyond it, so a query rescans only from its own line
-    start. Where the full scan was refused, it stopped: a later cursor
-    rescans from the last line start before that point and meets the same
-    refusal within one line.
+    start. The scan runs lazily, only as far as a query needs, and starts
+    from an earlier version's states: those before the first changed
+    character hold as they are, and once the scan meets a line start past
+    the change where no delimiter is open and none was open in the earlier
+    version either, the earlier states after it hold too, shifted. Where the
+    scan was refused it stopped: a later cursor rescans from the last line
+    start before that point and meets the same refusal.
     """
 
-    __slots__ = ("positions", "states")
+    __slots__ = ("source", "positions", "states", "finished", "_earlier")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, previous: DelimiterIndex | None = None) -> None:
+        self.source = source
         self.positions: list[int] = [0]
         self.states: list[tuple] = [()]
+        self.finished = False  # no line start past the last one is ever remembered
+        self._earlier: _EarlierScan | None = None
+        if previous is not None:
+            self._start_from(previous)
 
-        def checkpoint(position: int, current: list[list]) -> None:
-            self.positions.append(position)
-            self.states.append(tuple((kind, at, commas) for kind, at, commas in current))
-
-        try:
-            _scan_delimiters(source, 0, len(source), [], checkpoint)
-        except _Refused:
-            pass
+    def _start_from(self, previous: DelimiterIndex) -> None:
+        old = previous.source
+        unchanged = common_prefix(self.source, old)
+        # A line start at or before the first change saw only unchanged text.
+        kept = bisect_right(previous.positions, unchanged)
+        self.positions = previous.positions[:kept]
+        self.states = previous.states[:kept]
+        previous._earlier = None  # versions must not chain up in memory
+        limit = min(len(old), len(self.source)) - unchanged
+        tail = common_suffix(self.source, old, limit)
+        if tail:
+            delta = len(self.source) - len(old)
+            self._earlier = _EarlierScan(previous, delta, len(self.source) - tail)
 
     def resume_point(self, offset: int) -> tuple[int, list[list]]:
+        if not self.finished and self.positions[-1] < offset:
+            self._extend(offset)
         position = bisect_right(self.positions, offset) - 1
         return self.positions[position], [list(item) for item in self.states[position]]
+
+    def _extend(self, offset: int) -> None:
+        """Remember the line starts up to `offset` (or to the end, where a
+        shorter scan could be refused only because it was cut short)."""
+        source = self.source
+        line_start = source.rfind("\n", 0, offset) + 1
+        for target in (line_start, len(source)):
+            stack = [list(item) for item in self.states[-1]]
+            start = self.positions[-1]
+            if target <= start:
+                return
+            try:
+                _scan_delimiters(source, start, target, stack, self._checkpoint)
+            except _InStep:
+                return
+            except _Refused:
+                continue
+            if target == len(source):
+                self.finished = True
+            return
+        self.finished = True  # refused on the way to the end: nothing more to remember
+
+    def _checkpoint(self, position: int, current: list[list]) -> None:
+        if position <= self.positions[-1]:
+            return
+        self.positions.append(position)
+        self.states.append(tuple((kind, at, commas) for kind, at, commas in current))
+        earlier = self._earlier
+        if earlier is not None and not current and position >= earlier.from_offset:
+            if earlier.adopt(self, position):
+                raise _InStep
+
+
+class _InStep(Exception):
+    """The scan reached states an earlier version already has."""
+
+
+@dataclass(slots=True)
+class _EarlierScan:
+    """An earlier version's scan and how its unchanged tail moved."""
+
+    index: DelimiterIndex
+    delta: int  # new offset minus old offset in the unchanged tail
+    from_offset: int  # new offsets from here on are in that tail
+
+    def adopt(self, target: DelimiterIndex, position: int) -> bool:
+        """Take the earlier states after line start `position`, if they line up."""
+        earlier, delta = self.index, self.delta
+        old_position = position - delta
+        at = bisect_right(earlier.positions, old_position) - 1
+        if at < 0 or earlier.positions[at] != old_position or earlier.states[at]:
+            return False
+        if delta == 0:
+            target.positions.extend(earlier.positions[at + 1 :])
+            target.states.extend(earlier.states[at + 1 :])
+        else:
+            target.positions.extend(offset + delta for offset in earlier.positions[at + 1 :])
+            target.states.extend(
+                tuple((kind, opened + delta, commas) for kind, opened, commas in state)
+                for state in earlier.states[at + 1 :]
+            )
+        # Where the earlier scan stopped short, later queries go on scanning.
+        target.finished = earlier.finished
+        target._earlier = None
+        return True
 
 
 def _skip_string_until(source: str, index: int, offset: int) -> tuple[int | None, bool]:
