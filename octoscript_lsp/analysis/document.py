@@ -9,7 +9,7 @@ from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
-from .lexical_units import UnitMemo, assemble, unit_summaries
+from .lexical_units import PlacedMemo, UnitMemo, assemble, unit_summaries
 from .records import RecordReport, collect_records, empty_report
 from .sites import DelimiterIndex, TextRegions
 
@@ -34,6 +34,7 @@ class DocumentAnalysis:
         # Per-statement lexical summaries by statement text: the latest version's
         # that built them, handed on until this one builds its own.
         self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else {}
+        self.placed_memo: PlacedMemo = previous.placed_memo if previous is not None else {}
         # The latest earlier delimiter scan, for the same reason.
         self._previous_delimiters: DelimiterIndex | None = (
             previous.__dict__.get("delimiters", previous._previous_delimiters)
@@ -100,8 +101,9 @@ class DocumentAnalysis:
             pieces, self.unit_memo = unit_summaries(
                 self.source, tokens, parsed.events, parsed.units, self.unit_memo
             )
-            index = assemble(pieces, len(self.source))
-            if index is not None:
+            assembled = assemble(pieces, len(self.source), self.placed_memo)
+            if assembled is not None:
+                index, self.placed_memo = assembled
                 return index
         return build_lexical_index(tokens, parsed.events, len(self.source))
 

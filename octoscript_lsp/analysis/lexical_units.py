@@ -36,6 +36,7 @@ class UnitSummary:
     sites: tuple[tuple[int, int], ...]
     occurrences: int  # definitions plus references resolved inside
     balanced: bool  # every scope it opens it closes
+    tops: tuple[int, ...]  # positions in `symbols` of its top-level bindings
 
 
 # Unit summaries by statement text (from its first token to the end of the
@@ -103,6 +104,7 @@ def summarize_unit(tokens: list[Token], events: list[tuple], base: int) -> UnitS
         tuple(sites),
         occurrences,
         len(scopes) == 1,
+        tuple(number for number, symbol in enumerate(symbols) if symbol[7]),
     )
 
 
@@ -130,49 +132,119 @@ def unit_summaries(
     return found, memo
 
 
-def assemble(pieces: list[tuple[int, UnitSummary]], source_length: int) -> LexicalIndex | None:
+@dataclass(slots=True)
+class _Placed:
+    """One statement's symbols and sites at one offset, kept for the next version."""
+
+    summary: UnitSummary
+    symbols: list[Symbol]  # in definition order
+    sites: list[tuple[int, int]]
+
+
+# Placed statements by (id of the summary, base offset); the entry keeps the
+# summary alive, so the id cannot be reused while it is in the memo.
+PlacedMemo = dict[tuple[int, int], _Placed]
+
+
+def assemble(
+    pieces: list[tuple[int, UnitSummary]],
+    source_length: int,
+    previous: PlacedMemo | None = None,
+) -> tuple[LexicalIndex, PlacedMemo] | None:
     """The document's index from its statements' summaries; None when a budget
-    would run out or a statement leaves a scope open (build it plainly then)."""
+    would run out or a statement leaves a scope open (build it plainly then).
+
+    A statement at the same offset as in the earlier version keeps its Symbol
+    objects where they come out equal (their references and visibility are
+    checked: a top-level binding's depend on the statements after it).
+    """
     total_sites = sum(len(summary.sites) for _, summary in pieces)
     if total_sites > MAX_LEXICAL_COMPLETION_SITES:
         return None
-    symbols: list[Symbol] = []
-    sites: list[tuple[int, int]] = []
-    top: dict[str, Symbol] = {}
+    previous = previous or {}
+    last = len(pieces) - 1
+    # Pass 1, on plain tuples: resolve free references and top-level shadowing.
+    top: dict[str, tuple[int, int]] = {}  # name -> (piece, symbol position)
+    extra: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    ended: dict[tuple[int, int], int] = {}
     occurrences = 0
     for position, (base, summary) in enumerate(pieces):
-        if not summary.balanced and position != len(pieces) - 1:
+        if not summary.balanced and position != last:
             return None
         occurrences += summary.occurrences
         for name, start, end in summary.free:
             target = top.get(name)
             if target is not None:
-                target.references.append((start + base, end + base))
+                extra.setdefault(target, []).append((start + base, end + base))
                 occurrences += 1
-        if occurrences > MAX_LEXICAL_SYMBOL_OCCURRENCES:
-            return None
-        sites.extend((start + base, end + base) for start, end in summary.sites)
-        made = []
-        for kind, name, start, end, visible, visible_end, refs, top_level in summary.symbols:
-            symbol = Symbol(
-                kind,
-                name,
-                start + base,
-                end + base,
-                visible + base,
-                source_length if visible_end == OPEN_END else visible_end + base,
-                [(ref_start + base, ref_end + base) for ref_start, ref_end in refs],
-            )
-            made.append(symbol)
-            if top_level:
-                # Redeclaring ends the earlier binding, as replaying would.
-                shadowed = top.get(name)
-                if shadowed is not None:
-                    shadowed.visible_end = symbol.visible_start
-                top[name] = symbol
-        made.sort(key=_symbol_start)
-        symbols.extend(made)
-    return LexicalIndex(symbols, sites, False, False)
+        for number in summary.tops:
+            local = summary.symbols[number]
+            name = local[1]
+            shadowed = top.get(name)
+            if shadowed is not None:
+                ended[shadowed] = local[4] + base
+            top[name] = (position, number)
+    if occurrences > MAX_LEXICAL_SYMBOL_OCCURRENCES:
+        return None
+    # Pass 2: Symbol objects, reused from the earlier version where equal.
+    memo: PlacedMemo = {}
+    symbols: list[Symbol] = []
+    sites: list[tuple[int, int]] = []
+    for position, (base, summary) in enumerate(pieces):
+        key = (id(summary), base)
+        placed = previous.get(key)
+        if placed is None or placed.summary is not summary or position == last:
+            placed = _place(summary, base, source_length)
+        made = placed.symbols
+        for number in summary.tops:
+            local = summary.symbols[number]
+            symbol = made[number]
+            more = extra.get((position, number), [])
+            visible_end = ended.get((position, number), _own_end(local, base, source_length))
+            own = len(local[6])
+            if symbol.visible_end != visible_end or symbol.references[own:] != more:
+                symbol = Symbol(
+                    symbol.kind,
+                    symbol.name,
+                    symbol.start,
+                    symbol.end,
+                    symbol.visible_start,
+                    visible_end,
+                    _relative_references(local, base) + more,
+                )
+                if made is placed.symbols:
+                    made = list(made)
+                made[number] = symbol
+        if made is not placed.symbols:
+            placed = _Placed(summary, made, placed.sites)
+        memo[key] = placed
+        symbols.extend(sorted(made, key=_symbol_start) if len(made) > 1 else made)
+        sites.extend(placed.sites)
+    return LexicalIndex(symbols, sites, False, False), memo
+
+
+def _place(summary: UnitSummary, base: int, source_length: int) -> _Placed:
+    symbols = [
+        Symbol(
+            local[0],
+            local[1],
+            local[2] + base,
+            local[3] + base,
+            local[4] + base,
+            _own_end(local, base, source_length),
+            _relative_references(local, base),
+        )
+        for local in summary.symbols
+    ]
+    return _Placed(summary, symbols, [(start + base, end + base) for start, end in summary.sites])
+
+
+def _own_end(local: LocalSymbol, base: int, source_length: int) -> int:
+    return source_length if local[5] == OPEN_END else local[5] + base
+
+
+def _relative_references(local: LocalSymbol, base: int) -> list[tuple[int, int]]:
+    return [(start + base, end + base) for start, end in local[6]]
 
 
 def _symbol_start(symbol: Symbol) -> int:

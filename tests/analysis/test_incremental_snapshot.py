@@ -68,8 +68,9 @@ def test_merged_index_equals_replayed_index():
     pieces, memo = unit_summaries(
         LONG, syntax.tokens, syntax.parsed.events, syntax.parsed.units, {}
     )
-    merged = assemble(pieces, len(LONG))
-    assert merged is not None
+    assembled = assemble(pieces, len(LONG))
+    assert assembled is not None
+    merged = assembled[0]
     replayed = build_lexical_index(syntax.tokens, syntax.parsed.events, len(LONG))
     assert index_view(merged) == index_view(replayed)
     # `f3` is referenced from the next statement: resolved by the merge.
