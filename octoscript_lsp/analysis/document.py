@@ -10,7 +10,13 @@ from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
 from .lexical_units import PlacedMemo, UnitMemo, assemble, unit_summaries
-from .records import RecordReport, collect_records, empty_report
+from .records import (
+    RecordReport,
+    StatementFindings,
+    collect_records,
+    collect_records_by_statement,
+    empty_report,
+)
 from .sites import DelimiterIndex, TextRegions
 
 
@@ -35,6 +41,7 @@ class DocumentAnalysis:
         # that built them, handed on until this one builds its own.
         self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else {}
         self.placed_memo: PlacedMemo = previous.placed_memo if previous is not None else {}
+        self.record_memo: StatementFindings = previous.record_memo if previous is not None else {}
         # The latest earlier delimiter scan, for the same reason.
         self._previous_delimiters: DelimiterIndex | None = (
             previous.__dict__.get("delimiters", previous._previous_delimiters)
@@ -125,7 +132,19 @@ class DocumentAnalysis:
         syntax = self.syntax
         if syntax is None:
             return empty_report()
-        return collect_records(syntax.tokens, syntax.parsed.events, self.metadata_prefix_end)
+        parsed = syntax.parsed
+        if syntax.lex.token_limit_offset is not None:
+            # Statement texts no longer determine their tokens: scan plainly.
+            return collect_records(syntax.tokens, parsed.events, self.metadata_prefix_end)
+        report, self.record_memo = collect_records_by_statement(
+            self.source,
+            syntax.tokens,
+            parsed.events,
+            parsed.units,
+            self.metadata_prefix_end,
+            self.record_memo,
+        )
+        return report
 
     @cached_property
     def hints(self) -> HintReport:

@@ -15,6 +15,7 @@ from tests.syntax.test_incremental import BASES, FRAGMENTS, apply
 LONG = "".join(
     f"use mod.tool\nlet v{index} = [{index}, v{index - 1}]\nfn f{index}(x) {{\n"
     f"    let y = |p| p + x\n    return y(v{index})\n}}\nlet v{index} = f{index}\n"
+    f"let r{index} = {{a: {{b: 1}}, c: 2}}\nlet s{index} = r{index}.a\n"
     for index in range(1, 120)
 )
 edits = st.lists(
