@@ -68,8 +68,10 @@ class DocumentStore:
             source = self.text_of(uri)
             if source is None:
                 return None
-            state.analysis = DocumentAnalysis(source, state.version, state.previous)
-            state.positions = PositionMap(source)
+            analysis = DocumentAnalysis(source, state.version, state.previous)
+            syntax = analysis.syntax
+            state.analysis = analysis
+            state.positions = PositionMap(source, syntax.lines.line_starts if syntax else None)
             state.previous = None
         self._keep_recent(uri)
         return state

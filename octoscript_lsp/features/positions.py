@@ -38,9 +38,10 @@ def _lsp_line_starts(source: str, lf_starts: list[int]) -> list[int]:
 class PositionMap:
     __slots__ = ("source", "line_starts", "lf_line_starts")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, lf_starts: list[int] | None = None) -> None:
         self.source = source
-        self.lf_line_starts = line_starts(source)
+        # The syntax layer's LF line starts of the same text, when at hand.
+        self.lf_line_starts = line_starts(source) if lf_starts is None else lf_starts
         self.line_starts = _lsp_line_starts(source, self.lf_line_starts)
 
     def diagnostic_position(self, offset: int) -> types.Position:

@@ -191,3 +191,15 @@ def test_replacing_a_digit_shares_the_tail():
     assert result.lex.tokens[7000] is previous.lex.tokens[7000]
     assert result.parsed.tree.children[1500] is previous.parsed.tree.children[1500]
     assert snapshot(result) == snapshot(analyze_syntax(edited))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BASES), edits)
+def test_line_starts_follow_every_edit(base: str, changes):
+    previous = analyze_syntax(base)
+    text = base
+    for where, removed, inserted in changes:
+        text = apply(text, where, removed, inserted)
+        incremental = analyze_syntax(text, previous=previous)
+        assert incremental.lines.line_starts == analyze_syntax(text).lines.line_starts
+        previous = incremental
