@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from .analysis.document import DocumentAnalysis
 from .features import workspace_symbols
 from .features.positions import PositionMap
+from .features.symbols import SymbolRendering
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
 
 
@@ -23,15 +24,13 @@ class OpenDocument:
     # The analysis of the version before, kept until this one is built so the
     # unchanged leading part of the text need not be lexed and parsed again.
     previous: DocumentAnalysis | None = None
-    # Whole-document answers that depend only on this version's text.
-    memo: dict = field(default_factory=dict)
     # Whether the last diagnostics published for this document held advice.
     advised: bool = False
-
-    def remember(self, key: str, compute):
-        if key not in self.memo:
-            self.memo[key] = compute()
-        return self.memo[key]
+    # The document's outline entries as last rendered, handed from version to
+    # version so unmoved declarations keep their converted positions.
+    symbol_rendering: SymbolRendering = field(default_factory=dict)
+    # This version's part of the workspace outline, once asked for.
+    workspace_outline: list | None = None
 
 
 class DocumentStore:
@@ -53,6 +52,8 @@ class DocumentStore:
             return OpenDocument(version, refused=True)
         previous = known.analysis or known.previous if known is not None else None
         state = OpenDocument(version, previous=previous, advised=bool(known and known.advised))
+        if known is not None:
+            state.symbol_rendering = known.symbol_rendering
         self.open[uri] = state
         return state
 
@@ -92,11 +93,11 @@ class DocumentStore:
         state = self.open.get(uri)
         if state is None or state.refused:
             return []
-        if "outline" not in state.memo:
+        if state.workspace_outline is None:
             cached = self.cached(uri)
             if cached is None:
                 return []
-            state.memo["outline"] = workspace_symbols.outline_entries(
+            state.workspace_outline = workspace_symbols.outline_entries(
                 cached.analysis, cached.positions
             )
-        return state.memo["outline"]
+        return state.workspace_outline

@@ -209,24 +209,16 @@ def format_document(
     if state is None:
         raise RequestFailed("the document is not open or was not analyzed")
 
-    def edits():
-        try:
-            return formatting.format_document(state.analysis, state.positions)
-        except formatting.FormattingRefused as refusal:
-            return str(refusal)
-
-    answer = state.remember("formatting", edits)
-    if isinstance(answer, str):
-        raise RequestFailed(answer)
-    return answer
+    try:
+        return formatting.format_document(state.analysis, state.positions)
+    except formatting.FormattingRefused as refusal:
+        raise RequestFailed(str(refusal)) from refusal
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> list[dict]:
     state = _analyzed(ls, params.text_document.uri)
-    return state.remember(
-        "symbols", lambda: symbols.document_symbols(state.analysis, state.positions)
-    )
+    return symbols.document_symbols(state.analysis, state.positions, state.symbol_rendering)
 
 
 @server.feature(

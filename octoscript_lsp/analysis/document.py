@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
+from ..syntax.formatter import FormattedSourceTooLarge, format_tokens
+from ..syntax.outline import (
+    Declaration,
+    OutlineMemo,
+    declarations_by_statement,
+    top_level_declarations,
+)
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
@@ -42,6 +50,7 @@ class DocumentAnalysis:
         self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else {}
         self.placed_memo: PlacedMemo = previous.placed_memo if previous is not None else {}
         self.record_memo: StatementFindings = previous.record_memo if previous is not None else {}
+        self.outline_memo: OutlineMemo = previous.outline_memo if previous is not None else {}
         # The latest earlier delimiter scan, for the same reason.
         self._previous_delimiters: DelimiterIndex | None = (
             previous.__dict__.get("delimiters", previous._previous_delimiters)
@@ -85,6 +94,30 @@ class DocumentAnalysis:
             return first
         parser_first = syntax.parsed.first_diagnostic_offset
         return first if parser_first is None else min(first, parser_first)
+
+    @cached_property
+    def outline(self) -> list[Declaration]:
+        """Top-level `fn` and `let` declarations; only valid source has any."""
+        syntax = self.syntax
+        if syntax is None or not syntax.valid:
+            return []
+        if syntax.lex.token_limit_offset is not None:
+            return top_level_declarations(syntax.tokens)
+        found, self.outline_memo = declarations_by_statement(
+            self.source, syntax.tokens, syntax.parsed.units, self.outline_memo
+        )
+        return found
+
+    @cached_property
+    def formatted(self) -> str | None:
+        """The canonical text of valid source; None past the output budget."""
+        syntax = self.syntax
+        if syntax is None or not syntax.valid:
+            return None
+        try:
+            return format_tokens(self.source, syntax.tokens, MAX_SYNTAX_TOKENS)
+        except FormattedSourceTooLarge:
+            return None
 
     @cached_property
     def regions(self) -> TextRegions:

@@ -5,8 +5,6 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..limits import MAX_SYNTAX_TOKENS
-from ..syntax.formatter import FormattedSourceTooLarge, format_tokens
 from .positions import PositionMap
 
 
@@ -20,10 +18,9 @@ def format_document(analysis: DocumentAnalysis, positions: PositionMap) -> list[
     syntax = analysis.syntax
     if syntax is None or not syntax.valid:
         raise FormattingRefused("cannot format source with syntax errors")
-    try:
-        formatted = format_tokens(analysis.source, syntax.tokens, MAX_SYNTAX_TOKENS)
-    except FormattedSourceTooLarge as error:
-        raise FormattingRefused("formatted source exceeds the output budget") from error
+    formatted = analysis.formatted  # computed once per version
+    if formatted is None:
+        raise FormattingRefused("formatted source exceeds the output budget")
     if formatted == analysis.source:
         return []
     return [types.TextEdit(range=positions.range(0, len(analysis.source)), new_text=formatted)]

@@ -51,6 +51,11 @@ class PositionMap:
         start = self.lf_line_starts[line]
         return types.Position(line=line, character=_utf16_width(self.source[start:offset]))
 
+    def line_of(self, offset: int) -> tuple[int, int]:
+        """(LSP line number, offset of that line's start) of an offset."""
+        line = bisect_right(self.line_starts, offset) - 1
+        return line, self.line_starts[line]
+
     def position(self, offset: int) -> types.Position:
         offset = max(0, min(offset, len(self.source)))
         line = bisect_right(self.line_starts, offset) - 1

@@ -10,6 +10,7 @@ from octoscript_lsp.analysis.lexical import LexicalIndex, build_lexical_index
 from octoscript_lsp.analysis.lexical_units import assemble, unit_summaries
 from octoscript_lsp.analysis.sites import open_delimiters_before
 from octoscript_lsp.syntax.check import analyze_syntax
+from octoscript_lsp.syntax.outline import top_level_declarations
 from tests.syntax.test_incremental import BASES, FRAGMENTS, apply
 
 LONG = "".join(
@@ -42,6 +43,7 @@ def snapshot(analysis: DocumentAnalysis) -> tuple:
         analysis.diagnostic_prefix_end,
         repr(analysis.imports),
         repr(analysis.records),
+        analysis.outline,
     )
 
 
@@ -57,6 +59,8 @@ def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list
         # Some versions are never asked for their index; the next one still reuses.
         if build_index[version - 1] or version == len(changes):
             assert snapshot(current) == snapshot(DocumentAnalysis(text, version))
+            if current.valid:
+                assert current.outline == top_level_declarations(current.syntax.tokens)
             for offset in (0, len(text) // 3, len(text) // 2, len(text) - 1, len(text)):
                 assert open_delimiters_before(
                     text, offset, current.delimiters
