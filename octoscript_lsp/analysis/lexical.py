@@ -74,6 +74,7 @@ class LexicalIndex:
     _occurrences: list[Occurrence] | None = field(default=None, repr=False, compare=False)
     _site_starts: list[int] | None = field(default=None, repr=False, compare=False)
     _by_name: dict[str, list[Symbol]] | None = field(default=None, repr=False, compare=False)
+    _scanned: bool = field(default=False, repr=False, compare=False)
 
     def _occurrence_table(self) -> tuple[list[int], list[Occurrence]]:
         if self._occurrences is None:
@@ -104,8 +105,29 @@ class LexicalIndex:
     def incomplete(self) -> bool:
         return self.truncated or self.sites_truncated
 
+    def _first_lookup(self) -> bool:
+        """Whether this is the index's first occurrence lookup: one linear pass
+        answers it for less than sorting every occurrence would cost (after a
+        keystroke a version is usually asked once)."""
+        if self._occurrences is not None or self._scanned:
+            return False
+        self._scanned = True
+        return True
+
+    def _scan(self, hit) -> Occurrence | None:
+        for symbol in self.symbols:
+            if hit(symbol.start, symbol.end):
+                return Occurrence(symbol, symbol.start, symbol.end, True)
+            for start, end in symbol.references:
+                if hit(start, end):
+                    return Occurrence(symbol, start, end, False)
+        return None
+
     def occurrence_at(self, offset: int) -> Occurrence | None:
         """The definition or reference whose half-open span contains `offset`."""
+        if self._first_lookup():
+            # Occurrence spans never overlap: at most one contains the offset.
+            return self._scan(lambda start, end: start <= offset < end)
         starts, occurrences = self._occurrence_table()
         position = bisect_right(starts, offset) - 1
         if position >= 0:
@@ -115,6 +137,8 @@ class LexicalIndex:
         return None
 
     def occurrence_ending_at(self, offset: int) -> Occurrence | None:
+        if self._first_lookup():
+            return self._scan(lambda start, end: end == offset)
         starts, occurrences = self._occurrence_table()
         position = bisect_right(starts, offset) - 1
         while position >= 0:

@@ -139,6 +139,7 @@ class _Placed:
     summary: UnitSummary
     symbols: list[Symbol]  # in definition order
     sites: list[tuple[int, int]]
+    ordered: list[Symbol]  # by start, as the index lists them
 
 
 # Placed statements by (id of the summary, base offset); the entry keeps the
@@ -163,10 +164,11 @@ def assemble(
         return None
     previous = previous or {}
     last = len(pieces) - 1
-    # Pass 1, on plain tuples: resolve free references and top-level shadowing.
-    top: dict[str, tuple[int, int]] = {}  # name -> (piece, symbol position)
-    extra: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    ended: dict[tuple[int, int], int] = {}
+    # Pass 1, on plain values: resolve free references and top-level shadowing.
+    # A top-level binding is known by `_slot(piece, position in its summary)`.
+    top: dict[str, int] = {}
+    extra: dict[int, list[tuple[int, int]]] = {}
+    ended: dict[int, int] = {}
     occurrences = 0
     for position, (base, summary) in enumerate(pieces):
         if not summary.balanced and position != last:
@@ -179,11 +181,10 @@ def assemble(
                 occurrences += 1
         for number in summary.tops:
             local = summary.symbols[number]
-            name = local[1]
-            shadowed = top.get(name)
+            shadowed = top.get(local[1])
             if shadowed is not None:
                 ended[shadowed] = local[4] + base
-            top[name] = (position, number)
+            top[local[1]] = _slot(position, number)
     if occurrences > MAX_LEXICAL_SYMBOL_OCCURRENCES:
         return None
     # Pass 2: Symbol objects, reused from the earlier version where equal.
@@ -195,32 +196,57 @@ def assemble(
         placed = previous.get(key)
         if placed is None or placed.summary is not summary or position == last:
             placed = _place(summary, base, source_length)
-        made = placed.symbols
-        for number in summary.tops:
-            local = summary.symbols[number]
-            symbol = made[number]
-            more = extra.get((position, number), [])
-            visible_end = ended.get((position, number), _own_end(local, base, source_length))
-            own = len(local[6])
-            if symbol.visible_end != visible_end or symbol.references[own:] != more:
-                symbol = Symbol(
-                    symbol.kind,
-                    symbol.name,
-                    symbol.start,
-                    symbol.end,
-                    symbol.visible_start,
-                    visible_end,
-                    _relative_references(local, base) + more,
-                )
-                if made is placed.symbols:
-                    made = list(made)
-                made[number] = symbol
-        if made is not placed.symbols:
-            placed = _Placed(summary, made, placed.sites)
+        if summary.tops:
+            placed = _with_top_level(placed, position, base, source_length, extra, ended)
         memo[key] = placed
-        symbols.extend(sorted(made, key=_symbol_start) if len(made) > 1 else made)
+        symbols.extend(placed.ordered)
         sites.extend(placed.sites)
     return LexicalIndex(symbols, sites, False, False), memo
+
+
+def _slot(position: int, number: int) -> int:
+    return (position << 20) | number
+
+
+def _with_top_level(
+    placed: _Placed,
+    position: int,
+    base: int,
+    source_length: int,
+    extra: dict[int, list[tuple[int, int]]],
+    ended: dict[int, int],
+) -> _Placed:
+    """`placed` with its top-level bindings' later references and visibility end."""
+    summary = placed.summary
+    made = placed.symbols
+    for number in summary.tops:
+        local = summary.symbols[number]
+        symbol = made[number]
+        slot = _slot(position, number)
+        more = extra.get(slot, [])
+        visible_end = ended.get(slot)
+        if visible_end is None:
+            visible_end = _own_end(local, base, source_length)
+        if symbol.visible_end == visible_end and symbol.references[len(local[6]) :] == more:
+            continue
+        if made is placed.symbols:
+            made = list(made)
+        made[number] = Symbol(
+            symbol.kind,
+            symbol.name,
+            symbol.start,
+            symbol.end,
+            symbol.visible_start,
+            visible_end,
+            _relative_references(local, base) + more,
+        )
+    if made is placed.symbols:
+        return placed
+    return _Placed(summary, made, placed.sites, _ordered(made))
+
+
+def _ordered(symbols: list[Symbol]) -> list[Symbol]:
+    return sorted(symbols, key=_symbol_start) if len(symbols) > 1 else symbols
 
 
 def _place(summary: UnitSummary, base: int, source_length: int) -> _Placed:
@@ -236,7 +262,8 @@ def _place(summary: UnitSummary, base: int, source_length: int) -> _Placed:
         )
         for local in summary.symbols
     ]
-    return _Placed(summary, symbols, [(start + base, end + base) for start, end in summary.sites])
+    sites = [(start + base, end + base) for start, end in summary.sites]
+    return _Placed(summary, symbols, sites, _ordered(symbols))
 
 
 def _own_end(local: LocalSymbol, base: int, source_length: int) -> int:
