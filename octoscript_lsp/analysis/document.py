@@ -51,6 +51,12 @@ class DocumentAnalysis:
         self.placed_memo: PlacedMemo = previous.placed_memo if previous is not None else {}
         self.record_memo: StatementFindings = previous.record_memo if previous is not None else {}
         self.outline_memo: OutlineMemo = previous.outline_memo if previous is not None else {}
+        # The latest earlier string and comment regions, for the same reason.
+        self._previous_regions: TextRegions | None = (
+            previous.__dict__.get("regions", previous._previous_regions)
+            if previous is not None
+            else None
+        )
         # The latest earlier delimiter scan, for the same reason.
         self._previous_delimiters: DelimiterIndex | None = (
             previous.__dict__.get("delimiters", previous._previous_delimiters)
@@ -121,7 +127,7 @@ class DocumentAnalysis:
 
     @cached_property
     def regions(self) -> TextRegions:
-        return TextRegions(self.source)
+        return TextRegions(self.source, self._previous_regions)
 
     @cached_property
     def delimiters(self) -> DelimiterIndex:

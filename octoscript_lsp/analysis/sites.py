@@ -10,7 +10,7 @@ the cursor. Strings and comments come from one cached scan (`TextRegions`).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from ..limits import (
@@ -95,15 +95,26 @@ class StringRegion:
 
 
 class TextRegions:
-    """String contents and comments of a text, found in one left-to-right pass."""
+    """String contents and comments of a text, found in one left-to-right pass.
 
-    __slots__ = ("length", "strings", "string_starts", "comments", "comment_starts")
+    Between regions the pass has no state, so with an earlier version of the
+    text it keeps the regions read wholly before the first change, scans
+    from there, and once it stands outside every region in the unchanged tail
+    where the earlier pass stood outside too, takes the earlier regions from
+    there on, moved by the length difference.
+    """
 
-    def __init__(self, source: str) -> None:
+    __slots__ = ("source", "length", "strings", "string_starts", "comments", "comment_starts")
+
+    def __init__(self, source: str, previous: TextRegions | None = None) -> None:
+        self.source = source
         self.length = len(source)
         self.strings: list[StringRegion] = []
         self.comments: list[tuple[int, int]] = []
         index = 0
+        resync = None
+        if previous is not None and previous.length:
+            index, resync = self._start_from(source, previous)
         length = len(source)
         find = source.find
         while index < length:
@@ -115,8 +126,66 @@ class TextRegions:
                 index = self._comment(source, slash)
             else:
                 index = self._string(source, quote)
+            if resync is not None and index >= resync[1] and self._adopt(previous, index, resync):
+                break
         self.string_starts = [region.content_start for region in self.strings]
         self.comment_starts = [start for start, _ in self.comments]
+
+    def _start_from(self, source: str, previous: TextRegions) -> tuple[int, tuple | None]:
+        """Keep the earlier regions read before the first change; where to scan on."""
+        old = previous.source
+        unchanged = common_prefix(source, old)
+        resume = 0
+        for region in previous.strings:
+            end = region.content_end + 1
+            if end > unchanged:
+                break
+            self.strings.append(region)
+            resume = max(resume, end if region.terminated else region.content_end)
+        for start, end in previous.comments:
+            if end + 1 > unchanged:
+                break
+            self.comments.append((start, end))
+            resume = max(resume, end)
+        tail = common_suffix(source, old, min(len(old), len(source)) - unchanged)
+        resync = (len(source) - len(old), len(source) - tail) if tail else None
+        return resume, resync
+
+    def _adopt(self, previous: TextRegions, index: int, resync: tuple[int, int]) -> bool:
+        """At `index` (outside every region, in the unchanged tail): take the rest."""
+        delta = resync[0]
+        old_index = index - delta
+        if not previous.outside_at(old_index):
+            return False
+        first = bisect_left(previous.string_starts, old_index + 1)
+        if delta:
+            self.strings.extend(
+                StringRegion(start + delta, end + delta, terminated)
+                for start, end, terminated in (
+                    (region.content_start, region.content_end, region.terminated)
+                    for region in previous.strings[first:]
+                )
+            )
+        else:
+            self.strings.extend(previous.strings[first:])
+        first = bisect_left(previous.comment_starts, old_index)
+        self.comments.extend(
+            (start + delta, end + delta) for start, end in previous.comments[first:]
+        )
+        return True
+
+    def outside_at(self, offset: int) -> bool:
+        """Whether the pass stood outside every region at `offset`."""
+        position = bisect_right(self.string_starts, offset) - 1
+        if position >= 0:
+            region = self.strings[position]
+            resume = region.content_end + 1 if region.terminated else region.content_end
+            if region.content_start - 1 < offset < resume:
+                return False
+        position = bisect_right(self.comment_starts, offset) - 1
+        return position < 0 or not (
+            self.comments[position][0] < offset < self.comments[position][1]
+        )
 
     def _comment(self, source: str, slash: int) -> int:
         following = source[slash + 1 : slash + 2]

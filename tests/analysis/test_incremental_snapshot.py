@@ -61,6 +61,9 @@ def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list
             assert snapshot(current) == snapshot(DocumentAnalysis(text, version))
             if current.valid:
                 assert current.outline == top_level_declarations(current.syntax.tokens)
+            fresh_regions = DocumentAnalysis(text).regions
+            assert current.regions.strings == fresh_regions.strings
+            assert current.regions.comments == fresh_regions.comments
             for offset in (0, len(text) // 3, len(text) // 2, len(text) - 1, len(text)):
                 assert open_delimiters_before(
                     text, offset, current.delimiters
