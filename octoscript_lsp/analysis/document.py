@@ -6,7 +6,12 @@ from functools import cached_property
 
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
-from ..syntax.formatter import FormattedSourceTooLarge, format_tokens
+from ..syntax.formatter import (
+    FormatMemo,
+    FormattedSourceTooLarge,
+    format_by_statement,
+    format_tokens,
+)
 from ..syntax.outline import (
     Declaration,
     OutlineMemo,
@@ -51,6 +56,7 @@ class DocumentAnalysis:
         self.placed_memo: PlacedMemo = previous.placed_memo if previous is not None else {}
         self.record_memo: StatementFindings = previous.record_memo if previous is not None else {}
         self.outline_memo: OutlineMemo = previous.outline_memo if previous is not None else {}
+        self.format_memo: FormatMemo = previous.format_memo if previous is not None else {}
         # The latest earlier string and comment regions, for the same reason.
         self._previous_regions: TextRegions | None = (
             previous.__dict__.get("regions", previous._previous_regions)
@@ -120,8 +126,15 @@ class DocumentAnalysis:
         syntax = self.syntax
         if syntax is None or not syntax.valid:
             return None
+        tokens = syntax.tokens
         try:
-            return format_tokens(self.source, syntax.tokens, MAX_SYNTAX_TOKENS)
+            if syntax.lex.token_limit_offset is not None:
+                return format_tokens(self.source, tokens, MAX_SYNTAX_TOKENS)
+            starts = [unit[0] for unit in syntax.parsed.units]
+            text, self.format_memo = format_by_statement(
+                self.source, tokens, starts, MAX_SYNTAX_TOKENS, self.format_memo
+            )
+            return text
         except FormattedSourceTooLarge:
             return None
 

@@ -10,6 +10,7 @@ from octoscript_lsp.analysis.lexical import LexicalIndex, build_lexical_index
 from octoscript_lsp.analysis.lexical_units import assemble, unit_summaries
 from octoscript_lsp.analysis.sites import open_delimiters_before
 from octoscript_lsp.syntax.check import analyze_syntax
+from octoscript_lsp.syntax.formatter import format_tokens
 from octoscript_lsp.syntax.outline import top_level_declarations
 from tests.syntax.test_incremental import BASES, FRAGMENTS, apply
 
@@ -61,6 +62,7 @@ def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list
             assert snapshot(current) == snapshot(DocumentAnalysis(text, version))
             if current.valid:
                 assert current.outline == top_level_declarations(current.syntax.tokens)
+                assert current.formatted == format_tokens(text, current.syntax.tokens, 1 << 20)
             fresh_regions = DocumentAnalysis(text).regions
             assert current.regions.strings == fresh_regions.strings
             assert current.regions.comments == fresh_regions.comments
