@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from .analysis.document import DocumentAnalysis
 from .features import workspace_symbols
 from .features.positions import PositionMap
+from .features.semantic_tokens import StatementRoles
 from .features.symbols import SymbolRendering
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
 
@@ -29,6 +30,8 @@ class OpenDocument:
     # The document's outline entries as last rendered, handed from version to
     # version so unmoved declarations keep their converted positions.
     symbol_rendering: SymbolRendering = field(default_factory=dict)
+    # Semantic-token roles per top-level statement text, handed on likewise.
+    semantic_roles: StatementRoles = field(default_factory=dict)
     # This version's part of the workspace outline, once asked for.
     workspace_outline: list | None = None
 
@@ -54,6 +57,7 @@ class DocumentStore:
         state = OpenDocument(version, previous=previous, advised=bool(known and known.advised))
         if known is not None:
             state.symbol_rendering = known.symbol_rendering
+            state.semantic_roles = known.semantic_roles
         self.open[uri] = state
         return state
 

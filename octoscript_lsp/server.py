@@ -344,7 +344,7 @@ def semantic_tokens_full(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    return semantic_tokens.full(state.analysis)
+    return semantic_tokens.full(state.analysis, state.semantic_roles)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -356,7 +356,7 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return semantic_tokens.range_tokens(state.analysis, start, end)
+    return semantic_tokens.range_tokens(state.analysis, start, end, state.semantic_roles)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
