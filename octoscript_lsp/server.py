@@ -29,6 +29,7 @@ from .features import (
     semantic_tokens,
     signature,
     symbols,
+    tool_calls,
     workspace_symbols,
 )
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
@@ -407,8 +408,6 @@ def _param(params, name: str):
 
 @server.feature("octoscript/toolCalls")
 def tool_calls_request(ls: OctoscriptServer, params) -> dict:
-    from .features import tool_calls
-
     uri = _param(_param(params, "textDocument"), "uri")
     state = _document(ls, uri) if isinstance(uri, str) else None
     if state is None:
@@ -418,8 +417,6 @@ def tool_calls_request(ls: OctoscriptServer, params) -> dict:
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
 def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-    from .features import tool_calls
-
     state = _document(ls, params.text_document.uri)
     if state is None:
         return []

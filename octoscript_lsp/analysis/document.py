@@ -18,6 +18,7 @@ from ..syntax.outline import (
     declarations_by_statement,
     top_level_declarations,
 )
+from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
@@ -221,8 +222,6 @@ class DocumentAnalysis:
 
     def visible_import(self, name_start: int, name_end: int):
         """The `use` record of the binding a receiver name resolves to, if it is one."""
-        from ..syntax.tree import SymbolKind
-
         if name_end > self.diagnostic_prefix_end or name_end > self.metadata_prefix_end:
             return None
         symbol = self.completion_index.visible(self.source[name_start:name_end], name_start)

@@ -25,6 +25,7 @@ from ..analysis.sites import (
 )
 from ..syntax.tree import SymbolKind
 from . import catalog_assist
+from .completion_context import CompletionContext
 from .positions import PositionMap
 from .wire import WireDict
 
@@ -60,28 +61,6 @@ def _item(
         ),
         text_edit=types.TextEdit(range=edit_range, new_text=label),
     )
-
-
-class CompletionContext:
-    """What every completion step needs, computed once per request."""
-
-    def __init__(
-        self,
-        analysis: DocumentAnalysis,
-        positions: PositionMap,
-        offset: int,
-        catalogs: catalog_assist.Catalogs,
-    ) -> None:
-        self.analysis = analysis
-        self.positions = positions
-        self.offset = offset
-        self.catalogs = catalogs
-        index = analysis.completion_index
-        self.lexical_incomplete = index.incomplete
-        self.imports_incomplete = index.incomplete or analysis.imports.truncated
-
-    def range(self, start: int, end: int) -> types.Range:
-        return self.positions.range(start, end)
 
 
 def complete(
