@@ -209,16 +209,9 @@ class DocumentAnalysis:
     @cached_property
     def aliases(self) -> AliasGraph:
         """Exact `let a = b[.c[.d]]` edges inside the metadata prefix, targets resolved."""
-        syntax = self.syntax
-        if syntax is None:
+        if self.syntax is None:
             return EMPTY_GRAPH
-        return build_alias_graph(
-            self.source,
-            self.completion_index,
-            syntax.tokens,
-            syntax.parsed.events,
-            self.metadata_prefix_end,
-        )
+        return build_alias_graph(self.source, self.completion_index, self.records)
 
     def visible_import(self, name_start: int, name_end: int):
         """The `use` record of the binding a receiver name resolves to, if it is one."""

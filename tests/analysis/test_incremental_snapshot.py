@@ -44,6 +44,8 @@ def snapshot(analysis: DocumentAnalysis) -> tuple:
         analysis.diagnostic_prefix_end,
         repr(analysis.imports),
         repr(analysis.records),
+        analysis.aliases.edges,
+        analysis.aliases.truncated,
         analysis.outline,
     )
 
