@@ -91,6 +91,9 @@ class DocumentStore:
             state = self.open.get(oldest)
             if state is not None:
                 state.analysis = state.positions = state.previous = None
+                # The carried feature caches go with it (bounded memory).
+                state.symbol_rendering = {}
+                state.semantic_roles = {}
 
     def outline(self, uri: str) -> list:
         """This document's entries for workspace/symbol, kept per version."""
