@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from .analysis.document import DocumentAnalysis
 from .features import workspace_symbols
 from .features.positions import PositionMap
+from .features.semantic_tokens import StatementRoles
+from .features.symbols import SymbolRendering
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
 
 
@@ -23,17 +25,17 @@ class OpenDocument:
     # The analysis of the version before, kept until this one is built so the
     # unchanged leading part of the text need not be lexed and parsed again.
     previous: DocumentAnalysis | None = None
-    # Whole-document answers that depend only on this version's text.
-    memo: dict = field(default_factory=dict)
     # Whether the last diagnostics published (or pulled) for this document held advice.
     advised: bool = False
     # This version's catalog advice under the current catalogs, once worked out.
     advice: list | None = None
-
-    def remember(self, key: str, compute):
-        if key not in self.memo:
-            self.memo[key] = compute()
-        return self.memo[key]
+    # The document's outline entries as last rendered, handed from version to
+    # version so unmoved declarations keep their converted positions.
+    symbol_rendering: SymbolRendering = field(default_factory=dict)
+    # Semantic-token roles per top-level statement text, handed on likewise.
+    semantic_roles: StatementRoles = field(default_factory=dict)
+    # This version's part of the workspace outline, once asked for.
+    workspace_outline: list | None = None
 
 
 class DocumentStore:
@@ -55,6 +57,9 @@ class DocumentStore:
             return OpenDocument(version, refused=True)
         previous = known.analysis or known.previous if known is not None else None
         state = OpenDocument(version, previous=previous, advised=bool(known and known.advised))
+        if known is not None:
+            state.symbol_rendering = known.symbol_rendering
+            state.semantic_roles = known.semantic_roles
         self.open[uri] = state
         return state
 
@@ -70,8 +75,10 @@ class DocumentStore:
             source = self.text_of(uri)
             if source is None:
                 return None
-            state.analysis = DocumentAnalysis(source, state.version, state.previous)
-            state.positions = PositionMap(source)
+            analysis = DocumentAnalysis(source, state.version, state.previous)
+            syntax = analysis.syntax
+            state.analysis = analysis
+            state.positions = PositionMap(source, syntax.lines.line_starts if syntax else None)
             state.previous = None
         self._keep_recent(uri)
         return state
@@ -86,17 +93,20 @@ class DocumentStore:
             state = self.open.get(oldest)
             if state is not None:
                 state.analysis = state.positions = state.previous = None
+                # The carried feature caches go with it (bounded memory).
+                state.symbol_rendering = {}
+                state.semantic_roles = {}
 
     def outline(self, uri: str) -> list:
         """This document's entries for workspace/symbol, kept per version."""
         state = self.open.get(uri)
         if state is None or state.refused:
             return []
-        if "outline" not in state.memo:
+        if state.workspace_outline is None:
             cached = self.cached(uri)
             if cached is None:
                 return []
-            state.memo["outline"] = workspace_symbols.outline_entries(
+            state.workspace_outline = workspace_symbols.outline_entries(
                 cached.analysis, cached.positions
             )
-        return state.memo["outline"]
+        return state.workspace_outline

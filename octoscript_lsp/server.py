@@ -37,6 +37,7 @@ from .features import (
     semantic_tokens,
     signature,
     symbols,
+    tool_calls,
     workspace_symbols,
 )
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
@@ -287,16 +288,10 @@ def format_document(
     if state is None:
         raise RequestFailed("the document is not open or was not analyzed")
 
-    def edits():
-        try:
-            return formatting.format_document(state.analysis, state.positions)
-        except formatting.FormattingRefused as refusal:
-            return str(refusal)
-
-    answer = state.remember("formatting", edits)
-    if isinstance(answer, str):
-        raise RequestFailed(answer)
-    return answer
+    try:
+        return formatting.format_document(state.analysis, state.positions)
+    except formatting.FormattingRefused as refusal:
+        raise RequestFailed(str(refusal)) from refusal
 
 
 @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
@@ -315,9 +310,7 @@ def format_range(
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> list[dict]:
     state = _analyzed(ls, params.text_document.uri)
-    return state.remember(
-        "symbols", lambda: symbols.document_symbols(state.analysis, state.positions)
-    )
+    return symbols.document_symbols(state.analysis, state.positions, state.symbol_rendering)
 
 
 @server.feature(
@@ -439,7 +432,7 @@ def semantic_tokens_full(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    return semantic_tokens.full(state.analysis)
+    return semantic_tokens.full(state.analysis, state.semantic_roles)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -451,7 +444,7 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return semantic_tokens.range_tokens(state.analysis, start, end)
+    return semantic_tokens.range_tokens(state.analysis, start, end, state.semantic_roles)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
@@ -512,8 +505,6 @@ def _param(params, name: str):
 
 @server.feature("octoscript/toolCalls")
 def tool_calls_request(ls: OctoscriptServer, params) -> dict:
-    from .features import tool_calls
-
     uri = _param(_param(params, "textDocument"), "uri")
     state = _document(ls, uri) if isinstance(uri, str) else None
     if state is None:
@@ -523,8 +514,6 @@ def tool_calls_request(ls: OctoscriptServer, params) -> dict:
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
 def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-    from .features import tool_calls
-
     state = _document(ls, params.text_document.uri)
     if state is None:
         return []

@@ -2,10 +2,11 @@
 
 An *alias edge* is a `let` whose initializer is exactly `b`, `b.c` or
 `b.c.d` (non-reserved identifiers joined by `.` tokens) followed by a
-statement end. Edges are collected from the parser's `LET_INIT` events, only
-when they end inside the metadata prefix, at most `MAX_STATIC_RECORD_ALIASES`
-of them (more marks the report truncated). Each edge's target name is
-resolved where it is written, so a later redeclaration never retargets it.
+statement end. The edges are the record report's (`records.direct_alias`,
+found statement by statement): only those ending inside the metadata
+prefix, at most `MAX_STATIC_RECORD_ALIASES` of them (more marks the report
+truncated). Each edge's target name is resolved where it is written, so a
+later redeclaration never retargets it.
 
 Two consumers follow these edges:
 
@@ -27,19 +28,16 @@ import report in, plain values out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..limits import (
     MAX_ALIAS_HOPS,
     MAX_IMPORTED_MODULE_ALIAS_DEPTH,
     MAX_MODULE_PATH_SEGMENTS,
-    MAX_STATIC_RECORD_ALIASES,
-    MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH,
 )
-from ..syntax.tokens import RESERVED_WORDS, Kind, Token
-from ..syntax.tree import LET_INIT, SymbolKind
+from ..syntax.tree import SymbolKind
 from .lexical import LexicalIndex, Symbol, innermost_visible
+from .records import RecordReport
 from .sites import is_canonical_identifier, skip_trivia
 
 Span = tuple[int, int]
@@ -48,7 +46,6 @@ Span = tuple[int, int]
 _TRIVIA_SPACE = frozenset(" \t\n\x0c\r")
 _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _IDENT_CHARS = _IDENT_START | frozenset("0123456789")
-_STATEMENT_ENDS = (Kind.NEWLINE, Kind.SEMICOLON, Kind.RBRACE, Kind.END)
 _ESCAPING_CLOSERS = frozenset("[(,)]}")
 
 #: Longest initializer a call-result binding may have (the reference counts bytes).
@@ -68,57 +65,6 @@ class AliasEdge:
     @property
     def is_root(self) -> bool:
         return self.children == 0
-
-
-def alias_edge_at(tokens: Sequence[Token], target: int) -> tuple[Span, int, int] | None:
-    """(target span, child count, end offset) of an exact alias initializer."""
-    if not _plain_ident(tokens, target):
-        return None
-    end_index = target
-    children = 0
-    while children < MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH:
-        dot = end_index + 1
-        if dot >= len(tokens) or not tokens[dot].is_op("."):
-            break
-        if not _plain_ident(tokens, dot + 1):
-            return None
-        end_index = dot + 1
-        children += 1
-    boundary = end_index + 1
-    if boundary >= len(tokens) or tokens[boundary].kind not in _STATEMENT_ENDS:
-        return None
-    token = tokens[target]
-    return (token.start, token.end), children, tokens[end_index].end
-
-
-def _plain_ident(tokens: Sequence[Token], index: int) -> bool:
-    if index >= len(tokens):
-        return False
-    token = tokens[index]
-    return token.kind is Kind.IDENT and token.text not in RESERVED_WORDS
-
-
-def collect_alias_edges(
-    tokens: Sequence[Token], events: Sequence[tuple], prefix_end: int
-) -> tuple[tuple[AliasEdge, ...], bool]:
-    """Alias edges in parse order, and whether the edge budget ran out."""
-    edges: list[AliasEdge] = []
-    truncated = False
-    for event in events:
-        if event[0] != LET_INIT:
-            continue
-        found = alias_edge_at(tokens, event[2])
-        if found is None:
-            continue
-        target, children, end = found
-        if end > prefix_end:
-            continue
-        if len(edges) == MAX_STATIC_RECORD_ALIASES:
-            truncated = True
-            continue
-        binding = tokens[event[1]]
-        edges.append(AliasEdge((binding.start, binding.end), target, children))
-    return tuple(edges), truncated
 
 
 # ---------------------------------------------------------------- source trivia
@@ -322,14 +268,16 @@ class AliasGraph:
         return True
 
 
-def build_alias_graph(
-    source: str,
-    index: LexicalIndex,
-    tokens: Sequence[Token],
-    events: Sequence[tuple],
-    prefix_end: int,
-) -> AliasGraph:
-    edges, truncated = collect_alias_edges(tokens, events, prefix_end)
+def build_alias_graph(source: str, index: LexicalIndex, report: RecordReport) -> AliasGraph:
+    """The graph over the record report's exact alias initializers.
+
+    `records` already finds every `let a = b[.c[.d]]` inside the metadata
+    prefix, under the same edge budget, statement by statement; the graph
+    takes those edges instead of scanning the initializers again.
+    """
+    edges = tuple(
+        AliasEdge(alias.binding, alias.target, len(alias.children)) for alias in report.aliases
+    )
     by_name: dict[str, list[Symbol]] = {}
     for symbol in index.symbols:
         by_name.setdefault(symbol.name, []).append(symbol)
@@ -338,7 +286,7 @@ def build_alias_graph(
         name = source[edge.target[0] : edge.target[1]]
         targets[edge.binding[0]] = _visible(by_name.get(name, ()), edge.target[0])
     symbols_by_start = {symbol.start: symbol for symbol in index.symbols}
-    return AliasGraph(edges, truncated, symbols_by_start, targets)
+    return AliasGraph(edges, report.aliases_truncated, symbols_by_start, targets)
 
 
 _visible = innermost_visible

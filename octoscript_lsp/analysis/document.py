@@ -4,12 +4,33 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
+from ..syntax.formatter import (
+    FormatMemo,
+    FormattedSourceTooLarge,
+    format_by_statement,
+    format_tokens,
+)
+from ..syntax.outline import (
+    Declaration,
+    OutlineMemo,
+    declarations_by_statement,
+    top_level_declarations,
+)
+from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
-from .records import RecordReport, collect_records, empty_report
+from .lexical_units import PlacedMemo, UnitMemo, assemble, unit_summaries
+from .records import (
+    RecordReport,
+    StatementFindings,
+    collect_records,
+    collect_records_by_statement,
+    empty_report,
+)
 from .sites import DelimiterIndex, TextRegions
 
 
@@ -30,6 +51,25 @@ class DocumentAnalysis:
         self.version = version
         self.too_large: SourceTooLarge | None = None
         self.syntax: SyntaxResult | None = None
+        # Per-statement lexical summaries by statement text: the latest version's
+        # that built them, handed on until this one builds its own.
+        self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else {}
+        self.placed_memo: PlacedMemo = previous.placed_memo if previous is not None else {}
+        self.record_memo: StatementFindings = previous.record_memo if previous is not None else {}
+        self.outline_memo: OutlineMemo = previous.outline_memo if previous is not None else {}
+        self.format_memo: FormatMemo = previous.format_memo if previous is not None else {}
+        # The latest earlier string and comment regions, for the same reason.
+        self._previous_regions: TextRegions | None = (
+            previous.__dict__.get("regions", previous._previous_regions)
+            if previous is not None
+            else None
+        )
+        # The latest earlier delimiter scan, for the same reason.
+        self._previous_delimiters: DelimiterIndex | None = (
+            previous.__dict__.get("delimiters", previous._previous_delimiters)
+            if previous is not None
+            else None
+        )
         try:
             earlier = previous.syntax if previous is not None else None
             self.syntax = analyze_syntax(source, previous=earlier)
@@ -69,12 +109,43 @@ class DocumentAnalysis:
         return first if parser_first is None else min(first, parser_first)
 
     @cached_property
+    def outline(self) -> list[Declaration]:
+        """Top-level `fn` and `let` declarations; only valid source has any."""
+        syntax = self.syntax
+        if syntax is None or not syntax.valid:
+            return []
+        if syntax.lex.token_limit_offset is not None:
+            return top_level_declarations(syntax.tokens)
+        found, self.outline_memo = declarations_by_statement(
+            self.source, syntax.tokens, syntax.parsed.units, self.outline_memo
+        )
+        return found
+
+    @cached_property
+    def formatted(self) -> str | None:
+        """The canonical text of valid source; None past the output budget."""
+        syntax = self.syntax
+        if syntax is None or not syntax.valid:
+            return None
+        tokens = syntax.tokens
+        try:
+            if syntax.lex.token_limit_offset is not None:
+                return format_tokens(self.source, tokens, MAX_SYNTAX_TOKENS)
+            starts = [unit[0] for unit in syntax.parsed.units]
+            text, self.format_memo = format_by_statement(
+                self.source, tokens, starts, MAX_SYNTAX_TOKENS, self.format_memo
+            )
+            return text
+        except FormattedSourceTooLarge:
+            return None
+
+    @cached_property
     def regions(self) -> TextRegions:
-        return TextRegions(self.source)
+        return TextRegions(self.source, self._previous_regions)
 
     @cached_property
     def delimiters(self) -> DelimiterIndex:
-        return DelimiterIndex(self.source)
+        return DelimiterIndex(self.source, self._previous_delimiters)
 
     @cached_property
     def completion_index(self) -> LexicalIndex:
@@ -85,7 +156,16 @@ class DocumentAnalysis:
         syntax = self.syntax
         if syntax is None:
             return EMPTY_INDEX
-        return build_lexical_index(syntax.tokens, syntax.parsed.events, len(self.source))
+        tokens, parsed = syntax.tokens, syntax.parsed
+        if syntax.lex.token_limit_offset is None:
+            pieces, self.unit_memo = unit_summaries(
+                self.source, tokens, parsed.events, parsed.units, self.unit_memo
+            )
+            assembled = assemble(pieces, len(self.source), self.placed_memo)
+            if assembled is not None:
+                index, self.placed_memo = assembled
+                return index
+        return build_lexical_index(tokens, parsed.events, len(self.source))
 
     @cached_property
     def lexical(self) -> LexicalIndex:
@@ -105,7 +185,19 @@ class DocumentAnalysis:
         syntax = self.syntax
         if syntax is None:
             return empty_report()
-        return collect_records(syntax.tokens, syntax.parsed.events, self.metadata_prefix_end)
+        parsed = syntax.parsed
+        if syntax.lex.token_limit_offset is not None:
+            # Statement texts no longer determine their tokens: scan plainly.
+            return collect_records(syntax.tokens, parsed.events, self.metadata_prefix_end)
+        report, self.record_memo = collect_records_by_statement(
+            self.source,
+            syntax.tokens,
+            parsed.events,
+            parsed.units,
+            self.metadata_prefix_end,
+            self.record_memo,
+        )
+        return report
 
     @cached_property
     def hints(self) -> HintReport:
@@ -117,21 +209,12 @@ class DocumentAnalysis:
     @cached_property
     def aliases(self) -> AliasGraph:
         """Exact `let a = b[.c[.d]]` edges inside the metadata prefix, targets resolved."""
-        syntax = self.syntax
-        if syntax is None:
+        if self.syntax is None:
             return EMPTY_GRAPH
-        return build_alias_graph(
-            self.source,
-            self.completion_index,
-            syntax.tokens,
-            syntax.parsed.events,
-            self.metadata_prefix_end,
-        )
+        return build_alias_graph(self.source, self.completion_index, self.records)
 
     def visible_import(self, name_start: int, name_end: int):
         """The `use` record of the binding a receiver name resolves to, if it is one."""
-        from ..syntax.tree import SymbolKind
-
         if name_end > self.diagnostic_prefix_end or name_end > self.metadata_prefix_end:
             return None
         symbol = self.completion_index.visible(self.source[name_start:name_end], name_start)

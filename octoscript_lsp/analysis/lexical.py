@@ -68,41 +68,81 @@ class LexicalIndex:
     sites: list[tuple[int, int]]
     truncated: bool
     sites_truncated: bool
-    _occurrence_starts: list[int] = field(default_factory=list, repr=False)
-    _occurrences: list[Occurrence] = field(default_factory=list, repr=False)
-    _site_starts: list[int] = field(default_factory=list, repr=False)
-    _by_name: dict[str, list[Symbol]] = field(default_factory=dict, repr=False)
+    # Lookup tables, built on the first query that needs them: a request
+    # after a keystroke usually asks one kind of question.
+    _occurrence_starts: list[int] | None = field(default=None, repr=False, compare=False)
+    _occurrences: list[Occurrence] | None = field(default=None, repr=False, compare=False)
+    _site_starts: list[int] | None = field(default=None, repr=False, compare=False)
+    _by_name: dict[str, list[Symbol]] | None = field(default=None, repr=False, compare=False)
+    _scanned: bool = field(default=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        for symbol in self.symbols:
-            self._by_name.setdefault(symbol.name, []).append(symbol)
-        found = []
-        for symbol in self.symbols:
-            found.append(Occurrence(symbol, symbol.start, symbol.end, True))
-            for start, end in symbol.references:
-                found.append(Occurrence(symbol, start, end, False))
-        found.sort(key=lambda item: item.start)
-        self._occurrences = found
-        self._occurrence_starts = [item.start for item in found]
-        self._site_starts = [start for start, _ in self.sites]
+    def _occurrence_table(self) -> tuple[list[int], list[Occurrence]]:
+        if self._occurrences is None:
+            found = []
+            for symbol in self.symbols:
+                found.append(Occurrence(symbol, symbol.start, symbol.end, True))
+                for start, end in symbol.references:
+                    found.append(Occurrence(symbol, start, end, False))
+            found.sort(key=lambda item: item.start)
+            self._occurrences = found
+            self._occurrence_starts = [item.start for item in found]
+        return self._occurrence_starts, self._occurrences
+
+    def _names(self) -> dict[str, list[Symbol]]:
+        if self._by_name is None:
+            by_name: dict[str, list[Symbol]] = {}
+            for symbol in self.symbols:
+                by_name.setdefault(symbol.name, []).append(symbol)
+            self._by_name = by_name
+        return self._by_name
+
+    def _sites_by_start(self) -> list[int]:
+        if self._site_starts is None:
+            self._site_starts = [start for start, _ in self.sites]
+        return self._site_starts
 
     @property
     def incomplete(self) -> bool:
         return self.truncated or self.sites_truncated
 
+    def _first_lookup(self) -> bool:
+        """Whether this is the index's first occurrence lookup: one linear pass
+        answers it for less than sorting every occurrence would cost (after a
+        keystroke a version is usually asked once)."""
+        if self._occurrences is not None or self._scanned:
+            return False
+        self._scanned = True
+        return True
+
+    def _scan(self, hit) -> Occurrence | None:
+        for symbol in self.symbols:
+            if hit(symbol.start, symbol.end):
+                return Occurrence(symbol, symbol.start, symbol.end, True)
+            for start, end in symbol.references:
+                if hit(start, end):
+                    return Occurrence(symbol, start, end, False)
+        return None
+
     def occurrence_at(self, offset: int) -> Occurrence | None:
         """The definition or reference whose half-open span contains `offset`."""
-        position = bisect_right(self._occurrence_starts, offset) - 1
+        if self._first_lookup():
+            # Occurrence spans never overlap: at most one contains the offset.
+            return self._scan(lambda start, end: start <= offset < end)
+        starts, occurrences = self._occurrence_table()
+        position = bisect_right(starts, offset) - 1
         if position >= 0:
-            candidate = self._occurrences[position]
+            candidate = occurrences[position]
             if candidate.start <= offset < candidate.end:
                 return candidate
         return None
 
     def occurrence_ending_at(self, offset: int) -> Occurrence | None:
-        position = bisect_right(self._occurrence_starts, offset) - 1
+        if self._first_lookup():
+            return self._scan(lambda start, end: end == offset)
+        starts, occurrences = self._occurrence_table()
+        position = bisect_right(starts, offset) - 1
         while position >= 0:
-            candidate = self._occurrences[position]
+            candidate = occurrences[position]
             if candidate.end == offset:
                 return candidate
             if candidate.end < offset:
@@ -112,7 +152,7 @@ class LexicalIndex:
 
     def visible(self, name: str, offset: int) -> Symbol | None:
         """The innermost binding of `name` visible at `offset`."""
-        return innermost_visible(self._by_name.get(name, ()), offset)
+        return innermost_visible(self._names().get(name, ()), offset)
 
     def visible_bindings(self, offset: int) -> list[Symbol]:
         """Every binding visible at `offset`, innermost per name, sorted by name."""
@@ -130,7 +170,7 @@ class LexicalIndex:
 
     def site_at(self, offset: int) -> tuple[int, int] | None:
         """First completion site containing `offset`, its end inclusive."""
-        position = bisect_right(self._site_starts, offset) - 1
+        position = bisect_right(self._sites_by_start(), offset) - 1
         # Sites never overlap, but a site may end exactly where the next starts.
         for index in range(max(0, position - 1), min(len(self.sites), position + 1)):
             start, end = self.sites[index]
@@ -139,7 +179,7 @@ class LexicalIndex:
         return None
 
     def is_site(self, start: int, end: int) -> bool:
-        position = bisect_right(self._site_starts, start) - 1
+        position = bisect_right(self._sites_by_start(), start) - 1
         return position >= 0 and self.sites[position] == (start, end)
 
 

@@ -330,6 +330,105 @@ def collect_records(
     return collector.finish()
 
 
+# A `let` initializer's findings: binding, (shape, end) and (alias, end).
+_Finding = tuple[Span, tuple[RecordShape, int] | None, tuple[RecordAlias, int] | None]
+# Findings of a top-level statement by its text: (its offset, its findings).
+StatementFindings = dict[str, tuple[int, tuple[_Finding, ...]]]
+
+
+def collect_records_by_statement(
+    source: str,
+    tokens: Sequence[Token],
+    events: list[tuple],
+    units: list[tuple[int, int, int, int, int]],
+    prefix_end: int,
+    previous: StatementFindings,
+) -> tuple[RecordReport, StatementFindings]:
+    """`collect_records`, reusing each top-level statement's findings from an
+    earlier version with the same statement text (shifted if it moved).
+
+    A statement's initializers are scanned within its own tokens and the one
+    after it, which its text covers; the budgets and the metadata prefix are
+    applied afterwards, over the whole document, as `collect_records` does.
+    """
+    collector = _Collector(prefix_end)
+    memo: StatementFindings = {}
+    events_start = 0
+    last = len(tokens) - 1
+    for first, after, events_end, _, _ in units:
+        base = tokens[first].start
+        text = source[base : tokens[min(after, last)].end]
+        known = memo.get(text) or previous.get(text)
+        if known is None:
+            findings = _findings(tokens, events[events_start:events_end])
+        elif known[0] == base:
+            findings = known[1]
+        else:
+            findings = tuple(_shifted_finding(item, base - known[0]) for item in known[1])
+        memo[text] = (base, findings)
+        events_start = events_end
+        for binding, shape, alias in findings:
+            if shape is not None:
+                collector.record_shape(binding, *shape)
+            if alias is not None:
+                collector.record_alias(binding, *alias)
+    return collector.finish(), memo
+
+
+def _findings(tokens: Sequence[Token], events: list[tuple]) -> tuple[_Finding, ...]:
+    found = []
+    for event in events:
+        if event[0] != LET_INIT:
+            continue
+        binding_token = tokens[event[1]]
+        shape = direct_shape(tokens, event[2])
+        alias = direct_alias(tokens, event[2])
+        if shape is not None or alias is not None:
+            found.append(((binding_token.start, binding_token.end), shape, alias))
+    return tuple(found)
+
+
+def _shifted_finding(finding: _Finding, delta: int) -> _Finding:
+    binding, shape, alias = finding
+    moved_shape = None
+    if shape is not None:
+        moved = RecordShape(
+            _shifted_span(shape[0].binding, delta),
+            _shifted_fields(shape[0].fields, delta),
+            _shifted_children(shape[0].children, delta),
+        )
+        moved_shape = (moved, shape[1] + delta)
+    moved_alias = None
+    if alias is not None:
+        edge = alias[0]
+        moved_edge = RecordAlias(
+            _shifted_span(edge.binding, delta),
+            _shifted_span(edge.target, delta),
+            tuple(_shifted_span(child, delta) for child in edge.children),
+        )
+        moved_alias = (moved_edge, alias[1] + delta)
+    return _shifted_span(binding, delta), moved_shape, moved_alias
+
+
+def _shifted_span(span: Span, delta: int) -> Span:
+    return (span[0] + delta, span[1] + delta)
+
+
+def _shifted_fields(fields: tuple[RecordField, ...], delta: int) -> tuple[RecordField, ...]:
+    return tuple(RecordField(item.name, item.start + delta, item.end + delta) for item in fields)
+
+
+def _shifted_children(children: tuple[NestedShape, ...], delta: int) -> tuple[NestedShape, ...]:
+    return tuple(
+        NestedShape(
+            RecordField(child.field.name, child.field.start + delta, child.field.end + delta),
+            _shifted_fields(child.fields, delta),
+            _shifted_children(child.children, delta),
+        )
+        for child in children
+    )
+
+
 # ---------------------------------------------------------------- resolution
 
 FOUND = "found"

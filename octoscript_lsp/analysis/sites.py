@@ -10,7 +10,7 @@ the cursor. Strings and comments come from one cached scan (`TextRegions`).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from ..limits import (
@@ -18,6 +18,7 @@ from ..limits import (
     MAX_SIGNATURE_ARGUMENTS,
     MAX_SIGNATURE_DELIMITER_DEPTH,
 )
+from ..syntax.lexer import common_prefix, common_suffix
 from ..syntax.tokens import RESERVED_WORDS
 
 _IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789")
@@ -94,15 +95,26 @@ class StringRegion:
 
 
 class TextRegions:
-    """String contents and comments of a text, found in one left-to-right pass."""
+    """String contents and comments of a text, found in one left-to-right pass.
 
-    __slots__ = ("length", "strings", "string_starts", "comments", "comment_starts")
+    Between regions the pass has no state, so with an earlier version of the
+    text it keeps the regions read wholly before the first change, scans
+    from there, and once it stands outside every region in the unchanged tail
+    where the earlier pass stood outside too, takes the earlier regions from
+    there on, moved by the length difference.
+    """
 
-    def __init__(self, source: str) -> None:
+    __slots__ = ("source", "length", "strings", "string_starts", "comments", "comment_starts")
+
+    def __init__(self, source: str, previous: TextRegions | None = None) -> None:
+        self.source = source
         self.length = len(source)
         self.strings: list[StringRegion] = []
         self.comments: list[tuple[int, int]] = []
         index = 0
+        resync = None
+        if previous is not None and previous.length:
+            index, resync = self._start_from(source, previous)
         length = len(source)
         find = source.find
         while index < length:
@@ -114,8 +126,66 @@ class TextRegions:
                 index = self._comment(source, slash)
             else:
                 index = self._string(source, quote)
+            if resync is not None and index >= resync[1] and self._adopt(previous, index, resync):
+                break
         self.string_starts = [region.content_start for region in self.strings]
         self.comment_starts = [start for start, _ in self.comments]
+
+    def _start_from(self, source: str, previous: TextRegions) -> tuple[int, tuple | None]:
+        """Keep the earlier regions read before the first change; where to scan on."""
+        old = previous.source
+        unchanged = common_prefix(source, old)
+        resume = 0
+        for region in previous.strings:
+            end = region.content_end + 1
+            if end > unchanged:
+                break
+            self.strings.append(region)
+            resume = max(resume, end if region.terminated else region.content_end)
+        for start, end in previous.comments:
+            if end + 1 > unchanged:
+                break
+            self.comments.append((start, end))
+            resume = max(resume, end)
+        tail = common_suffix(source, old, min(len(old), len(source)) - unchanged)
+        resync = (len(source) - len(old), len(source) - tail) if tail else None
+        return resume, resync
+
+    def _adopt(self, previous: TextRegions, index: int, resync: tuple[int, int]) -> bool:
+        """At `index` (outside every region, in the unchanged tail): take the rest."""
+        delta = resync[0]
+        old_index = index - delta
+        if not previous.outside_at(old_index):
+            return False
+        first = bisect_left(previous.string_starts, old_index + 1)
+        if delta:
+            self.strings.extend(
+                StringRegion(start + delta, end + delta, terminated)
+                for start, end, terminated in (
+                    (region.content_start, region.content_end, region.terminated)
+                    for region in previous.strings[first:]
+                )
+            )
+        else:
+            self.strings.extend(previous.strings[first:])
+        first = bisect_left(previous.comment_starts, old_index)
+        self.comments.extend(
+            (start + delta, end + delta) for start, end in previous.comments[first:]
+        )
+        return True
+
+    def outside_at(self, offset: int) -> bool:
+        """Whether the pass stood outside every region at `offset`."""
+        position = bisect_right(self.string_starts, offset) - 1
+        if position >= 0:
+            region = self.strings[position]
+            resume = region.content_end + 1 if region.terminated else region.content_end
+            if region.content_start - 1 < offset < resume:
+                return False
+        position = bisect_right(self.comment_starts, offset) - 1
+        return position < 0 or not (
+            self.comments[position][0] < offset < self.comments[position][1]
+        )
 
     def _comment(self, source: str, slash: int) -> int:
         following = source[slash + 1 : slash + 2]
@@ -419,33 +489,114 @@ def open_delimiters_before(
 
 
 class DelimiterIndex:
-    """The delimiter scan of a whole text, remembered at every line start.
+    """The delimiter scan of a text, remembered at every line start.
 
     The scan state after a newline outside strings and comments is the same
     for every cursor beyond it, so a query rescans only from its own line
-    start. Where the full scan was refused, it stopped: a later cursor
-    rescans from the last line start before that point and meets the same
-    refusal within one line.
+    start. The scan runs lazily, only as far as a query needs, and starts
+    from an earlier version's states: those before the first changed
+    character hold as they are, and once the scan meets a line start past
+    the change where no delimiter is open and none was open in the earlier
+    version either, the earlier states after it hold too, shifted. Where the
+    scan was refused it stopped: a later cursor rescans from the last line
+    start before that point and meets the same refusal.
     """
 
-    __slots__ = ("positions", "states")
+    __slots__ = ("source", "positions", "states", "finished", "_earlier")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, previous: DelimiterIndex | None = None) -> None:
+        self.source = source
         self.positions: list[int] = [0]
         self.states: list[tuple] = [()]
+        self.finished = False  # no line start past the last one is ever remembered
+        self._earlier: _EarlierScan | None = None
+        if previous is not None:
+            self._start_from(previous)
 
-        def checkpoint(position: int, current: list[list]) -> None:
-            self.positions.append(position)
-            self.states.append(tuple((kind, at, commas) for kind, at, commas in current))
-
-        try:
-            _scan_delimiters(source, 0, len(source), [], checkpoint)
-        except _Refused:
-            pass
+    def _start_from(self, previous: DelimiterIndex) -> None:
+        old = previous.source
+        unchanged = common_prefix(self.source, old)
+        # A line start at or before the first change saw only unchanged text.
+        kept = bisect_right(previous.positions, unchanged)
+        self.positions = previous.positions[:kept]
+        self.states = previous.states[:kept]
+        previous._earlier = None  # versions must not chain up in memory
+        limit = min(len(old), len(self.source)) - unchanged
+        tail = common_suffix(self.source, old, limit)
+        if tail:
+            delta = len(self.source) - len(old)
+            self._earlier = _EarlierScan(previous, delta, len(self.source) - tail)
 
     def resume_point(self, offset: int) -> tuple[int, list[list]]:
+        if not self.finished and self.positions[-1] < offset:
+            self._extend(offset)
         position = bisect_right(self.positions, offset) - 1
         return self.positions[position], [list(item) for item in self.states[position]]
+
+    def _extend(self, offset: int) -> None:
+        """Remember the line starts up to `offset` (or to the end, where a
+        shorter scan could be refused only because it was cut short)."""
+        source = self.source
+        line_start = source.rfind("\n", 0, offset) + 1
+        for target in (line_start, len(source)):
+            stack = [list(item) for item in self.states[-1]]
+            start = self.positions[-1]
+            if target <= start:
+                return
+            try:
+                _scan_delimiters(source, start, target, stack, self._checkpoint)
+            except _InStep:
+                return
+            except _Refused:
+                continue
+            if target == len(source):
+                self.finished = True
+            return
+        self.finished = True  # refused on the way to the end: nothing more to remember
+
+    def _checkpoint(self, position: int, current: list[list]) -> None:
+        if position <= self.positions[-1]:
+            return
+        self.positions.append(position)
+        self.states.append(tuple((kind, at, commas) for kind, at, commas in current))
+        earlier = self._earlier
+        if earlier is not None and not current and position >= earlier.from_offset:
+            if earlier.adopt(self, position):
+                raise _InStep
+
+
+class _InStep(Exception):
+    """The scan reached states an earlier version already has."""
+
+
+@dataclass(slots=True)
+class _EarlierScan:
+    """An earlier version's scan and how its unchanged tail moved."""
+
+    index: DelimiterIndex
+    delta: int  # new offset minus old offset in the unchanged tail
+    from_offset: int  # new offsets from here on are in that tail
+
+    def adopt(self, target: DelimiterIndex, position: int) -> bool:
+        """Take the earlier states after line start `position`, if they line up."""
+        earlier, delta = self.index, self.delta
+        old_position = position - delta
+        at = bisect_right(earlier.positions, old_position) - 1
+        if at < 0 or earlier.positions[at] != old_position or earlier.states[at]:
+            return False
+        if delta == 0:
+            target.positions.extend(earlier.positions[at + 1 :])
+            target.states.extend(earlier.states[at + 1 :])
+        else:
+            target.positions.extend(offset + delta for offset in earlier.positions[at + 1 :])
+            target.states.extend(
+                tuple((kind, opened + delta, commas) for kind, opened, commas in state)
+                for state in earlier.states[at + 1 :]
+            )
+        # Where the earlier scan stopped short, later queries go on scanning.
+        target.finished = earlier.finished
+        target._earlier = None
+        return True
 
 
 def _skip_string_until(source: str, index: int, offset: int) -> tuple[int | None, bool]:

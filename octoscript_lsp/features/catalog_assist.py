@@ -15,20 +15,16 @@ plain text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from ..analysis.aliases import OutputCall, output_call_binding
 from ..analysis.imports import ModuleImport
+from ..analysis.input_records import InputRecordSite, input_record_site
 from ..analysis.sites import (
-    DelimiterIndex,
     MemberSite,
-    TextRegions,
-    call_context,
     is_canonical_identifier,
-    member_site,
 )
 from ..catalogs.model import (
     CallMode,
@@ -41,16 +37,14 @@ from ..catalogs.model import (
 )
 from ..catalogs.store import CatalogState, CatalogStore
 from ..limits import (
-    MAX_MODULE_FIELD_NAME_BYTES,
-    MAX_MODULE_INPUT_FIELDS,
     MAX_MODULE_PATH_SEGMENTS,
-    MAX_SIGNATURE_DELIMITER_DEPTH,
 )
 from ..syntax.tree import SymbolKind
+from .completion_context import CompletionContext
+from .record_fields import field_completion
 
 if TYPE_CHECKING:
     from ..analysis.document import DocumentAnalysis
-    from .completion import CompletionContext
 
 Catalogs = CatalogStore
 Span = tuple[int, int]
@@ -59,10 +53,6 @@ FIELD_KIND = types.CompletionItemKind.Field  # 5: members, record keys, workflow
 PATH_KIND = types.CompletionItemKind.Module  # 9: `use mod.` path segments
 STD_PATH: tuple[str, ...] = ("mod", "std")
 FIXED_ROOT_CHILDREN = frozenset({"std"})
-
-_ASCII_SPACE = frozenset(" \t\n\x0c\r")
-_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_IDENT_CHARS = _IDENT_START | frozenset("0123456789")
 
 
 # ---------------------------------------------------------------- LSP pieces
@@ -461,267 +451,6 @@ def output_field_completion(
 # ---------------------------------------------------------------- input records
 
 
-@dataclass(frozen=True, slots=True)
-class InputRecordSite:
-    """A key position in the first literal-record argument of `recv.member(`."""
-
-    callee: MemberSite
-    field: Span
-    parent: str | None
-    declared: frozenset[str]
-
-
-def input_record_site(
-    source: str, regions: TextRegions, offset: int, delimiters: DelimiterIndex | None = None
-) -> InputRecordSite | None:
-    context = call_context(source, offset, delimiters)
-    if context is None or context.active_argument != 0:
-        return None
-    callee = member_site(source, regions, context.callee_end)
-    if callee is None or callee.member_end != context.callee_end:
-        return None
-    opening = context.open_paren + 1
-    while opening < len(source) and source[opening] in _ASCII_SPACE:
-        opening += 1
-    if opening >= len(source) or source[opening] != "{":
-        return None
-    scanned = _RecordScan(source, opening, offset).run()
-    if scanned is None:
-        return None
-    field, parent, declared = scanned
-    return InputRecordSite(callee, field, parent, frozenset(declared))
-
-
-_FIELD, _AFTER_KEY, _VALUE = "field", "after-key", "value"
-
-
-@dataclass(slots=True)
-class _Level:
-    parent: str | None
-    declared: set[str]
-    state: str = _FIELD
-    key_start: int = -1
-    value_of: str = ""
-    started: bool = False
-
-
-class _Abort(Exception):
-    """The record prefix is not one the input-field site accepts."""
-
-
-class _RecordScan:
-    """Walks a record literal prefix up to the cursor, tracking keys per level.
-
-    Only the root and one object-child level are key positions; anything else
-    (a malformed separator, a repeated key, an unterminated string or comment
-    before the cursor, mismatched delimiters) refuses the site.
-    """
-
-    def __init__(self, source: str, opening: int, offset: int) -> None:
-        self.source = source
-        self.offset = offset
-        self.index = opening + 1
-        self.delimiters: list[str] = []
-        self.levels = [_Level(None, set())]
-
-    @property
-    def level(self) -> _Level:
-        return self.levels[-1]
-
-    def run(self) -> tuple[Span, str | None, set[str]] | None:
-        if self.index > self.offset or self.offset > len(self.source):
-            return None
-        try:
-            while self.index < self.offset:
-                self._step()
-        except _Abort:
-            return None
-        return self._finish()
-
-    def _value(self) -> _Level:
-        level = self.level
-        if level.state != _VALUE:
-            raise _Abort
-        level.started = True
-        return level
-
-    def _mark_started(self) -> None:
-        if self.level.state == _VALUE:
-            self.level.started = True
-
-    def _step(self) -> None:
-        char = self.source[self.index]
-        if char in _IDENT_START:
-            self._identifier()
-        elif char in " \t":
-            self.index += 1
-        elif char in "\n\r":
-            self._line_break(char)
-        elif char == "/" and self.source[self.index + 1 : self.index + 2] in ("/", "*"):
-            self._comment()
-        elif char == '"':
-            self._string()
-        elif char == ":":
-            self._colon()
-        elif char == ",":
-            self._comma()
-        elif char == "{":
-            self._open_curly()
-        elif char in "([":
-            self._value()
-            self._push(char)
-        elif char in ")]":
-            self._close(char)
-        elif char == "}":
-            self._close_curly()
-        else:
-            self._value()
-            self.index += 1
-
-    def _identifier(self) -> None:
-        level = self.level
-        if level.state != _FIELD:
-            self._mark_started()
-            self.index += 1
-            return
-        start = self.index
-        while self.index < self.offset and self.source[self.index] in _IDENT_CHARS:
-            self.index += 1
-        name = self.source[start : self.index]
-        if len(name) > MAX_MODULE_FIELD_NAME_BYTES or not is_canonical_identifier(name):
-            raise _Abort
-        level.state, level.key_start = _AFTER_KEY, start
-
-    def _end_value_at_break(self) -> None:
-        if not self.delimiters and self.level.state == _VALUE:
-            self.level.state = _FIELD
-
-    def _line_break(self, char: str) -> None:
-        self._end_value_at_break()
-        self.index += 1
-        if char == "\r" and self.index < self.offset and self.source[self.index] == "\n":
-            self.index += 1
-
-    def _comment(self) -> None:
-        source, offset = self.source, self.offset
-        if source[self.index + 1] == "/":
-            self.index += 2
-            while self.index < offset and source[self.index] not in "\n\r":
-                self.index += 1
-            if self.index == offset:
-                raise _Abort
-            return
-        close = source.find("*/", self.index + 2, offset)
-        if close == -1:
-            raise _Abort
-        body = source[self.index + 2 : close]
-        self.index = close + 2
-        if "\n" in body or "\r" in body:
-            self._end_value_at_break()
-
-    def _string(self) -> None:
-        self._value()
-        source, offset = self.source, self.offset
-        self.index += 1
-        while self.index < offset:
-            char = source[self.index]
-            if char == '"':
-                self.index += 1
-                return
-            if char == "\\":
-                self.index = min(self.index + 2, offset)
-            elif char in "\n\r":
-                raise _Abort
-            else:
-                self.index += 1
-        raise _Abort
-
-    def _colon(self) -> None:
-        level = self.level
-        if level.state == _AFTER_KEY:
-            name = self.source[level.key_start : self.index]
-            if len(level.declared) == MAX_MODULE_INPUT_FIELDS or name in level.declared:
-                raise _Abort
-            level.declared.add(name)
-            level.state, level.value_of, level.started = _VALUE, name, False
-        elif level.state == _VALUE:
-            level.started = True
-        else:
-            raise _Abort
-        self.index += 1
-
-    def _comma(self) -> None:
-        if not self.delimiters:
-            state = self.level.state
-            if state == _AFTER_KEY:
-                raise _Abort
-            if state == _VALUE:
-                self.level.state = _FIELD
-        self.index += 1
-
-    def _open_curly(self) -> None:
-        level = self.level
-        if level.state == _VALUE and not level.started and len(self.levels) == 1:
-            level.started = True
-            self.levels.append(_Level(level.value_of, set()))
-            self.index += 1
-            return
-        self._value()
-        self._push("{")
-
-    def _push(self, char: str) -> None:
-        if len(self.delimiters) == MAX_SIGNATURE_DELIMITER_DEPTH:
-            raise _Abort
-        self.delimiters.append(char)
-        self.index += 1
-
-    def _close(self, char: str) -> None:
-        expected = "(" if char == ")" else "["
-        if not self.delimiters or self.delimiters.pop() != expected:
-            raise _Abort
-        self._mark_started()
-        self.index += 1
-
-    def _close_curly(self) -> None:
-        if self.delimiters:
-            if self.delimiters[-1] != "{":
-                raise _Abort
-            self.delimiters.pop()
-            self._mark_started()
-        else:
-            if len(self.levels) == 1 or self.level.state == _AFTER_KEY:
-                raise _Abort
-            self.levels.pop()
-        self.index += 1
-
-    def _finish(self) -> tuple[Span, str | None, set[str]] | None:
-        field = _key_span_at(self.source, self.offset)
-        level = self.level
-        if field is None or level.state == _VALUE:
-            return None
-        if level.state == _AFTER_KEY and field[0] != level.key_start:
-            return None
-        return field, level.parent, level.declared
-
-
-def _key_span_at(source: str, offset: int) -> Span | None:
-    start = offset
-    while start > 0 and source[start - 1] in _IDENT_CHARS:
-        start -= 1
-    end = offset
-    while end < len(source) and source[end] in _IDENT_CHARS:
-        end += 1
-    if start == end:
-        following = source[offset : offset + 1]
-        if following and following not in _ASCII_SPACE and following != "}":
-            return None
-        return (start, end)
-    name = source[start:end]
-    if len(name) > MAX_MODULE_FIELD_NAME_BYTES or not is_canonical_identifier(name):
-        return None
-    return (start, end)
-
-
 def input_fields_for_site(
     analysis: DocumentAnalysis, site: InputRecordSite, catalogs: Catalogs
 ) -> Sequence[ModuleField] | None:
@@ -868,6 +597,4 @@ def _workflow_items(
 def record_field_completion(
     context: CompletionContext, site: MemberSite
 ) -> types.CompletionList | None:
-    from .record_fields import field_completion
-
     return field_completion(context, site)

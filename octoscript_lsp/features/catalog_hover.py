@@ -15,6 +15,7 @@ from ..analysis.sites import is_canonical_identifier
 from ..catalogs.model import CallMode, find_field
 from . import catalog_assist as assist
 from .positions import PositionMap
+from .record_fields import field_definition
 
 if TYPE_CHECKING:
     from ..analysis.document import DocumentAnalysis
@@ -132,8 +133,6 @@ def member_definition(
     analysis: DocumentAnalysis, offset: int, catalogs: Catalogs
 ) -> tuple[int, int] | None:
     """The literal key a static record field member resolves to."""
-    from .record_fields import field_definition
-
     return field_definition(analysis, offset)
 
 

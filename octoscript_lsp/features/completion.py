@@ -25,6 +25,7 @@ from ..analysis.sites import (
 )
 from ..syntax.tree import SymbolKind
 from . import catalog_assist
+from .completion_context import CompletionContext
 from .positions import PositionMap
 from .prefill import with_required_fields
 from .wire import WireDict
@@ -61,31 +62,6 @@ def _item(
         ),
         text_edit=types.TextEdit(range=edit_range, new_text=label),
     )
-
-
-class CompletionContext:
-    """What every completion step needs, computed once per request."""
-
-    def __init__(
-        self,
-        analysis: DocumentAnalysis,
-        positions: PositionMap,
-        offset: int,
-        catalogs: catalog_assist.Catalogs,
-        prefill: bool = False,
-    ) -> None:
-        self.analysis = analysis
-        # Catalog methods may be inserted with required fields (prefill.py).
-        self.prefill = prefill
-        self.positions = positions
-        self.offset = offset
-        self.catalogs = catalogs
-        index = analysis.completion_index
-        self.lexical_incomplete = index.incomplete
-        self.imports_incomplete = index.incomplete or analysis.imports.truncated
-
-    def range(self, start: int, end: int) -> types.Range:
-        return self.positions.range(start, end)
 
 
 def complete(
@@ -215,6 +191,7 @@ def _member(context: CompletionContext) -> types.CompletionList | None:
         _tool_members,
         _std_members,
         _std_namespace_members,
+        _built_in_member_past_error,
         catalog_assist.record_field_completion,
         catalog_assist.output_field_completion,
     ):
@@ -253,9 +230,9 @@ def _std_members(context: CompletionContext, site: MemberSite) -> types.Completi
     record = _member_import(context, site)
     if record is None:
         return None
-    module = surfaces.std_module_for_import(record.path)
-    if module is None or not module.members or module.name == "assert":
+    if not _lists_std_members(record.path):
         return None
+    module = surfaces.std_module_for_import(record.path)
     receiver = context.analysis.source[site.receiver[0] : site.receiver[1]]
     edit_range = context.range(site.member_start, site.member_end)
     items = [
@@ -269,6 +246,31 @@ def _std_members(context: CompletionContext, site: MemberSite) -> types.Completi
         for member in surfaces.members(module)
     ]
     return _list(items, context.imports_incomplete)
+
+
+def _built_in_member_past_error(
+    context: CompletionContext, site: MemberSite
+) -> types.CompletionList | None:
+    """`tool.|` or `text.|` past the first error, the receiver a direct import
+    of `mod.tool` or a `mod.std` module: nothing is listed, and no catalog
+    could add to a built-in module, so the empty answer is complete (as the
+    reference answers, even when the module catalog is unusable)."""
+    analysis = context.analysis
+    if not site.is_direct or site.member_end <= analysis.metadata_prefix_end:
+        return None
+    record = analysis.visible_import(*site.receiver)
+    if record is None:
+        return None
+    if surfaces.is_tool_import(record.path) or _lists_std_members(record.path):
+        return _list([], context.imports_incomplete)
+    return None
+
+
+def _lists_std_members(path: tuple[str, ...]) -> bool:
+    """Whether member completion lists a std module's fixed members (`assert`
+    is called, not listed)."""
+    module = surfaces.std_module_for_import(path)
+    return module is not None and bool(module.members) and module.name != "assert"
 
 
 def _std_namespace_members(

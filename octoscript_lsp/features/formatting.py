@@ -5,8 +5,6 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..limits import MAX_SYNTAX_TOKENS
-from ..syntax.formatter import FormattedSourceTooLarge, format_tokens
 from .positions import PositionMap
 
 
@@ -21,10 +19,10 @@ def canonical_text(analysis: DocumentAnalysis) -> str:
     syntax = analysis.syntax
     if syntax is None or not syntax.valid:
         raise FormattingRefused("cannot format source with syntax errors")
-    try:
-        return format_tokens(analysis.source, syntax.tokens, MAX_SYNTAX_TOKENS)
-    except FormattedSourceTooLarge as error:
-        raise FormattingRefused("formatted source exceeds the output budget") from error
+    formatted = analysis.formatted  # computed once per version
+    if formatted is None:
+        raise FormattingRefused("formatted source exceeds the output budget")
+    return formatted
 
 
 def format_document(analysis: DocumentAnalysis, positions: PositionMap) -> list[types.TextEdit]:

@@ -6,7 +6,9 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import KIND_LABELS, Occurrence
+from ..analysis.signatures import function_parameters
 from ..syntax.tree import SymbolKind
+from .catalog_hover import member_definition
 from .positions import PositionMap
 
 
@@ -24,8 +26,6 @@ def definition(
     analysis: DocumentAnalysis, positions: PositionMap, uri: str, offset: int | None, catalogs
 ) -> types.Location | None:
     if offset is not None and not analysis.lexical.truncated:
-        from .catalog_hover import member_definition
-
         field = member_definition(analysis, offset, catalogs)
         if field is not None:
             start, end = field
@@ -91,6 +91,4 @@ def binding_hover(
 
 
 def function_header(analysis: DocumentAnalysis, name_end: int) -> list[str] | None:
-    from ..analysis.signatures import function_parameters
-
     return function_parameters(analysis.source, name_end, analysis.metadata_prefix_end)

@@ -78,9 +78,10 @@ def column_offset(source: str, start: int, end: int, character: int) -> tuple[in
 class PositionMap:
     __slots__ = ("source", "line_starts", "lf_line_starts")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, lf_starts: list[int] | None = None) -> None:
         self.source = source
-        self.lf_line_starts = line_starts(source)
+        # The syntax layer's LF line starts of the same text, when at hand.
+        self.lf_line_starts = line_starts(source) if lf_starts is None else lf_starts
         self.line_starts = lsp_line_starts(source) if "\r" in source else self.lf_line_starts
 
     def diagnostic_position(self, offset: int) -> types.Position:
@@ -89,6 +90,11 @@ class PositionMap:
         line = bisect_right(self.lf_line_starts, offset) - 1
         start = self.lf_line_starts[line]
         return types.Position(line=line, character=_utf16_width(self.source[start:offset]))
+
+    def line_of(self, offset: int) -> tuple[int, int]:
+        """(LSP line number, offset of that line's start) of an offset."""
+        line = bisect_right(self.line_starts, offset) - 1
+        return line, self.line_starts[line]
 
     def position(self, offset: int) -> types.Position:
         offset = max(0, min(offset, len(self.source)))

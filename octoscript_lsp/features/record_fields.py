@@ -15,12 +15,12 @@ from lsprotocol import types
 
 from ..analysis.records import RecordField, field_named
 from ..analysis.sites import member_site
+from .completion_context import CompletionContext
 
 if TYPE_CHECKING:
     from ..analysis.document import DocumentAnalysis
     from ..analysis.lexical import LexicalIndex
     from ..analysis.sites import MemberSite
-    from .completion import CompletionContext
     from .positions import PositionMap
 
 FIELD_DETAIL = "static record field; direct literal, child literal, or alias"

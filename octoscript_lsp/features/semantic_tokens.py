@@ -16,6 +16,8 @@ are encoded incrementally so long lines stay linear.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
@@ -65,32 +67,155 @@ Item = tuple[int, int, int, int]
 Role = tuple[int, int]
 
 
-def full(analysis: DocumentAnalysis) -> types.SemanticTokens:
-    """Every semantic token of the document."""
-    return types.SemanticTokens(data=_encode(analysis.source, classify(analysis)))
+def full(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> types.SemanticTokens:
+    """Every semantic token of the document (`memo`: see `classify`)."""
+    return types.SemanticTokens(data=_encode(analysis.source, classify(analysis, memo)))
 
 
 def range_tokens(
-    analysis: DocumentAnalysis, start_offset: int, end_offset: int
+    analysis: DocumentAnalysis,
+    start_offset: int,
+    end_offset: int,
+    memo: StatementRoles | None = None,
 ) -> types.SemanticTokens:
     """The semantic tokens intersecting [start_offset, end_offset] (still absolute-encoded)."""
-    items = [item for item in classify(analysis) if item[0] < end_offset and item[1] > start_offset]
+    items = [
+        item for item in classify(analysis, memo) if item[0] < end_offset and item[1] > start_offset
+    ]
     return types.SemanticTokens(data=_encode(analysis.source, items))
 
 
-def classify(analysis: DocumentAnalysis) -> list[Item]:
-    """Classified spans in source order, block comments already split per line."""
+def classify(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> list[Item]:
+    """Classified spans in source order, block comments already split per line.
+
+    With `memo` (kept by the caller between versions) the structural part is
+    taken per top-level statement from earlier versions with the same
+    statement text; only what depends on other statements (bindings and the
+    imports members resolve to) is looked up again. The memo is refreshed.
+    """
     syntax = analysis.syntax
     if syntax is None:
         return []
     tokens = syntax.tokens
     index = analysis.completion_index
     occurrences = _occurrence_map(index)
-    roles = _tree_roles(syntax.parsed.tree, tokens, occurrences)
-    _apply_index_roles(roles, index)
-    token_items = _token_items(tokens, roles)
+    if memo is None or syntax.lex.token_limit_offset is not None:
+        roles = _tree_roles(syntax.parsed.tree, tokens, occurrences)
+        _apply_index_roles(roles, index)
+        token_items = _token_items(tokens, roles)
+    else:
+        token_items = _items_by_statement(analysis, occurrences, memo)
     comment_items = _comment_items(analysis.source, syntax.lex.comments)
     return _merge(token_items, comment_items)
+
+
+# ------------------------------------------------------------- per statement
+
+# One token of a statement, offsets relative to the statement's first token:
+# (start, end, type or -1, modifiers, member receiver start or -1, is identifier).
+_Entry = tuple[int, int, int, int, int, bool]
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    entries: tuple[_Entry, ...]
+    imports: tuple[tuple[int, tuple[str, ...]], ...]  # (binding start, `use` path)
+
+
+# Statement pieces by statement text (through the token after it).
+StatementRoles = dict[str, _Statement]
+
+
+def _items_by_statement(
+    analysis: DocumentAnalysis, occurrences: dict[int, Symbol], memo: StatementRoles
+) -> list[Item]:
+    syntax = analysis.syntax
+    tokens, parsed, source = syntax.tokens, syntax.parsed, analysis.source
+    fresh: StatementRoles = {}
+    placed: list[tuple[int, _Statement]] = []
+    import_paths: dict[int, tuple[str, ...]] = {}
+    children_start = 0
+    last = len(tokens) - 1
+    for first, after, _, _, children_end in parsed.units:
+        base = tokens[first].start
+        text = source[base : tokens[min(after, last)].end]
+        statement = fresh.get(text) or memo.get(text)
+        if statement is None:
+            nodes = parsed.tree.children[children_start:children_end]
+            statement = _statement_pieces(nodes, tokens, first, after, base)
+        fresh[text] = statement
+        children_start = children_end
+        placed.append((base, statement))
+        for binding, path in statement.imports:
+            import_paths[binding + base] = path
+    memo.clear()
+    memo.update(fresh)
+    items: list[Item] = []
+    for base, statement in placed:
+        for start, end, token_type, modifiers, receiver, is_ident in statement.entries:
+            start += base
+            if is_ident:
+                symbol = occurrences.get(start)
+                if symbol is not None:
+                    token_type = _SYMBOL_TYPES[symbol.kind]
+                    modifiers = DECLARATION if symbol.start == start else 0
+                elif receiver >= 0:
+                    member = source[start : end + base]
+                    if _is_std_receiver(occurrences.get(receiver + base), member, import_paths):
+                        modifiers = READONLY
+                if token_type < 0:
+                    continue
+            items.append((start, end + base, token_type, modifiers))
+    return items
+
+
+def _statement_pieces(
+    nodes: list[Node], tokens: list[Token], first: int, after: int, base: int
+) -> _Statement:
+    """Structural roles of one statement, as `_tree_roles` finds them, relative."""
+    program = Node("program", 0, 0, nodes)
+    roles = _tree_roles(program, tokens, {})
+    receivers: dict[int, int] = {}
+    for node in program.walk():
+        if node.kind == "member" and node.token >= 0 and node.children:
+            receiver = node.children[0]
+            if receiver.kind == "name" and roles.get(tokens[node.token].start) == (PROPERTY, 0):
+                receivers[tokens[node.token].start] = receiver.start
+    import_paths: dict[int, tuple[str, ...]] = {}
+    for node in program.walk():
+        if node.kind == "use" and len(node.children) > 1:
+            binding = node.children[-1]
+            import_paths[binding.start - base] = tuple(
+                tokens[item.token].text for item in node.children
+            )
+    entries: list[_Entry] = []
+    for token in tokens[first:after]:
+        kind = token.kind
+        start, end = token.start - base, token.end - base
+        if kind is Kind.IDENT:
+            role = roles.get(token.start)
+            if role is None and token.text in RESERVED_WORDS:
+                role = (KEYWORD, 0)
+            token_type, modifiers = role if role is not None else (-1, 0)
+            receiver = receivers.get(token.start, base - 1) - base
+            entries.append((start, end, token_type, modifiers, receiver, True))
+        elif kind is Kind.STRING:
+            entries.append((start, end, STRING, 0, -1, False))
+        elif kind is Kind.NUMBER:
+            entries.append((start, end, NUMBER, 0, -1, False))
+        elif kind is Kind.OPERATOR and token.text not in _PUNCTUATION_OPERATORS:
+            entries.append((start, end, OPERATOR, 0, -1, False))
+    return _Statement(tuple(entries), tuple(import_paths.items()))
+
+
+def _is_std_receiver(
+    symbol: Symbol | None, member: str, import_paths: dict[int, tuple[str, ...]]
+) -> bool:
+    if symbol is None or symbol.kind is not SymbolKind.IMPORT:
+        return False
+    path = import_paths.get(symbol.start)
+    module = std_module_for_import(path) if path is not None else None
+    return module is not None and std_member(module, member) is not None
 
 
 # --------------------------------------------------------------------------- roles

@@ -8,7 +8,6 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..limits import MAX_WORKSPACE_SYMBOLS
-from ..syntax.outline import top_level_declarations
 from .positions import PositionMap
 from .wire import WireList
 
@@ -29,7 +28,7 @@ def outline_entries(analysis: DocumentAnalysis, positions: PositionMap) -> list[
             _FUNCTION if item.kind == "function" else _VARIABLE,
             positions.wire_range(item.start, item.end),
         )
-        for item in top_level_declarations(analysis.syntax.tokens)
+        for item in analysis.outline
     ]
 
 

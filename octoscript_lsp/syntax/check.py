@@ -11,12 +11,12 @@ from ..limits import (
     MAX_SYNTAX_NESTING,
     MAX_SYNTAX_TOKENS,
 )
-from .diagnostics import Diagnostic, LineIndex
+from .diagnostics import Diagnostic, LineIndex, line_starts_after_edit
 from .formatter import format_tokens
 from .lexer import LexResult, common_prefix, common_suffix, retokenize, tokenize
 from .outline import Declaration, top_level_declarations
 from .parser import ParseResult, TailReuse, parse
-from .vm_compat import vm_diagnostics
+from .vm_compat import StatementMemo, vm_diagnostics_reusing
 
 
 class SourceTooLarge(Exception):
@@ -67,6 +67,8 @@ class SyntaxResult:
     lines: LineIndex
     # What the runtime's parser rejects in canonically valid source.
     vm: list[Diagnostic] = field(default_factory=list)
+    # Those findings per top-level statement text, for the next version.
+    vm_memo: StatementMemo = field(default_factory=dict)
 
     @property
     def tokens(self):
@@ -112,22 +114,33 @@ def analyze_syntax(
     if previous is None:
         lex = tokenize(source, max_tokens)
         parsed = parse(lex.tokens, max_nesting)
+        lines = LineIndex(source)
     else:
         lex, shared = retokenize(source, previous.source, previous.lex, max_tokens)
-        tail = _tail_reuse(source, previous, lex)
+        old = previous.source
+        unchanged = common_prefix(old, source)
+        same_tail = common_suffix(old, source, min(len(old), len(source)) - unchanged)
+        tail = _tail_reuse(source, previous, lex, same_tail)
         parsed = parse(lex.tokens, max_nesting, previous.parsed, shared, tail)
-    result = SyntaxResult(source, lex, parsed, LineIndex(source))
+        starts = line_starts_after_edit(
+            previous.lines.line_starts, len(old), source, unchanged, same_tail
+        )
+        lines = LineIndex(source, starts)
+    result = SyntaxResult(source, lex, parsed, lines)
+    memo = previous.vm_memo if previous is not None else {}
     if result.valid:
-        result.vm = vm_diagnostics(parsed.tree, lex.tokens)[:MAX_SYNTAX_DIAGNOSTICS]
+        found, memo = vm_diagnostics_reusing(source, parsed.tree, lex.tokens, memo)
+        result.vm = found[:MAX_SYNTAX_DIAGNOSTICS]
+    result.vm_memo = memo
     return result
 
 
-def _tail_reuse(source: str, previous: SyntaxResult, lex: LexResult) -> TailReuse | None:
-    """The unchanged tail shared with `previous`, when token budgets allow reuse."""
+def _tail_reuse(source: str, previous: SyntaxResult, lex: LexResult, tail: int) -> TailReuse | None:
+    """The unchanged tail (`tail` characters) shared with `previous`, when token
+    budgets allow reuse."""
     if lex.token_limit_offset is not None or previous.lex.token_limit_offset is not None:
         return None
     old = previous.source
-    tail = common_suffix(old, source, min(len(old), len(source)) - common_prefix(old, source))
     if tail == 0:
         return None
     return TailReuse(previous.parsed, previous.lex, lex, len(source) - len(old), len(source) - tail)

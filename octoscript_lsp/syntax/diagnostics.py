@@ -46,6 +46,30 @@ def line_starts(source: str) -> list[int]:
     return starts
 
 
+def line_starts_after_edit(
+    previous: list[int], old_length: int, source: str, unchanged: int, tail: int
+) -> list[int]:
+    """`line_starts(source)` from an earlier text's, which shares `source`'s
+    first `unchanged` and last `tail` characters: only the edited stretch is
+    searched, later starts are moved by the length difference."""
+    delta = len(source) - old_length
+    head_end = bisect_right(previous, unchanged)
+    tail_from = bisect_right(previous, old_length - tail)
+    starts = previous[:head_end]
+    find = source.find
+    stop = len(source) - tail
+    position = find("\n", max(unchanged - 1, 0), stop)
+    while position != -1:
+        if position + 1 > starts[-1]:
+            starts.append(position + 1)
+        position = find("\n", position + 1, stop)
+    moved = previous[tail_from:]
+    if delta:
+        moved = [start + delta for start in moved]
+    starts.extend(start for start in moved if start > starts[-1])
+    return starts
+
+
 class LineIndex:
     """Maps code-point offsets to 1-based line and column as the checker counts them.
 
@@ -55,9 +79,9 @@ class LineIndex:
 
     __slots__ = ("source", "line_starts")
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, starts: list[int] | None = None) -> None:
         self.source = source
-        self.line_starts = line_starts(source)
+        self.line_starts = line_starts(source) if starts is None else starts
 
     def line_column(self, offset: int) -> tuple[int, int]:
         line = bisect_right(self.line_starts, offset) - 1

@@ -32,52 +32,144 @@ class FormattedSourceTooLarge(Exception):
 
 
 def format_tokens(source: str, tokens: list[Token], max_tokens: int) -> str:
-    writer = _Writer()
-    # A newline is a token: under an exactly full token budget the final
-    # newline is left off so the output still checks.
-    append_final_newline = len(tokens) <= max_tokens
-    cursor = 0
-    previous: Token | None = None
-    lambda_params_open = False
-    previous_closed_lambda_params = False
+    formatter = _Pass(source, 0)
     for token in tokens:
         if token.kind is Kind.END:
             break
-        preserved_gap = writer.write_gap(source[cursor : token.start])
+        formatter.token(token)
+    # A newline is a token: under an exactly full token budget the final
+    # newline is left off so the output still checks.
+    return formatter.finish("", len(tokens) <= max_tokens)
+
+
+# Formatted text of a stretch of source that starts and ends right after a
+# line break at the top level, by its text; None where the stretch does not
+# end at the top level (it cannot be formatted on its own then).
+FormatMemo = dict[str, str | None]
+
+
+def format_by_statement(
+    source: str,
+    tokens: list[Token],
+    unit_starts: list[int],
+    max_tokens: int,
+    previous: FormatMemo,
+) -> tuple[str, FormatMemo]:
+    """`format_tokens`, stretch by stretch between top-level line breaks.
+
+    After a line break outside every brace and lambda parameter list the
+    formatter is in its initial state, so the text up to the next such break
+    formats the same wherever it stands; stretches an earlier version had
+    are not formatted again. `unit_starts` are the token indices where
+    top-level statements start. Falls back to one pass where a stretch does
+    not end in that state.
+    """
+    memo: FormatMemo = {}
+    parts: list[str] = []
+    start_token = start_offset = 0
+    for first in unit_starts:
+        if first == 0 or tokens[first - 1].kind is not Kind.NEWLINE:
+            continue
+        end_offset = tokens[first - 1].end
+        text = source[start_offset:end_offset]
+        if text in memo:
+            formatted = memo[text]
+        elif text in previous:
+            formatted = previous[text]
+        else:
+            formatted = _format_stretch(source, tokens, start_token, first, start_offset)
+        memo[text] = formatted
+        if formatted is None:
+            return format_tokens(source, tokens, max_tokens), memo
+        parts.append(formatted)
+        start_token, start_offset = first, end_offset
+    formatter = _Pass(source, start_offset)
+    for token in tokens[start_token:]:
+        if token.kind is Kind.END:
+            break
+        formatter.token(token)
+    return formatter.finish("".join(parts), len(tokens) <= max_tokens), memo
+
+
+def _format_stretch(
+    source: str, tokens: list[Token], first: int, after: int, offset: int
+) -> str | None:
+    formatter = _Pass(source, offset)
+    for token in tokens[first:after]:
+        formatter.token(token)
+    if not formatter.at_top_level_line_start():
+        return None
+    return formatter.writer.text()
+
+
+class _Pass:
+    """One left-to-right formatting pass over tokens from `cursor` on."""
+
+    __slots__ = (
+        "source",
+        "writer",
+        "cursor",
+        "previous",
+        "lambda_params_open",
+        "previous_closed_lambda_params",
+    )
+
+    def __init__(self, source: str, cursor: int) -> None:
+        self.source = source
+        self.writer = _Writer()
+        self.cursor = cursor
+        self.previous: Token | None = None
+        self.lambda_params_open = False
+        self.previous_closed_lambda_params = False
+
+    def at_top_level_line_start(self) -> bool:
+        writer = self.writer
+        return writer.at_line_start and writer.indentation == 0 and not self.lambda_params_open
+
+    def token(self, token: Token) -> None:
+        source, writer = self.source, self.writer
+        preserved_gap = writer.write_gap(source[self.cursor : token.start])
         if token.kind is Kind.NEWLINE:
             writer.newline()
-            previous = None
-            previous_closed_lambda_params = False
-            cursor = token.end
-            continue
+            self.previous = None
+            self.previous_closed_lambda_params = False
+            self.cursor = token.end
+            return
         if token.kind is Kind.RBRACE and writer.indentation > 0:
             writer.indentation -= 1
         is_pipe = token.kind is Kind.OPERATOR and token.text == "|"
+        previous = self.previous
         if writer.at_line_start:
             writer.indent()
         elif (
             not preserved_gap
             and previous is not None
             and _needs_space(
-                previous, token, previous_closed_lambda_params, is_pipe and lambda_params_open
+                previous,
+                token,
+                self.previous_closed_lambda_params,
+                is_pipe and self.lambda_params_open,
             )
         ):
             writer.parts.append(" ")
         writer.write(source[token.start : token.end])
         if token.kind is Kind.LBRACE:
             writer.indentation += 1
-        previous_closed_lambda_params = is_pipe and lambda_params_open
+        self.previous_closed_lambda_params = is_pipe and self.lambda_params_open
         if is_pipe:
-            lambda_params_open = not lambda_params_open
-        previous = token
-        cursor = token.end
-    writer.write_gap(source[cursor:])
-    text = writer.text().rstrip(_HORIZONTAL_SPACE)
-    if append_final_newline and text and not text.endswith("\n"):
-        text += "\n"
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_FORMATTED_SOURCE_BYTES:
-        raise FormattedSourceTooLarge(len(text))
-    return text
+            self.lambda_params_open = not self.lambda_params_open
+        self.previous = token
+        self.cursor = token.end
+
+    def finish(self, before: str, append_final_newline: bool) -> str:
+        """The whole text: `before` (formatted earlier stretches), then this pass."""
+        self.writer.write_gap(self.source[self.cursor :])
+        text = (before + self.writer.text()).rstrip(_HORIZONTAL_SPACE)
+        if append_final_newline and text and not text.endswith("\n"):
+            text += "\n"
+        if len(text.encode("utf-8", "surrogatepass")) > MAX_FORMATTED_SOURCE_BYTES:
+            raise FormattedSourceTooLarge(len(text))
+        return text
 
 
 class _Writer:

@@ -10,7 +10,7 @@ structure in step with the reference checker.
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from ..limits import MAX_SYNTAX_TOKENS
@@ -107,8 +107,9 @@ def retokenize(
         if diagnostic.offset < restart:
             sink.report(diagnostic.offset, diagnostic.message, diagnostic.code)
     comments = [span for span in previous.comments if span[0] < restart]
+    resync = _Resync.after_change(source, previous_source, previous, restart)
     result = _tokenize_from(
-        source, max_tokens, restart, sink, previous.tokens[:shared], comments, carried_limit
+        source, max_tokens, restart, sink, previous.tokens[:shared], comments, carried_limit, resync
     )
     return result, shared
 
@@ -181,6 +182,70 @@ def starts_in_initial_state(lex: LexResult, index: int) -> bool:
     return token.kind is not Kind.NEWLINE or not inside_comment(lex.comments, token.start)
 
 
+class _Resync:
+    """Where re-lexing may stop: the old token stream past the edit, shifted.
+
+    At a line feed the lexer meets outside any comment or string its state is
+    the initial one. Once such a line feed lies in the unchanged tail of the
+    text and the old stream had a newline token at the same place (outside a
+    comment), every later old token, comment and diagnostic is exactly what
+    lexing on would produce, moved by the length difference of the edit.
+    """
+
+    __slots__ = ("previous", "delta", "from_offset")
+
+    def __init__(self, previous: LexResult, delta: int, from_offset: int) -> None:
+        self.previous = previous
+        self.delta = delta  # new offset minus old offset in the unchanged tail
+        self.from_offset = from_offset  # new offsets from here on are in that tail
+
+    @classmethod
+    def after_change(
+        cls, source: str, previous_source: str, previous: LexResult, restart: int
+    ) -> _Resync | None:
+        if previous.token_limit_offset is not None:
+            return None
+        common = min(len(source), len(previous_source)) - restart
+        tail = common_suffix(source, previous_source, common)
+        if tail == 0:
+            return None
+        return cls(previous, len(source) - len(previous_source), len(source) - tail)
+
+    def adopt(self, pos: int, out: _TokenBuffer, sink: DiagnosticSink, comments: list) -> bool:
+        """Append the old stream from the line feed at new offset `pos`, if it is in step."""
+        previous, delta = self.previous, self.delta
+        old_tokens = previous.tokens
+        old_pos = pos - delta
+        index = bisect_left(old_tokens, old_pos, key=_token_start)
+        if index >= len(old_tokens) or old_tokens[index].start != old_pos:
+            return False
+        if old_tokens[index].kind is not Kind.NEWLINE:
+            return False
+        if inside_comment(previous.comments, old_pos):
+            return False
+        if len(out.tokens) + len(old_tokens) - index > out.max_tokens + 1:
+            return False  # the budget would run out in the tail: lex it instead
+        if delta == 0:
+            out.tokens.extend(old_tokens[index:-1])
+        else:
+            out.tokens.extend(
+                Token(token.kind, token.text, token.start + delta, token.end + delta)
+                for token in old_tokens[index:-1]
+            )
+        first_comment = bisect_left(previous.comments, (old_pos, -1))
+        comments.extend(
+            (start + delta, end + delta) for start, end in previous.comments[first_comment:]
+        )
+        for diagnostic in previous.diagnostics:
+            if diagnostic.offset >= old_pos:
+                sink.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
+        return True
+
+
+def _token_start(token: Token) -> int:
+    return token.start
+
+
 def _tokenize_from(
     source: str,
     max_tokens: int,
@@ -189,16 +254,22 @@ def _tokenize_from(
     tokens: list[Token],
     comments: list[tuple[int, int]],
     limit_offset: int | None = None,
+    resync: _Resync | None = None,
 ) -> LexResult:
     out = _TokenBuffer(max_tokens, sink)
     out.tokens = tokens
     out.limit_offset = limit_offset
     length = len(source)
+    # Line feeds from here on are checked for being back in step with the old stream.
+    resync_at = resync.from_offset if resync is not None else length + 1
     while pos < length:
         char = source[pos]
         if char in _HORIZONTAL_SPACE:
             pos += 1
         elif char == "\n" or char == "\r":
+            if pos >= resync_at and char == "\n" and resync.adopt(pos, out, sink, comments):
+                pos = length
+                break
             pos = _scan_line_break(source, pos, out, sink)
         elif char in _IDENT_START:
             end = _identifier_end(source, pos + 1)

@@ -84,3 +84,49 @@ def _let_end(tokens: list[Token], after_name: int, end: int) -> int:
             nesting = max(0, nesting - 1)
         end = token.end
     return end
+
+
+# A top-level statement's declarations by its text: (its offset, declarations).
+OutlineMemo = dict[str, tuple[int, tuple[Declaration, ...]]]
+
+
+def declarations_by_statement(
+    source: str,
+    tokens: list[Token],
+    units: list[tuple[int, int, int, int, int]],
+    previous: OutlineMemo,
+) -> tuple[list[Declaration], OutlineMemo]:
+    """`top_level_declarations` of valid source, statement by statement.
+
+    In valid source every top-level statement starts outside any brace and
+    closes what it opens, so its declarations come from its own tokens; a
+    statement whose text an earlier version had reuses that answer (moved by
+    the offset difference).
+    """
+    found: list[Declaration] = []
+    memo: OutlineMemo = {}
+    last = len(tokens) - 1
+    for first, after, _, _, _ in units:
+        base = tokens[first].start
+        text = source[base : tokens[min(after, last)].end]
+        known = memo.get(text) or previous.get(text)
+        if known is None:
+            declarations = tuple(top_level_declarations(tokens[first:after]))
+        elif known[0] == base:
+            declarations = known[1]
+        else:
+            declarations = tuple(_moved(item, base - known[0]) for item in known[1])
+        memo[text] = (base, declarations)
+        found.extend(declarations)
+    return found, memo
+
+
+def _moved(item: Declaration, delta: int) -> Declaration:
+    return Declaration(
+        item.kind,
+        item.name,
+        item.start + delta,
+        item.end + delta,
+        item.selection_start + delta,
+        item.selection_end + delta,
+    )

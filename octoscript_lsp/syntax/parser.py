@@ -405,14 +405,19 @@ class _Parser:
         )
         new_events, new_diagnostics = len(self.events), len(self.all_diagnostics)
         new_children = len(statements)
-        self.events.extend(
-            _shifted_event(event, shift, delta) for event in previous.events[events_base:]
-        )
+        if shift == 0 and delta == 0:
+            # Nothing moved (an edit that kept the length): share the old steps.
+            self.events.extend(previous.events[events_base:])
+            statements.extend(previous.tree.children[children_base:])
+        else:
+            self.events.extend(
+                _shifted_event(event, shift, delta) for event in previous.events[events_base:]
+            )
+            statements.extend(
+                _shifted_node(node, shift, delta) for node in previous.tree.children[children_base:]
+            )
         for diagnostic in previous.all_diagnostics[diagnostics_base:]:
             self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
-        statements.extend(
-            _shifted_node(node, shift, delta) for node in previous.tree.children[children_base:]
-        )
         self.unit_offsets.extend(offset + delta for offset in previous.unit_offsets[position:])
         for first, after, events_end, diagnostics_end, children_end in old_units[position:]:
             self.units.append(

@@ -45,9 +45,53 @@ MSG_ASSIGNMENT_CONDITION = (
 _TAIL = SyntaxCode.RUNTIME_LAMBDA_TAIL
 
 
+# Relative diagnostics (offset from the statement's start, message) by the
+# text of a top-level statement.
+StatementMemo = dict[str, tuple[tuple[int, str, SyntaxCode], ...]]
+
+
 def vm_diagnostics(tree: Node, tokens: list[Token]) -> list[Diagnostic]:
     found: list[Diagnostic] = []
-    stack: list[tuple[Node, str]] = [(tree, "program")]
+    for statement in tree.children:
+        _statement_diagnostics(statement, tokens, found)
+    found.sort(key=lambda diagnostic: diagnostic.offset)
+    return found
+
+
+def vm_diagnostics_reusing(
+    source: str, tree: Node, tokens: list[Token], previous: StatementMemo
+) -> tuple[list[Diagnostic], StatementMemo]:
+    """`vm_diagnostics`, reusing the answers for top-level statements whose text
+    an earlier version had too.
+
+    In valid source a top-level statement's parse, and so what these rules
+    find in it, depends only on its own text: the parser starts every
+    top-level step in the same state, and the token after the statement ends
+    it. The memo returned holds this version's statements only.
+    """
+    found: list[Diagnostic] = []
+    memo: StatementMemo = {}
+    for statement in tree.children:
+        text = source[statement.start : statement.end]
+        relative = memo.get(text)
+        if relative is None:
+            relative = previous.get(text)
+        if relative is None:
+            fresh: list[Diagnostic] = []
+            _statement_diagnostics(statement, tokens, fresh)
+            relative = tuple(
+                (item.offset - statement.start, item.message, item.code) for item in fresh
+            )
+        memo[text] = relative
+        found.extend(
+            Diagnostic(statement.start + delta, message, code) for delta, message, code in relative
+        )
+    found.sort(key=lambda diagnostic: diagnostic.offset)
+    return found, memo
+
+
+def _statement_diagnostics(statement: Node, tokens: list[Token], found: list) -> None:
+    stack: list[tuple[Node, str]] = [(statement, "program")]
     while stack:
         node, grouping = stack.pop()
         if node.kind == "lambda":
@@ -56,8 +100,6 @@ def vm_diagnostics(tree: Node, tokens: list[Token]) -> list[Diagnostic]:
             _check_conditions(node, tokens, found)
         for child, child_grouping in _children_with_grouping(node, grouping):
             stack.append((child, child_grouping))
-    found.sort(key=lambda diagnostic: diagnostic.offset)
-    return found
 
 
 def _children_with_grouping(node: Node, grouping: str):

@@ -306,3 +306,15 @@ def test_a_bare_carriage_return_shifts_the_safe_prefix_like_the_reference():
     assert DocumentAnalysis("let alpha = 1\nal\r@").diagnostic_prefix_end == 0
     assert DocumentAnalysis("let a = \r1\n").diagnostic_prefix_end == 8
     assert DocumentAnalysis("let = 1\n").diagnostic_prefix_end == 4
+
+
+def test_first_lookup_by_scan_agrees_with_the_sorted_table():
+    source = "fn f(a) {\n    let b = a + 1\n    return b\n}\nlet c = f(2)\nlet d = c + f(c)\n"
+    for offset in range(len(source) + 1):
+        first = DocumentAnalysis(source).completion_index
+        scanned = (first.occurrence_at(offset), first.occurrence_ending_at(offset))
+        second = DocumentAnalysis(source).completion_index
+        second.occurrence_at(0)  # the table from here on
+        assert scanned[0] == second.occurrence_at(offset)
+        third = DocumentAnalysis(source).completion_index
+        assert third.occurrence_ending_at(offset) == second.occurrence_ending_at(offset)

@@ -161,6 +161,28 @@ def test_absent_module_catalog_is_complete():
     assert (labels(answer), answer.is_incomplete) == (["std"], False)
 
 
+@pytest.mark.parametrize(
+    ("marked", "incomplete"),
+    [
+        # A built-in module's members past the first error: none, and complete.
+        ("use mod.tool\ntool.@@c@@.", False),
+        ("use mod.std.text\ntext.@@c@@.", False),
+        # The `mod.std` namespace, `assert`, an alias or a catalog import stay open.
+        ("use mod.std\nstd.@@c@@.", True),
+        ("use mod.std.assert\nassert.@@c@@.", True),
+        ("use mod.tool\nlet t = tool\nt.@@c@@.", True),
+        ("use mod.app.weather\nweather.@@c@@.", True),
+    ],
+)
+@pytest.mark.parametrize("unusable", [[{"path": "mod.a"}, {"path": "mod.a"}], None])
+def test_built_in_members_past_the_first_error(marked, incomplete, unusable):
+    d = configured(marked)
+    d.catalogs.apply_settings({"octoscript": {"moduleCatalog": unusable}})
+    answer = completion.complete(d.analysis, d.positions, d.at("c"), d.catalogs)
+    assert not d.analysis.valid
+    assert (answer.items, answer.is_incomplete) == ([], incomplete)
+
+
 # ---------------------------------------------------------------- module members
 
 

@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features.semantic_tokens import (
     LEGEND,
     TOKEN_MODIFIERS,
     TOKEN_TYPES,
+    classify,
     full,
     range_tokens,
 )
+from tests.analysis.test_incremental_snapshot import LONG, edits
+from tests.syntax.test_incremental import BASES, apply
 
 Decoded = tuple[int, int, int, str, tuple[str, ...]]
 
@@ -159,3 +165,17 @@ def test_range_keeps_absolute_encoding() -> None:
 def test_too_large_source_has_no_tokens() -> None:
     analysis = DocumentAnalysis("x" * (300 * 1024))
     assert full(analysis).data == []
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([*BASES, LONG]), edits)
+def test_statement_roles_carried_across_versions_equal_a_fresh_classification(base, changes):
+    memo: dict = {}
+    previous = DocumentAnalysis(base, 0)
+    assert classify(previous, memo) == classify(DocumentAnalysis(base))
+    text = base
+    for version, (where, removed, inserted) in enumerate(changes, start=1):
+        text = apply(text, where, removed, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        assert classify(current, memo) == classify(DocumentAnalysis(text))
+        previous = current

@@ -194,3 +194,18 @@ async def test_did_change_configuration_replaces_catalogs(catalogs_client: Langu
     assert (list(cleared.items), cleared.is_incomplete) == ([], True)
     tools = await complete(catalogs_client, 'use mod.tool\ntool.call("@@c@@")\n')
     assert labels(tools) == ["text.echo", "text.summarize"]
+
+
+async def test_built_in_member_past_an_error_with_a_discarded_catalog(
+    catalogs_client: LanguageClient,
+):
+    """`use mod.tool\ntool.|.` answers an empty, complete list (as the reference)."""
+    catalogs_client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={"octoscript": {"moduleCatalog": [{"path": "mod.a"}, {"path": "mod.a"}]}}
+        )
+    )
+    answer = await complete(catalogs_client, "use mod.tool\ntool.@@c@@.")
+    assert (list(answer.items), answer.is_incomplete) == ([], False)
+    aliased = await complete(catalogs_client, "use mod.tool\nlet t = tool\nt.@@c@@.")
+    assert (list(aliased.items), aliased.is_incomplete) == ([], True)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from octoscript_lsp.limits import MAX_SYNTAX_TOKENS
 from octoscript_lsp.syntax.check import SyntaxRejected, analyze_syntax, format_source
-from octoscript_lsp.syntax.formatter import format_tokens
+from octoscript_lsp.syntax.formatter import format_by_statement, format_tokens
 
 CASES = [
     # (input, canonical output)
@@ -169,3 +171,18 @@ def test_full_token_budget_omits_final_newline():
 def test_comment_only_source_gets_final_newline():
     assert format_source("// c") == "// c\n"
     assert format_source("/* c */  ") == "/* c */\n"
+
+
+def test_formatting_by_statement_equals_one_pass_and_reuses_stretches():
+    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    for path in sorted(fixtures.rglob("*.octoscript")):
+        source = path.read_text(encoding="utf-8")
+        result = analyze_syntax(source)
+        if not result.valid:
+            continue
+        starts = [unit[0] for unit in result.parsed.units]
+        text, memo = format_by_statement(source, result.tokens, starts, MAX_SYNTAX_TOKENS, {})
+        assert text == format_tokens(source, result.tokens, MAX_SYNTAX_TOKENS), path
+        # Formatting again from the memo scans nothing and answers the same.
+        again, _ = format_by_statement(source, result.tokens, starts, MAX_SYNTAX_TOKENS, memo)
+        assert again == text

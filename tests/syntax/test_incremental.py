@@ -16,6 +16,8 @@ BASES += [
     "let a = 1\nlet b = {x: 1,\n  y: 2}\nfn f(p) {\n    return p\n}\n",
     '/* block\ncomment */\nlet s = "text"\n// line\nlet t = s\n',
     'use mod.tool\nlet r = tool.call("x", "y")\n} stray\nlet z = r\n',
+    # The runtime parser's extra rejections, reused per top-level statement.
+    "let a = {b: [1]}\nlet f = || {\n1\n} == 2\nif a.b = 1 {\n}\nlet g = |p| p\n",
 ]
 FRAGMENTS = [
     "\n",
@@ -67,6 +69,7 @@ def snapshot(result: SyntaxResult) -> tuple:
         result.parsed.events,
         result.parsed.tree,
         result.valid,
+        result.diagnostics,
     )
 
 
@@ -199,3 +202,48 @@ def test_the_tail_is_still_reused_when_the_lexer_state_agrees(monkeypatch):
     monkeypatch.undo()
     assert snapshot(result) == snapshot(analyze_syntax(edited))
     assert result.parsed.units == analyze_syntax(edited).parsed.units
+
+
+# Replacing characters keeps every later offset: the unchanged tail's tokens
+# and top-level steps are then shared with the earlier version, not copied.
+same_length_edits = st.lists(
+    st.tuples(st.floats(min_value=0, max_value=1), st.sampled_from(FRAGMENTS)),
+    min_size=1,
+    max_size=6,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BASES), same_length_edits)
+def test_incremental_equals_full_after_same_length_replacements(base: str, changes):
+    previous = analyze_syntax(base)
+    text = base
+    for where, inserted in changes:
+        text = apply(text, where, len(inserted), inserted)[: len(text)]
+        incremental = analyze_syntax(text, previous=previous)
+        fresh = analyze_syntax(text)
+        assert snapshot(incremental) == snapshot(fresh)
+        assert incremental.parsed.units == fresh.parsed.units
+        previous = incremental
+
+
+def test_replacing_a_digit_shares_the_tail():
+    base = "".join(f"let v{index} = {index}\n" for index in range(2000))
+    previous = analyze_syntax(base)
+    edited = base.replace("let v10 = 10", "let v10 = 19")
+    result = analyze_syntax(edited, previous=previous)
+    assert result.lex.tokens[7000] is previous.lex.tokens[7000]
+    assert result.parsed.tree.children[1500] is previous.parsed.tree.children[1500]
+    assert snapshot(result) == snapshot(analyze_syntax(edited))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BASES), edits)
+def test_line_starts_follow_every_edit(base: str, changes):
+    previous = analyze_syntax(base)
+    text = base
+    for where, removed, inserted in changes:
+        text = apply(text, where, removed, inserted)
+        incremental = analyze_syntax(text, previous=previous)
+        assert incremental.lines.line_starts == analyze_syntax(text).lines.line_starts
+        previous = incremental

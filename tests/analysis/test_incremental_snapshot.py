@@ -1,0 +1,102 @@
+"""Every version built from the one before must equal one built from scratch."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.analysis.lexical import LexicalIndex, build_lexical_index
+from octoscript_lsp.analysis.lexical_units import assemble, unit_summaries
+from octoscript_lsp.analysis.sites import open_delimiters_before
+from octoscript_lsp.syntax.check import analyze_syntax
+from octoscript_lsp.syntax.formatter import format_tokens
+from octoscript_lsp.syntax.outline import top_level_declarations
+from tests.syntax.test_incremental import BASES, FRAGMENTS, apply
+
+LONG = "".join(
+    f"use mod.tool\nlet v{index} = [{index}, v{index - 1}]\nfn f{index}(x) {{\n"
+    f"    let y = |p| p + x\n    return y(v{index})\n}}\nlet v{index} = f{index}\n"
+    f"let r{index} = {{a: {{b: 1}}, c: 2}}\nlet s{index} = r{index}.a\n"
+    for index in range(1, 120)
+)
+edits = st.lists(
+    st.tuples(
+        st.floats(min_value=0, max_value=1),
+        st.integers(min_value=0, max_value=12),
+        st.lists(st.sampled_from([*FRAGMENTS, "v1", "f2(", "x = "]), max_size=4).map("".join),
+    ),
+    min_size=1,
+    max_size=5,
+)
+
+
+def index_view(index: LexicalIndex) -> tuple:
+    return (index.symbols, index.sites, index.truncated, index.sites_truncated)
+
+
+def snapshot(analysis: DocumentAnalysis) -> tuple:
+    return (
+        analysis.valid,
+        analysis.syntax.diagnostics if analysis.syntax else None,
+        index_view(analysis.completion_index),
+        index_view(analysis.lexical),
+        analysis.diagnostic_prefix_end,
+        repr(analysis.imports),
+        repr(analysis.records),
+        analysis.aliases.edges,
+        analysis.aliases.truncated,
+        analysis.outline,
+    )
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([*BASES, LONG]), edits, st.lists(st.booleans(), min_size=5, max_size=5))
+def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list[bool]):
+    previous = DocumentAnalysis(base, 0)
+    _ = previous.completion_index
+    text = base
+    for version, (where, removed, inserted) in enumerate(changes, start=1):
+        text = apply(text, where, removed, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        # Some versions are never asked for their index; the next one still reuses.
+        if build_index[version - 1] or version == len(changes):
+            assert snapshot(current) == snapshot(DocumentAnalysis(text, version))
+            if current.valid:
+                assert current.outline == top_level_declarations(current.syntax.tokens)
+                assert current.formatted == format_tokens(text, current.syntax.tokens, 1 << 20)
+            fresh_regions = DocumentAnalysis(text).regions
+            assert current.regions.strings == fresh_regions.strings
+            assert current.regions.comments == fresh_regions.comments
+            for offset in (0, len(text) // 3, len(text) // 2, len(text) - 1, len(text)):
+                assert open_delimiters_before(
+                    text, offset, current.delimiters
+                ) == open_delimiters_before(text, offset)
+        previous = current
+
+
+def test_merged_index_equals_replayed_index():
+    syntax = analyze_syntax(LONG)
+    pieces, memo = unit_summaries(
+        LONG, syntax.tokens, syntax.parsed.events, syntax.parsed.units, {}
+    )
+    assembled = assemble(pieces, len(LONG))
+    assert assembled is not None
+    merged = assembled[0]
+    replayed = build_lexical_index(syntax.tokens, syntax.parsed.events, len(LONG))
+    assert index_view(merged) == index_view(replayed)
+    # `f3` is referenced from the next statement: resolved by the merge.
+    f3 = next(symbol for symbol in merged.symbols if symbol.name == "f3")
+    assert len(f3.references) == 1
+    # Identical statements share one summary.
+    assert len(memo) < len(pieces)
+
+
+def test_unchanged_statements_reuse_their_summaries():
+    first = DocumentAnalysis(LONG, 1)
+    _ = first.completion_index
+    edited = LONG.replace("let v60 = [60, v59]", "let v60 = [61, v59]")
+    second = DocumentAnalysis(edited, 2, first)
+    _ = second.completion_index
+    reused = set(map(id, first.unit_memo.values())) & set(map(id, second.unit_memo.values()))
+    assert len(reused) == len(second.unit_memo) - 1
