@@ -14,10 +14,10 @@ from typing import Any
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.hints import diagnostics_json
 from ..catalogs.store import CatalogStore
 from ..features import advisory, diagnostics
 from ..features.positions import PositionMap
+from ..features.review_json import diagnostics_json
 from ..syntax.diagnostics import LineIndex
 
 SEVERITY_NAMES: dict[types.DiagnosticSeverity, str] = {

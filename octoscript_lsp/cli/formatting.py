@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import sys
 
-from ..analysis.hints import diagnostics_json
+from ..features.review_json import diagnostics_json
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import analyze_syntax
 from ..syntax.formatter import FormattedSourceTooLarge, format_tokens

@@ -7,8 +7,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from ..analysis.hints import diagnostics_json, tool_calls_json
 from ..catalogs.store import CatalogStore
+from ..features.review_json import diagnostics_json, tool_calls_json
 from ..syntax.check import SyntaxResult, analyze_syntax, byte_offsets
 from ..syntax.outline import top_level_declarations
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, read_source

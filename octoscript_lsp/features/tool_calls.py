@@ -16,13 +16,11 @@ from ..analysis.hints import (
     ImportedModuleCallHint,
     ToolCallHint,
     catalog_status,
-    diagnostics_json,
-    empty_hints_json,
-    hints_json,
     label_for,
     tool_call_label,
 )
 from .positions import PositionMap
+from .review_json import diagnostics_json, empty_hints_json, hints_json
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore

@@ -16,9 +16,9 @@ from octoscript_lsp.analysis.hints import (
     hints_for_syntax,
     label_for,
     tool_call_label,
-    tool_calls_json,
 )
 from octoscript_lsp.catalogs.store import CatalogStore
+from octoscript_lsp.features.review_json import tool_calls_json
 from octoscript_lsp.limits import (
     MAX_IMPORTED_MODULE_ALIAS_DEPTH,
     MAX_IMPORTED_MODULE_CALL_HINTS,
