@@ -7,36 +7,15 @@ advisory editor metadata only: a name appearing here does not mean a host
 binding, adapter or capability exists.
 
 Facts that must match the reference server byte-for-byte (names, parameter
-names and order, result spellings used in signature labels, completion item
-kinds, ordering) are recorded here; descriptions are our own wording.
+names and order, result spellings used in signature labels, ordering) are
+recorded here; descriptions are our own wording. The completion item kinds
+the feature layer gives them are in `features/completion_kinds.py`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum, IntEnum
-
-# --------------------------------------------------------------------------- LSP numbers
-
-
-class CompletionKind(IntEnum):
-    """The LSP `CompletionItemKind` numbers the fixed surfaces use."""
-
-    METHOD = 2  # `tool.` members
-    FUNCTION = 3  # std module functions (`math.sqrt`, `json.parse`, ...)
-    FIELD = 5  # children of a direct `std.` / `std.<x>.` member site
-    MODULE = 9  # `use mod.` / `use mod.std.` path segments
-    VALUE = 12  # tool-name literals from the advisory tool catalog
-    CONSTANT = 21  # `math.pi`, `math.e`
-
-
-#: Kind for each fixed surface, named by where it shows up.
-KIND_TOOL_METHOD = CompletionKind.METHOD
-KIND_STD_FUNCTION = CompletionKind.FUNCTION
-KIND_STD_CONSTANT = CompletionKind.CONSTANT
-KIND_IMPORT_PATH_SEGMENT = CompletionKind.MODULE
-KIND_STD_NAMESPACE_MEMBER = CompletionKind.FIELD
-KIND_TOOL_NAME_LITERAL = CompletionKind.VALUE
+from enum import Enum
 
 #: Hover, completion documentation and signature documentation are all plain text.
 DOCUMENTATION_MARKUP_KIND = "plaintext"
@@ -178,12 +157,6 @@ class StdMember:
     parameters: tuple[str, ...]
     result: str
     description: str
-
-    @property
-    def completion_kind(self) -> CompletionKind:
-        if self.kind is MemberKind.CONSTANT:
-            return KIND_STD_CONSTANT
-        return KIND_STD_FUNCTION
 
     def header(self, receiver: str) -> str:
         """First line of hover/documentation, e.g. `math.pow(base, exponent) -> number`."""
@@ -647,16 +620,9 @@ __all__ = [
     "ARRAY",
     "ASSERT",
     "ASSERT_FUNCTION",
-    "CompletionKind",
     "DOCUMENTATION_MARKUP_KIND",
     "ImportPathChild",
     "JSON",
-    "KIND_IMPORT_PATH_SEGMENT",
-    "KIND_STD_CONSTANT",
-    "KIND_STD_FUNCTION",
-    "KIND_STD_NAMESPACE_MEMBER",
-    "KIND_TOOL_METHOD",
-    "KIND_TOOL_NAME_LITERAL",
     "MATH",
     "MemberKind",
     "OBJECT",

@@ -24,7 +24,7 @@ from ..analysis.sites import (
     tool_literal_site,
 )
 from ..syntax.tree import SymbolKind
-from . import catalog_assist
+from . import catalog_assist, completion_kinds
 from .completion_context import CompletionContext
 from .positions import PositionMap
 from .prefill import with_required_fields
@@ -129,7 +129,7 @@ def _import_path(context: CompletionContext) -> types.CompletionList | None:
             items.append(
                 _item(
                     child.name,
-                    surfaces.KIND_IMPORT_PATH_SEGMENT,
+                    completion_kinds.KIND_IMPORT_PATH_SEGMENT,
                     edit_range,
                     child.detail,
                     child.documentation,
@@ -142,7 +142,13 @@ def _import_path(context: CompletionContext) -> types.CompletionList | None:
     for name, detail, documentation in extra:
         if name not in taken:
             items.append(
-                _item(name, surfaces.KIND_IMPORT_PATH_SEGMENT, edit_range, detail, documentation)
+                _item(
+                    name,
+                    completion_kinds.KIND_IMPORT_PATH_SEGMENT,
+                    edit_range,
+                    detail,
+                    documentation,
+                )
             )
     return _list(_sorted(items), context.lexical_incomplete or unavailable)
 
@@ -172,7 +178,9 @@ def _tool_literal(context: CompletionContext) -> types.CompletionList | None:
     edit_range = context.range(site.content_start, site.content_end)
     detail = f"{_TOOL_FORMAT_LABELS[format_name.value]} tool name; the host decides if it may run"
     items = [
-        _item(name, surfaces.KIND_TOOL_NAME_LITERAL, edit_range, detail, description or None)
+        _item(
+            name, completion_kinds.KIND_TOOL_NAME_LITERAL, edit_range, detail, description or None
+        )
         for name, description in entries
     ]
     return _list(_sorted(items), context.imports_incomplete or unavailable)
@@ -218,7 +226,7 @@ def _tool_members(context: CompletionContext, site: MemberSite) -> types.Complet
         return None
     edit_range = context.range(site.member_start, site.member_end)
     items = [
-        _item(method.name, surfaces.KIND_TOOL_METHOD, edit_range, method.signature_label)
+        _item(method.name, completion_kinds.KIND_TOOL_METHOD, edit_range, method.signature_label)
         for method in surfaces.tool_methods()
     ]
     return _list(items, context.imports_incomplete)
@@ -238,7 +246,7 @@ def _std_members(context: CompletionContext, site: MemberSite) -> types.Completi
     items = [
         _item(
             member.name,
-            member.completion_kind,
+            completion_kinds.std_member_kind(member),
             edit_range,
             member.header(receiver),
             module.member_documentation(member, receiver),
@@ -288,7 +296,7 @@ def _std_namespace_members(
         items = [
             _item(
                 child.name,
-                surfaces.KIND_STD_NAMESPACE_MEMBER,
+                completion_kinds.KIND_STD_NAMESPACE_MEMBER,
                 edit_range,
                 child.detail,
                 child.documentation,

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp.analysis import surfaces as s
+from octoscript_lsp.features import completion_kinds as kinds
 
 # name -> (kind, parameters, result), exactly as the reference's signature labels spell them
 F, C = s.MemberKind.FUNCTION, s.MemberKind.CONSTANT
@@ -86,12 +87,12 @@ REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "conformance
 
 
 def test_lsp_kind_numbers() -> None:
-    assert s.KIND_TOOL_METHOD == 2
-    assert s.KIND_STD_FUNCTION == 3
-    assert s.KIND_STD_NAMESPACE_MEMBER == 5
-    assert s.KIND_IMPORT_PATH_SEGMENT == 9
-    assert s.KIND_TOOL_NAME_LITERAL == 12
-    assert s.KIND_STD_CONSTANT == 21
+    assert kinds.KIND_TOOL_METHOD == 2
+    assert kinds.KIND_STD_FUNCTION == 3
+    assert kinds.KIND_STD_NAMESPACE_MEMBER == 5
+    assert kinds.KIND_IMPORT_PATH_SEGMENT == 9
+    assert kinds.KIND_TOOL_NAME_LITERAL == 12
+    assert kinds.KIND_STD_CONSTANT == 21
 
 
 @pytest.mark.parametrize("module_name", sorted(EXPECTED))
@@ -108,7 +109,7 @@ def test_every_std_member(module_name: str) -> None:
         assert item.result == result
         assert item.description and "\n" not in item.description
         expected_kind = 21 if kind is C else 3
-        assert item.completion_kind == expected_kind
+        assert kinds.std_member_kind(item) == expected_kind
 
 
 def test_member_order_is_label_order() -> None:
@@ -243,7 +244,7 @@ def _reference(name: str) -> dict:
 @pytest.mark.parametrize("module_name", ["math", "json", "array", "object", "text"])
 def test_matches_recorded_reference_completion(module_name: str) -> None:
     items = _reference(f"std-{module_name}-members")["results"][0]["items"]
-    got = {item.name: int(item.completion_kind) for item in s.members(module_name)}
+    got = {item.name: int(kinds.std_member_kind(item)) for item in s.members(module_name)}
     assert got == {item["label"]: item["kind"] for item in items}
 
 
