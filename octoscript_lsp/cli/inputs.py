@@ -128,6 +128,11 @@ class ChangedOnDisk(Exception):
     """The file is not what was read any more; it was left alone."""
 
 
+class UnwritableOutput(OSError):
+    """The new text could not be written (no space, a read-only directory, ...);
+    the file was left as it was and no temporary file remains."""
+
+
 def write_atomically(source: SourceFile, text: str) -> None:
     """Replace a file's contents by `text` unless it changed since `source` was read.
 
@@ -146,7 +151,10 @@ def write_atomically(source: SourceFile, text: str) -> None:
     if not unchanged:
         raise ChangedOnDisk(f"{source.path} changed on disk while formatting; left unchanged")
     directory, name = os.path.split(target)
-    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise UnwritableOutput(f"cannot write {source.path}: {error.strerror or error}") from error
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(text.encode("utf-8"))
@@ -154,6 +162,9 @@ def write_atomically(source: SourceFile, text: str) -> None:
             os.fchmod(stream.fileno(), mode)
             os.fsync(stream.fileno())
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            message = f"cannot write {source.path}: {error.strerror or error}"
+            raise UnwritableOutput(message) from error
         raise
