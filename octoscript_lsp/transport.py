@@ -42,22 +42,22 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from .limits import (
+    ID_SCAN_BYTES,
+    MAX_CONTENT_LENGTH_DIGITS,
     MAX_HEADER_LINE_BYTES,
     MAX_HEADER_LINES,
     MAX_MESSAGE_BYTES,
+    MAX_MESSAGE_NESTING,
     MAX_QUEUED_INPUT_BYTES,
+    READ_CHUNK_BYTES,
 )
 
-MAX_MESSAGE_NESTING = 128
 TOO_DEEP = "<nested too deeply>"
-READ_CHUNK_BYTES = 64 * 1024
 CONTENT_LENGTH = b"content-length"
 # Where to pick up again after a message whose length is unknown.
 RESYNC_MARKER = b"Content-Length:"
-_MAX_LENGTH_DIGITS = 20
-# How much of a refused body is looked at for its request id, and the method
-# under which the reader hands pygls the refusal so the request is answered.
-ID_SCAN_BYTES = 4096
+# The method under which the reader hands pygls a refused message's request
+# id (found in its first ID_SCAN_BYTES), so that request is answered.
 REFUSED_METHOD = "$/octoscript/refusedMessage"
 
 logger = logging.getLogger(__name__)
@@ -402,7 +402,7 @@ class MessageReader:
             name, _, value = line.partition(b":")
             if name.strip().lower() == CONTENT_LENGTH:
                 value = value.strip()
-                if length is None and value.isdigit() and len(value) <= _MAX_LENGTH_DIGITS:
+                if length is None and value.isdigit() and len(value) <= MAX_CONTENT_LENGTH_DIGITS:
                     length = int(value)
                 else:
                     length = None
