@@ -94,3 +94,15 @@ def test_a_write_that_fails_is_reported_and_the_other_files_formatted(
     assert first.read_text() == MESSY
     assert second.read_text() == "let a = 1\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["a.octoscript", "b.octoscript"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_owner_and_group_are_kept(tmp_path):
+    path = tmp_path / "f.octoscript"
+    path.write_text(MESSY)
+    os.chown(path, 4321, 4322)
+    path.chmod(0o640)
+    assert main(["format", str(path)]) == 0
+    info = path.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (4321, 4322, 0o640)
+    assert path.read_text() == "let a = 1\n"
