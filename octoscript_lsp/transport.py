@@ -204,14 +204,19 @@ def top_level_id(head: bytes) -> int | str | None:
     """The request id in the opening bytes of a JSON object, if it is there.
 
     Only a member of the outermost object counts; a string that merely
-    contains `"id":` or an `id` key of a nested object does not.
+    contains `"id":` or an `id` key of a nested object does not. An id that
+    is not valid JSON (a bad escape, a raw control character) counts as none:
+    this runs in the reader thread, which must survive whatever it reads.
     """
     text = head.decode("utf-8", "replace")
     depth = 0
     for index, char in _outside_strings(text):
         if char == '"':
             if depth == 1 and (match := _ID_MEMBER.match(text, index)):
-                return json.loads(match.group(1))
+                try:
+                    return json.loads(match.group(1))
+                except ValueError:
+                    return None
         elif char in "[{":
             depth += 1
         elif char in "]}":

@@ -67,6 +67,15 @@ def test_only_a_top_level_id_in_the_opening_counts():
     assert top_level_id(b'[{"id": 1}]') is None
 
 
+def test_an_unreadable_id_in_a_refused_message_does_not_stop_the_reader():
+    # Each of these ids once raised in the reader thread, which then ended
+    # the input: the server stopped reading every later message.
+    for raw_id in (b'"\\x"', b'"a\nb"', b'"\\u12"'):
+        huge = b'{"jsonrpc": "2.0", "id": ' + raw_id + b', "params": "' + b"x" * 5000 + b'"}'
+        assert top_level_id(huge[:100]) is None, raw_id
+        assert delivered(frame(huge) + frame(body(2))) == [body(2)], raw_id
+
+
 def test_unusable_lengths_skip_to_the_next_message():
     for header in (
         b"Content-Length: -5\r\n",
