@@ -55,9 +55,15 @@ def configure_logging(options: argparse.Namespace) -> None:
     if options.log_file is None:
         logging.basicConfig(level=level)
         return
-    logging.basicConfig(
-        level=level,
-        filename=options.log_file,
-        encoding="utf-8",
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    try:
+        logging.basicConfig(
+            level=level,
+            filename=options.log_file,
+            encoding="utf-8",
+            format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        )
+    except OSError as error:
+        # A usage error like an unknown option (exit 2), not a traceback.
+        build_parser().error(
+            f"cannot open the log file {options.log_file}: {error.strerror or error}"
+        )

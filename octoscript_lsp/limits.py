@@ -18,6 +18,14 @@ MAX_HEADER_LINES = 32
 # Messages read ahead of the one being handled: the reader waits beyond this
 # (a single larger message is still read, alone).
 MAX_QUEUED_INPUT_BYTES = 1024 * 1024
+# Reads (and discards of a refused body) take at most this much at a time.
+READ_CHUNK_BYTES = 64 * 1024
+# How much of a refused body is scanned for its request id.
+ID_SCAN_BYTES = 4 * 1024
+# A Content-Length value longer than this is refused unparsed.
+MAX_CONTENT_LENGTH_DIGITS = 20
+# Deeper JSON values in a message are cut off (Python's json would recurse).
+MAX_MESSAGE_NESTING = 128
 # Text sync: LSP positions are uintegers; a synced text never grows past
 # what one full-text change could carry.
 MAX_POSITION_VALUE = 2**31 - 1

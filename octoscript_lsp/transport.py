@@ -37,27 +37,27 @@ import os
 import re
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import BinaryIO
 
 from .limits import (
+    ID_SCAN_BYTES,
+    MAX_CONTENT_LENGTH_DIGITS,
     MAX_HEADER_LINE_BYTES,
     MAX_HEADER_LINES,
     MAX_MESSAGE_BYTES,
+    MAX_MESSAGE_NESTING,
     MAX_QUEUED_INPUT_BYTES,
+    READ_CHUNK_BYTES,
 )
 
-MAX_MESSAGE_NESTING = 128
 TOO_DEEP = "<nested too deeply>"
-READ_CHUNK_BYTES = 64 * 1024
 CONTENT_LENGTH = b"content-length"
 # Where to pick up again after a message whose length is unknown.
 RESYNC_MARKER = b"Content-Length:"
-_MAX_LENGTH_DIGITS = 20
-# How much of a refused body is looked at for its request id, and the method
-# under which the reader hands pygls the refusal so the request is answered.
-ID_SCAN_BYTES = 4096
+# The method under which the reader hands pygls a refused message's request
+# id (found in its first ID_SCAN_BYTES), so that request is answered.
 REFUSED_METHOD = "$/octoscript/refusedMessage"
 
 logger = logging.getLogger(__name__)
@@ -179,14 +179,13 @@ class Waiting:
 _ID_MEMBER = re.compile(r'"id"\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,256}")')
 
 
-def top_level_id(head: bytes) -> int | str | None:
-    """The request id in the opening bytes of a JSON object, if it is there.
+def _outside_strings(text: str) -> Iterator[tuple[int, str]]:
+    """(index, character) of every character of JSON text outside its strings.
 
-    Only a member of the outermost object counts; a string that merely
-    contains `"id":` or an `id` key of a nested object does not.
+    A string's opening quote is reported (so a caller can look at the string
+    that starts there); its contents and closing quote are not, so brackets
+    inside strings never count. An unterminated string runs to the end.
     """
-    text = head.decode("utf-8", "replace")
-    depth = 0
     in_string = escaped = False
     for index, char in enumerate(text):
         if in_string:
@@ -196,10 +195,28 @@ def top_level_id(head: bytes) -> int | str | None:
                 escaped = True
             elif char == '"':
                 in_string = False
-        elif char == '"':
+            continue
+        in_string = char == '"'
+        yield index, char
+
+
+def top_level_id(head: bytes) -> int | str | None:
+    """The request id in the opening bytes of a JSON object, if it is there.
+
+    Only a member of the outermost object counts; a string that merely
+    contains `"id":` or an `id` key of a nested object does not. An id that
+    is not valid JSON (a bad escape, a raw control character) counts as none:
+    this runs in the reader thread, which must survive whatever it reads.
+    """
+    text = head.decode("utf-8", "replace")
+    depth = 0
+    for index, char in _outside_strings(text):
+        if char == '"':
             if depth == 1 and (match := _ID_MEMBER.match(text, index)):
-                return json.loads(match.group(1))
-            in_string = True
+                try:
+                    return json.loads(match.group(1))
+                except ValueError:
+                    return None
         elif char in "[{":
             depth += 1
         elif char in "]}":
@@ -390,7 +407,7 @@ class MessageReader:
             name, _, value = line.partition(b":")
             if name.strip().lower() == CONTENT_LENGTH:
                 value = value.strip()
-                if length is None and value.isdigit() and len(value) <= _MAX_LENGTH_DIGITS:
+                if length is None and value.isdigit() and len(value) <= MAX_CONTENT_LENGTH_DIGITS:
                     length = int(value)
                 else:
                     length = None
@@ -406,22 +423,10 @@ def shallow_copy_text(text: str, max_depth: int = MAX_MESSAGE_NESTING) -> str:
     out: list[str] = []
     depth = 0
     skip_from = -1  # depth at which the skipped value opened, -1 when copying
-    in_string = False
-    escaped = False
     start = 0  # first character not yet copied
     replacement = json.dumps(TOO_DEEP)
-    for index, char in enumerate(text):
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-            continue
-        if char == '"':
-            in_string = True
-        elif char in "[{":
+    for index, char in _outside_strings(text):
+        if char in "[{":
             depth += 1
             if skip_from < 0 and depth > max_depth:
                 out.append(text[start:index])

@@ -19,6 +19,7 @@ from ..features import advisory, diagnostics
 from ..features.positions import PositionMap
 from ..features.review_json import diagnostics_json
 from ..syntax.diagnostics import LineIndex
+from .reports import check_report
 
 SEVERITY_NAMES: dict[types.DiagnosticSeverity, str] = {
     types.DiagnosticSeverity.Error: "error",
@@ -67,16 +68,11 @@ class FileFindings:
         """Today's `check` JSON object; `warnings` added when a catalog was given."""
         syntax = self.analysis.syntax
         assert syntax is not None
-        report: dict[str, Any] = {
-            "path": self.path,
-            "valid": syntax.valid,
-            "diagnostics": diagnostics_json(syntax),
-            "diagnostics_truncated": syntax.diagnostics_truncated,
-        }
-        codes = [finding.code for finding in self.errors if finding.severity == "error"]
-        for item, code in zip(report["diagnostics"], codes, strict=False):
-            if code is not None:
-                item["code"] = code
+        report = check_report(self.path, syntax)
+        # The code comes with each syntax diagnostic itself (not matched up
+        # with the editor diagnostics, whose list also holds a truncation note).
+        for item, diagnostic in zip(report["diagnostics"], syntax.diagnostics, strict=True):
+            item["code"] = diagnostic.code.value
         if with_advice:
             report["warnings"] = [finding.json() for finding in self.advice]
         return report

@@ -2,8 +2,8 @@
 
 Exit codes: 0 nothing to do (or everything written), 1 with `--check` /
 `--diff` when a file would change, 2 for usage errors, unreadable files,
-invalid source (reported and left untouched) and files that changed on disk
-while being formatted.
+invalid source (reported and left untouched), files that cannot be written
+and files that changed on disk while being formatted.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from .inputs import (
     ChangedOnDisk,
     SourceFile,
     UnreadableInput,
+    UnwritableOutput,
     read_source,
     write_atomically,
 )
@@ -92,7 +93,7 @@ def run_format(paths: list[str], check: bool, diff: bool) -> int:
         except NotFormattable as error:
             sys.stderr.write(f"{error}\n")
             outcome = EXIT_USAGE
-        except (UnreadableInput, ChangedOnDisk) as error:
+        except (UnreadableInput, UnwritableOutput, ChangedOnDisk) as error:
             sys.stderr.write(f"octoscript: {error}\n")
             outcome = EXIT_USAGE
         status = max(status, outcome)

@@ -128,16 +128,36 @@ class ChangedOnDisk(Exception):
     """The file is not what was read any more; it was left alone."""
 
 
+class UnwritableOutput(OSError):
+    """The new text could not be written (no space, a read-only directory, ...);
+    the file was left as it was and no temporary file remains."""
+
+
+def _keep_identity(descriptor: int, info: os.stat_result) -> None:
+    """Give the new file the old one's permission bits and, where allowed, owner.
+
+    A rename replaces the inode, so without this a file formatted by another
+    user (root, say) would change hands; an ordinary user cannot give a file
+    away, and then the owner is left as created.
+    """
+    os.fchmod(descriptor, stat.S_IMODE(info.st_mode))
+    if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+        try:
+            os.fchown(descriptor, info.st_uid, info.st_gid)
+        except PermissionError:
+            pass
+
+
 def write_atomically(source: SourceFile, text: str) -> None:
     """Replace a file's contents by `text` unless it changed since `source` was read.
 
     A temporary file in the same directory takes the new text and the old
-    mode, then is renamed over the target, so a reader sees the old or the new
+    mode and owner, then is renamed over the target, so a reader sees the old or the new
     file, never half of one. A symlink is followed: its target is rewritten.
     """
     target = os.path.realpath(source.path)
     try:
-        mode = stat.S_IMODE(os.stat(target).st_mode)
+        info = os.stat(target)
         unchanged = (
             _signature(target) == source.signature and Path(target).read_bytes() == source.data
         )
@@ -146,14 +166,20 @@ def write_atomically(source: SourceFile, text: str) -> None:
     if not unchanged:
         raise ChangedOnDisk(f"{source.path} changed on disk while formatting; left unchanged")
     directory, name = os.path.split(target)
-    handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise UnwritableOutput(f"cannot write {source.path}: {error.strerror or error}") from error
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(text.encode("utf-8"))
             stream.flush()
-            os.fchmod(stream.fileno(), mode)
+            _keep_identity(stream.fileno(), info)
             os.fsync(stream.fileno())
         os.replace(temporary, target)
-    except BaseException:
+    except BaseException as error:
         Path(temporary).unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            message = f"cannot write {source.path}: {error.strerror or error}"
+            raise UnwritableOutput(message) from error
         raise

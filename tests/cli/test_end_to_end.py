@@ -330,6 +330,13 @@ def test_server_version_help_and_unknown_options() -> None:
     assert server("--log-level", "loud").returncode == 2
 
 
+def test_server_log_file_that_cannot_be_opened_is_a_usage_error(tmp_path: Path) -> None:
+    result = server("--log-file", str(tmp_path / "missing" / "server.log"))
+    assert result.returncode == 2
+    assert "cannot open the log file" in err(result)
+    assert "Traceback" not in err(result)
+
+
 def test_server_runs_with_stdio_and_logs_to_a_file(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     session = _message({"jsonrpc": "2.0", "id": 1, "method": "shutdown"}) + _message(

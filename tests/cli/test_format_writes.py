@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -68,3 +69,40 @@ def test_a_failed_write_leaves_the_file_and_no_temporary(tmp_path, monkeypatch):
         write_atomically(source, "let a = 1\n")
     assert path.read_text() == MESSY
     assert sorted(p.name for p in Path(tmp_path).iterdir()) == ["f.octoscript"]
+
+
+@pytest.mark.parametrize("failing", ["mkstemp", "replace"])
+def test_a_write_that_fails_is_reported_and_the_other_files_formatted(
+    tmp_path, monkeypatch, capsys, failing
+):
+    first, second = tmp_path / "a.octoscript", tmp_path / "b.octoscript"
+    first.write_text(MESSY)
+    second.write_text(MESSY)
+    target = tempfile if failing == "mkstemp" else os
+    working = getattr(target, failing)
+
+    def refuse_first(*args, **kwargs):
+        if failing == "replace" and str(args[1]).endswith("b.octoscript"):
+            return working(*args, **kwargs)
+        if failing == "mkstemp" and kwargs.get("prefix", "").startswith(".b."):
+            return working(*args, **kwargs)
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(target, failing, refuse_first)
+    assert main(["format", str(first), str(second)]) == 2
+    assert f"octoscript: cannot write {first}: Permission denied" in capsys.readouterr().err
+    assert first.read_text() == MESSY
+    assert second.read_text() == "let a = 1\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.octoscript", "b.octoscript"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can give a file to another user")
+def test_owner_and_group_are_kept(tmp_path):
+    path = tmp_path / "f.octoscript"
+    path.write_text(MESSY)
+    os.chown(path, 4321, 4322)
+    path.chmod(0o640)
+    assert main(["format", str(path)]) == 0
+    info = path.stat()
+    assert (info.st_uid, info.st_gid, stat.S_IMODE(info.st_mode)) == (4321, 4322, 0o640)
+    assert path.read_text() == "let a = 1\n"

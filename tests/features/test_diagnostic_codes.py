@@ -9,6 +9,12 @@ import pytest
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features import advisory, diagnostics
 from octoscript_lsp.features.positions import PositionMap
+from octoscript_lsp.limits import (
+    MAX_SOURCE_BYTES,
+    MAX_SYNTAX_DIAGNOSTICS,
+    MAX_SYNTAX_NESTING,
+    MAX_SYNTAX_TOKENS,
+)
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.codes import SyntaxCode
 from tests.conftest import ROOT, strip_markers
@@ -89,3 +95,15 @@ def test_truncation_and_size_diagnostics_carry_codes():
     found = diagnostics.syntax_diagnostics(DocumentAnalysis(big), PositionMap(big))
     assert [item.code for item in found] == ["source-too-large"]
     assert [item.code for item in diagnostics.too_many_documents()] == ["too-many-documents"]
+
+
+def test_documented_limits_are_the_real_ones():
+    def section(code: str) -> str:
+        return DOC.split(f"### `{code}`\n", 1)[1].split("\n### ", 1)[0]
+
+    assert f"More than {MAX_SYNTAX_DIAGNOSTICS} syntax diagnostics" in section(
+        diagnostics.CODE_TOO_MANY_DIAGNOSTICS
+    )
+    assert f"More than {MAX_SYNTAX_TOKENS:,} tokens" in section("token-limit")
+    assert f"more than {MAX_SYNTAX_NESTING} deep" in section("nesting-limit")
+    assert f"over {MAX_SOURCE_BYTES // 1024} KiB" in section(diagnostics.CODE_SOURCE_TOO_LARGE)

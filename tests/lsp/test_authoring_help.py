@@ -3,12 +3,15 @@ range formatting and inlay hints through the real server (pytest-lsp)."""
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.conftest import SERVER_COMMAND
+from tests.lsp import session
 from tests.lsp.catalog_data import MODULES, TOOLS
 from tests.lsp.conftest import CAPABILITIES
 
@@ -39,14 +42,7 @@ async def authoring(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-def open_document(client: LanguageClient, text: str) -> None:
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=URI, language_id="octoscript", version=1, text=text
-            )
-        )
-    )
+open_document = functools.partial(session.open_document, uri=URI)
 
 
 def position(text: str, offset: int) -> types.Position:

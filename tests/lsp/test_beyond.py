@@ -3,12 +3,15 @@ workspace symbols."""
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from tests.conftest import SERVER_COMMAND
+from tests.lsp import session
 from tests.lsp.conftest import CAPABILITIES
 
 URI = "file:///workspace/beyond.octoscript"
@@ -30,14 +33,7 @@ async def catalog_client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-def open_document(client: LanguageClient, text: str, uri: str = URI) -> None:
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri, language_id="octoscript", version=1, text=text
-            )
-        )
-    )
+open_document = functools.partial(session.open_document, uri=URI)
 
 
 async def test_pull_diagnostics_report_syntax_errors(client: LanguageClient):

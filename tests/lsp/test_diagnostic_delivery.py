@@ -9,6 +9,7 @@ catalog advice and catalog changes reach it through
 from __future__ import annotations
 
 import asyncio
+import functools
 
 import attrs
 import pytest_lsp
@@ -17,6 +18,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 
 from octoscript_lsp.server import ADVISORY_DELAY_SECONDS
 from tests.conftest import SERVER_COMMAND
+from tests.lsp import session
 from tests.lsp.conftest import CAPABILITIES
 
 URI = "file:///workspace/delivery.octoscript"
@@ -68,14 +70,7 @@ async def pushed_client(lsp_client: LanguageClient):
     await lsp_client.shutdown_session()
 
 
-def open_document(client: LanguageClient, text: str, uri: str = URI) -> None:
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri, language_id="octoscript", version=1, text=text
-            )
-        )
-    )
+open_document = functools.partial(session.open_document, uri=URI)
 
 
 def change_document(client: LanguageClient, text: str, version: int) -> None:

@@ -10,19 +10,14 @@ from hypothesis import strategies as st
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from tests.lsp import session
 from tests.sync.differential import BASES, Edit, random_sequence
 
 _uris = itertools.count()
 
 
 def _open(client: LanguageClient, uri: str, text: str) -> None:
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri, language_id="octoscript", version=1, text=text
-            )
-        )
-    )
+    session.open_document(client, text, uri=uri)
 
 
 def _change(client: LanguageClient, uri: str, version: int, edit: Edit) -> None:

@@ -2,20 +2,17 @@
 
 from __future__ import annotations
 
+import functools
+
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from tests.lsp import session
 
 URI = "file:///workspace/extras.octoscript"
 
 
-def open_document(client: LanguageClient, text: str) -> None:
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=URI, language_id="octoscript", version=1, text=text
-            )
-        )
-    )
+open_document = functools.partial(session.open_document, uri=URI)
 
 
 def identifier() -> types.TextDocumentIdentifier:

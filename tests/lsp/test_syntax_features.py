@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from tests.lsp import session
+
 URI = "file:///workspace/example.octoscript"
 
 
-def open_document(client: LanguageClient, text: str, version: int = 1) -> None:
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=URI, language_id="octoscript", version=version, text=text
-            )
-        )
-    )
+open_document = functools.partial(session.open_document, uri=URI)
 
 
 async def test_publishes_syntax_diagnostics_with_version(client: LanguageClient):

@@ -2,22 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from tests.lsp import session
 from tests.lsp.raw_client import RawClient
 
 URI = "file:///workspace/sync.octoscript"
 
 
-def open_document(client: LanguageClient, text: str) -> None:
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=URI, language_id="octoscript", version=1, text=text
-            )
-        )
-    )
+open_document = functools.partial(session.open_document, uri=URI)
 
 
 def change(client: LanguageClient, version: int, start, end, text: str) -> None:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
+
+from tests.lsp import session
 
 URI = "file:///workspace/review.octoscript"
 
@@ -27,14 +30,7 @@ CATALOG = {
 }
 
 
-def open_document(client: LanguageClient, text: str, uri: str = URI) -> None:
-    client.text_document_did_open(
-        types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(
-                uri=uri, language_id="octoscript", version=1, text=text
-            )
-        )
-    )
+open_document = functools.partial(session.open_document, uri=URI)
 
 
 def plain(value: object) -> object:

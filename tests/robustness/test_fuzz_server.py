@@ -9,12 +9,15 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.catalogs.store import CatalogStore
 from octoscript_lsp.features import (
+    advisory,
     code_actions,
     completion,
     folding,
     formatting,
     hover,
+    inlay_hints,
     navigation,
+    range_formatting,
     rename,
     semantic_tokens,
     signature,
@@ -122,12 +125,19 @@ def run_every_feature(source: str, offsets: list[int], catalogs: CatalogStore) -
     folding.folding_ranges(analysis)
     tool_calls.tool_calls_result(analysis, catalogs, uri)
     tool_calls.code_lenses(analysis, positions, catalogs)
+    advisory.advisory_diagnostics(analysis, positions, catalogs)
+    inlay_hints.inlay_hints(analysis, positions, 0, len(source), catalogs)
     try:
         formatting.format_document(analysis, positions)
     except formatting.FormattingRefused:
         pass
     for offset in offsets:
         completion.complete(analysis, positions, offset, catalogs)
+        completion.complete(analysis, positions, offset, catalogs, prefill=True)
+        try:
+            range_formatting.format_range(analysis, positions, offset, offset + 5)
+        except formatting.FormattingRefused:
+            pass
         hover.hover(analysis, positions, offset, catalogs)
         signature.signature_help(analysis, offset, catalogs)
         navigation.definition(analysis, positions, uri, offset, catalogs)

@@ -6,7 +6,14 @@ import io
 import json
 import logging
 
-from octoscript_lsp.transport import REFUSED_METHOD, MessageReader, summarize, top_level_id
+from octoscript_lsp.transport import (
+    REFUSED_METHOD,
+    TOO_DEEP,
+    MessageReader,
+    shallow_copy_text,
+    summarize,
+    top_level_id,
+)
 
 
 def frame(body: bytes, header: bytes | None = None) -> bytes:
@@ -60,6 +67,15 @@ def test_only_a_top_level_id_in_the_opening_counts():
     assert top_level_id(b'[{"id": 1}]') is None
 
 
+def test_an_unreadable_id_in_a_refused_message_does_not_stop_the_reader():
+    # Each of these ids once raised in the reader thread, which then ended
+    # the input: the server stopped reading every later message.
+    for raw_id in (b'"\\x"', b'"a\nb"', b'"\\u12"'):
+        huge = b'{"jsonrpc": "2.0", "id": ' + raw_id + b', "params": "' + b"x" * 5000 + b'"}'
+        assert top_level_id(huge[:100]) is None, raw_id
+        assert delivered(frame(huge) + frame(body(2))) == [body(2)], raw_id
+
+
 def test_unusable_lengths_skip_to_the_next_message():
     for header in (
         b"Content-Length: -5\r\n",
@@ -103,3 +119,15 @@ def test_waiting_changes_and_cancellations_are_recognised():
     request = {"jsonrpc": "2.0", "id": 1, "method": "textDocument/didChange", "params": {}}
     assert summarize(json.dumps(request).encode()).changed_uri is None
     assert summarize(b"$/cancelRequest {not json").cancelled_id is None
+
+
+def test_shallow_copy_cuts_only_values_nested_too_deeply():
+    cut = json.dumps(TOO_DEEP)
+    assert shallow_copy_text('{"a": [[1], {"b": [2]}], "c": 3}', 2) == (
+        f'{{"a": [{cut}, {cut}], "c": 3}}'
+    )
+    # Brackets and escaped quotes inside strings do not count.
+    text = '{"s": "[[[\\"{{", "t": [["x"]]}'
+    assert shallow_copy_text(text, 2) == f'{{"s": "[[[\\"{{{{", "t": [{cut}]}}'
+    assert json.loads(shallow_copy_text(text, 2))["s"] == '[[["{{'
+    assert shallow_copy_text(text, 3) == text

@@ -1,0 +1,17 @@
+"""Helpers shared by the end-to-end tests that drive the server through pytest-lsp."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+from pytest_lsp import LanguageClient
+
+
+def open_document(client: LanguageClient, text: str, *, uri: str, version: int = 1) -> None:
+    """Send didOpen for an Octoscript document (each test module binds its own `uri`)."""
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="octoscript", version=version, text=text
+            )
+        )
+    )
