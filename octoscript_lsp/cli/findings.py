@@ -17,7 +17,6 @@ from ..analysis.document import DocumentAnalysis
 from ..catalogs.store import CatalogStore
 from ..features import advisory, diagnostics
 from ..features.positions import PositionMap
-from ..features.review_json import diagnostics_json
 from ..syntax.diagnostics import LineIndex
 from .reports import check_report
 
