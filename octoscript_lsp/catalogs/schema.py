@@ -22,7 +22,7 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from octoscript_lsp.catalogs._checks import reject
+from ._checks import reject
 
 SCHEMA_RESOURCE = "schemas/settings.schema.json"
 

@@ -19,6 +19,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.hints import ImportedModuleCallHint, catalog_status, expected_format
 from ..catalogs.model import ModuleCatalog, ModuleDescriptor, ModuleField, ToolFormat
 from ..catalogs.store import CatalogState, CatalogStore
+from ..limits import MAX_ADVISORY_DIAGNOSTICS
 from ..syntax.tokens import Kind, Token, first_token_from
 from .diagnostics import SOURCE
 from .positions import PositionMap
@@ -36,9 +37,6 @@ _OTHER_FORMAT_METHOD = {
     "call_json": "call",
     "start_json": "start",
 }
-
-# Bounds the per-document advisory output like the syntax diagnostics.
-MAX_ADVISORY_DIAGNOSTICS = 64
 
 
 @dataclass(frozen=True, slots=True)
