@@ -40,6 +40,7 @@ from .features import (
     tool_calls,
     workspace_symbols,
 )
+from .features.wire import WireText
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
 from .transport import MessageReader, shallow_copy_text
@@ -428,11 +429,11 @@ def search_tools(ls: OctoscriptServer, params) -> dict:
 )
 def semantic_tokens_full(
     ls: OctoscriptServer, params: types.SemanticTokensParams
-) -> types.SemanticTokens:
+) -> types.SemanticTokens | WireText:
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    return semantic_tokens.full(state.analysis, state.semantic_roles)
+    return semantic_tokens.full_wire(state.analysis, state.semantic_roles)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
