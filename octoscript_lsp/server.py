@@ -43,7 +43,7 @@ from .features import (
 from .features.wire import WireText
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
-from .transport import MessageReader, shallow_copy_text
+from .transport import MessageReader, ReadExecutor, shallow_copy_text
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.3
@@ -526,6 +526,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     options = launch.parse_arguments(argv)
     launch.configure_logging(options)
     server.reader = MessageReader(sys.stdin.buffer).start()
+    server._thread_pool = ReadExecutor(server.reader)  # pygls reads through it
     server.start_io(stdin=server.reader)
 
 

@@ -5,8 +5,15 @@ from __future__ import annotations
 import io
 import json
 import logging
+import threading
 
-from octoscript_lsp.transport import REFUSED_METHOD, MessageReader, summarize, top_level_id
+from octoscript_lsp.transport import (
+    REFUSED_METHOD,
+    MessageReader,
+    ReadExecutor,
+    summarize,
+    top_level_id,
+)
 
 
 def frame(body: bytes, header: bytes | None = None) -> bytes:
@@ -103,3 +110,19 @@ def test_waiting_changes_and_cancellations_are_recognised():
     request = {"jsonrpc": "2.0", "id": 1, "method": "textDocument/didChange", "params": {}}
     assert summarize(json.dumps(request).encode()).changed_uri is None
     assert summarize(b"$/cancelRequest {not json").cancelled_id is None
+
+
+def test_reads_that_would_not_wait_run_without_a_thread_hop():
+    reader = MessageReader(io.BytesIO(frame(body(1)))).start()
+    executor = ReadExecutor(reader)
+    try:
+        header = executor.submit(reader.readline).result(timeout=5)  # waits for the thread
+        assert header == b"Content-Length: %d\r\n" % len(body(1))
+        blank = executor.submit(reader.readline)  # framed already: done on return
+        assert blank.done() and blank.result() == b"\r\n"
+        read = executor.submit(reader.read, len(body(1)))
+        assert read.done() and read.result() == body(1)
+        other = executor.submit(threading.get_ident)  # not a read: a worker runs it
+        assert other.result(timeout=5) != threading.get_ident()
+    finally:
+        executor.shutdown()
