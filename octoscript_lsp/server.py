@@ -66,6 +66,8 @@ class OctoscriptServer(LanguageServer):
         self.reader: MessageReader | None = None
         self.delivery = diagnostics.Delivery()
         self._refresh_pending = False
+        # The pending advice pass of each document (at most one, see `publish`).
+        self._advice_timers: dict[str, asyncio.TimerHandle] = {}
 
     def report_server_error(self, error: Exception, source) -> None:
         if isinstance(error, RecursionError) and source is JsonRpcException and self.reader:
@@ -139,7 +141,13 @@ class OctoscriptServer(LanguageServer):
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises
         if self.catalogs_can_advise() or cached.advised:
-            asyncio.get_event_loop().call_later(
+            # A newer version replaces the pending pass: it would only find
+            # itself overtaken, and it holds its version's whole analysis
+            # alive until then (tens of MiB while someone types fast).
+            pending = self._advice_timers.get(uri)
+            if pending is not None:
+                pending.cancel()
+            self._advice_timers[uri] = asyncio.get_event_loop().call_later(
                 ADVISORY_DELAY_SECONDS, self._publish_advice, uri, cached, syntax_only
             )
 
@@ -153,6 +161,7 @@ class OctoscriptServer(LanguageServer):
         return self.catalogs.tool_catalog is not None or self.catalogs.module_catalog is not None
 
     def _publish_advice(self, uri: str, state: OpenDocument, syntax_only: list) -> None:
+        self._advice_timers.pop(uri, None)
         if self.documents.open.get(uri) is not state or state.analysis is None:
             return  # a newer version or a close overtook this one
         advice = advisory.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
