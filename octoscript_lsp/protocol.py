@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from concurrent.futures import Future
 
@@ -35,7 +36,7 @@ from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.json_rpc import ResponseErrorMessage
 from pygls.protocol.language_server import lsp_method
 
-from .features.wire import is_wire
+from .features.wire import WireText, is_wire
 from .transport import REFUSED_METHOD
 
 REQUEST_FAILED = -32803
@@ -150,6 +151,9 @@ class OctoscriptProtocol(LanguageServerProtocol):
     send_failed = False
 
     def _send_data(self, data) -> None:
+        if type(getattr(data, "result", None)) is WireText and self.writer is not None:
+            self._send_text_answer(data.id, data.result)
+            return
         # pygls logs a response it cannot serialize and sends nothing, which
         # leaves the client waiting: answer the request with an error instead.
         self.send_failed = False
@@ -161,6 +165,16 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 super()._send_data(
                     ResponseErrorMessage(id=message_id, error=error.to_response_error())
                 )
+
+    def _send_text_answer(self, message_id: int | str, result: WireText) -> None:
+        """A response whose result is JSON text already: framed as pygls does."""
+        text = f'{{"id":{json.dumps(message_id)},"jsonrpc":"2.0","result":{result}}}'
+        body = text.encode(self.CHARSET)
+        header = (
+            f"Content-Length: {len(body)}\r\n"
+            f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n"
+        )
+        self.writer.write(header.encode(self.CHARSET) + body)
 
     def handle_message(self, message) -> None:
         if isinstance(message, _UnreadableConfiguration):

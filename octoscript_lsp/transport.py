@@ -38,6 +38,7 @@ import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -299,6 +300,10 @@ class MessageReader:
         self.last_body = body
         return body
 
+    def ready(self) -> bool:
+        """Whether `readline`/`read` would return without waiting."""
+        return bool(self._lines or self._body or self._queue)
+
     # ------------------------------------------------------------ the protocol's side
 
     def change_waiting(self, uri: str) -> bool:
@@ -412,6 +417,34 @@ class MessageReader:
                 else:
                     length = None
                     problem = problem or f"unusable Content-Length {value[:32]!r}"
+
+
+class ReadExecutor(Executor):
+    """The executor pygls reads its input through (`run_in_executor`).
+
+    pygls makes each header line and each body a call in a worker thread;
+    with `MessageReader` the message is usually framed already, and the
+    hand-over to a thread and back cost more than the read. A read of the
+    reader's that would not wait runs at once; anything else goes to a
+    worker as before.
+    """
+
+    def __init__(self, reader: MessageReader) -> None:
+        self._reader = reader
+        self._pool = ThreadPoolExecutor(thread_name_prefix="octoscript-read")
+
+    def submit(self, fn, /, *args, **kwargs) -> Future:
+        if getattr(fn, "__self__", None) is not self._reader or not self._reader.ready():
+            return self._pool.submit(fn, *args, **kwargs)
+        done: Future = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except BaseException as error:  # noqa: BLE001 - handed to the awaiting side
+            done.set_exception(error)
+        return done
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
 def shallow_copy_text(text: str, max_depth: int = MAX_MESSAGE_NESTING) -> str:

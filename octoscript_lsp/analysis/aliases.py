@@ -36,7 +36,7 @@ from ..limits import (
     MAX_MODULE_PATH_SEGMENTS,
 )
 from ..syntax.tree import SymbolKind
-from .lexical import LexicalIndex, Symbol, innermost_visible
+from .lexical import LexicalIndex, Symbol
 from .records import RecordReport
 from .sites import is_canonical_identifier, skip_trivia
 
@@ -278,18 +278,11 @@ def build_alias_graph(source: str, index: LexicalIndex, report: RecordReport) ->
     edges = tuple(
         AliasEdge(alias.binding, alias.target, len(alias.children)) for alias in report.aliases
     )
-    by_name: dict[str, list[Symbol]] = {}
-    for symbol in index.symbols:
-        by_name.setdefault(symbol.name, []).append(symbol)
     targets: dict[int, Symbol | None] = {}
     for edge in edges:
         name = source[edge.target[0] : edge.target[1]]
-        targets[edge.binding[0]] = _visible(by_name.get(name, ()), edge.target[0])
-    symbols_by_start = {symbol.start: symbol for symbol in index.symbols}
-    return AliasGraph(edges, report.aliases_truncated, symbols_by_start, targets)
-
-
-_visible = innermost_visible
+        targets[edge.binding[0]] = index.visible(name, edge.target[0])
+    return AliasGraph(edges, report.aliases_truncated, index.symbols_by_start(), targets)
 
 
 EMPTY_GRAPH = AliasGraph((), False, {}, {})

@@ -74,6 +74,7 @@ class LexicalIndex:
     _occurrences: list[Occurrence] | None = field(default=None, repr=False, compare=False)
     _site_starts: list[int] | None = field(default=None, repr=False, compare=False)
     _by_name: dict[str, list[Symbol]] | None = field(default=None, repr=False, compare=False)
+    _by_start: dict[int, Symbol] | None = field(default=None, repr=False, compare=False)
     _scanned: bool = field(default=False, repr=False, compare=False)
 
     def _occurrence_table(self) -> tuple[list[int], list[Occurrence]]:
@@ -95,6 +96,13 @@ class LexicalIndex:
                 by_name.setdefault(symbol.name, []).append(symbol)
             self._by_name = by_name
         return self._by_name
+
+    def symbols_by_start(self) -> dict[int, Symbol]:
+        """Every symbol by its definition start (one table per index, shared
+        by the record resolver and the alias graph)."""
+        if self._by_start is None:
+            self._by_start = {symbol.start: symbol for symbol in self.symbols}
+        return self._by_start
 
     def _sites_by_start(self) -> list[int]:
         if self._site_starts is None:

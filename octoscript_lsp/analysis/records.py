@@ -34,7 +34,7 @@ from ..limits import (
 )
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 from ..syntax.tree import LET_INIT, SymbolKind
-from .lexical import LexicalIndex, Symbol, innermost_visible
+from .lexical import LexicalIndex, Symbol
 from .sites import is_canonical_identifier, skip_trivia
 
 Span = tuple[int, int]
@@ -466,16 +466,25 @@ class RecordResolver:
         self.source = source
         self.report = report
         self.index = index
-        self.by_definition: dict[int, Symbol] = {symbol.start: symbol for symbol in index.symbols}
-        self.by_name: dict[str, list[Symbol]] = {}
-        for symbol in index.symbols:
-            self.by_name.setdefault(symbol.name, []).append(symbol)
-        self.targets = {alias.binding[0]: self._target(alias) for alias in report.aliases}
+        self.by_definition = index.symbols_by_start()
+        # Alias targets are resolved when a walk reaches them: a request
+        # after a keystroke follows a few chains, not every alias.
+        self._aliases = {alias.binding[0]: alias for alias in report.aliases}
+        self._targets: dict[int, _Target] = {}
         self._views: dict[int, RecordView] = {}
         self._stable: dict[tuple[int, int], bool] = {}
 
     def visible(self, name: str, offset: int) -> Symbol | None:
-        return innermost_visible(self.by_name.get(name, ()), offset)
+        return self.index.visible(name, offset)
+
+    def _target_of(self, binding: int) -> _Target | None:
+        target = self._targets.get(binding)
+        if target is None:
+            alias = self._aliases.get(binding)
+            if alias is None:
+                return None
+            target = self._targets[binding] = self._target(alias)
+        return target
 
     def _target(self, alias: RecordAlias) -> _Target:
         start, end = alias.target
@@ -515,7 +524,7 @@ class RecordResolver:
             if binding in visited or depth == MAX_ALIAS_HOPS:
                 return _UNCERTAIN_VIEW
             visited.add(binding)
-            target = self.targets.get(binding)
+            target = self._target_of(binding)
             if target is None or target.state == NOT_STATIC:
                 return _NOT_STATIC_VIEW
             if target.state == UNCERTAIN:

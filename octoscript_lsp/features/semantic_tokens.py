@@ -26,6 +26,7 @@ from ..analysis.surfaces import member as std_member
 from ..analysis.surfaces import std_module_for_import
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.tree import Node, SymbolKind
+from .wire import WireText, integer_array
 
 TOKEN_TYPES: tuple[str, ...] = (
     "namespace",
@@ -70,6 +71,12 @@ Role = tuple[int, int]
 def full(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> types.SemanticTokens:
     """Every semantic token of the document (`memo`: see `classify`)."""
     return types.SemanticTokens(data=_encode(analysis.source, classify(analysis, memo)))
+
+
+def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> WireText:
+    """`full`'s answer as JSON text: the encoded numbers are most of the answer."""
+    data = _encode(analysis.source, classify(analysis, memo))
+    return WireText('{"data":' + integer_array(data) + "}")
 
 
 def range_tokens(

@@ -83,9 +83,11 @@ def vm_diagnostics_reusing(
                 (item.offset - statement.start, item.message, item.code) for item in fresh
             )
         memo[text] = relative
-        found.extend(
-            Diagnostic(statement.start + delta, message, code) for delta, message, code in relative
-        )
+        if relative:  # most statements have none: no generator per statement
+            found.extend(
+                Diagnostic(statement.start + delta, message, code)
+                for delta, message, code in relative
+            )
     found.sort(key=lambda diagnostic: diagnostic.offset)
     return found, memo
 

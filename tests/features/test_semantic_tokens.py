@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -12,8 +14,10 @@ from octoscript_lsp.features.semantic_tokens import (
     TOKEN_TYPES,
     classify,
     full,
+    full_wire,
     range_tokens,
 )
+from octoscript_lsp.features.wire import integer_array
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.syntax.test_incremental import BASES, apply
 
@@ -179,3 +183,14 @@ def test_statement_roles_carried_across_versions_equal_a_fresh_classification(ba
         current = DocumentAnalysis(text, version, previous)
         assert classify(current, memo) == classify(DocumentAnalysis(text))
         previous = current
+
+
+def test_wire_answer_is_the_full_answer_as_json() -> None:
+    source = 'use std.math\n/* a\n b */ fn area(r) { let x = math.pi * r * r\n return "é" + x }\n'
+    analysis = DocumentAnalysis(source, 1)
+    assert json.loads(full_wire(analysis)) == {"data": full(analysis).data}
+
+
+def test_integer_array_past_the_digit_table() -> None:
+    assert json.loads(integer_array([0, 7, 4095, 4096, 123456])) == [0, 7, 4095, 4096, 123456]
+    assert integer_array([]) == "[]"

@@ -5,11 +5,13 @@ from __future__ import annotations
 import io
 import json
 import logging
+import threading
 
 from octoscript_lsp.transport import (
     REFUSED_METHOD,
     TOO_DEEP,
     MessageReader,
+    ReadExecutor,
     shallow_copy_text,
     summarize,
     top_level_id,
@@ -131,3 +133,19 @@ def test_shallow_copy_cuts_only_values_nested_too_deeply():
     assert shallow_copy_text(text, 2) == f'{{"s": "[[[\\"{{{{", "t": [{cut}]}}'
     assert json.loads(shallow_copy_text(text, 2))["s"] == '[[["{{'
     assert shallow_copy_text(text, 3) == text
+
+
+def test_reads_that_would_not_wait_run_without_a_thread_hop():
+    reader = MessageReader(io.BytesIO(frame(body(1)))).start()
+    executor = ReadExecutor(reader)
+    try:
+        header = executor.submit(reader.readline).result(timeout=5)  # waits for the thread
+        assert header == b"Content-Length: %d\r\n" % len(body(1))
+        blank = executor.submit(reader.readline)  # framed already: done on return
+        assert blank.done() and blank.result() == b"\r\n"
+        read = executor.submit(reader.read, len(body(1)))
+        assert read.done() and read.result() == body(1)
+        other = executor.submit(threading.get_ident)  # not a read: a worker runs it
+        assert other.result(timeout=5) != threading.get_ident()
+    finally:
+        executor.shutdown()
