@@ -216,8 +216,17 @@ def check_quick_fixes(source: str, store: CatalogStore, offsets: list[int]) -> N
     analysis = DocumentAnalysis(source)
     positions = PositionMap(source)
     valid = check_source(source).valid
+    everything = code_actions.code_actions(analysis, positions, URI, 0, len(source), store)
+    all_hints = inlay_hints.inlay_hints(analysis, positions, 0, len(source), store)
     for start, end in [(0, len(source)), *zip(offsets, offsets[1:], strict=False)]:
-        for action in code_actions.code_actions(analysis, positions, URI, start, end, store):
+        hints = inlay_hints.inlay_hints(analysis, positions, start, end, store)
+        inside = [hint for hint in all_hints if start <= positions.offset(hint.position) <= end]
+        if hints != inside:
+            raise Divergence(f"inlay hints of {start}-{end} in {source!r} differ from the whole")
+        found = code_actions.code_actions(analysis, positions, URI, start, end, store)
+        if any(action not in everything for action in found):
+            raise Divergence(f"an action of {start}-{end} in {source!r} is not offered for all")
+        for action in found:
             edits = action.edit.changes[URI]
             after = _applied(source, positions, edits)
             if valid and not check_source(after).valid:

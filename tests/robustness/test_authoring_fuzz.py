@@ -16,7 +16,7 @@ from tests.robustness.authoring_fuzz import AUTHORING_BASES, catalogs, run_rando
 STORE = catalogs()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(AUTHORING_BASES), st.randoms(use_true_random=False), st.integers(1, 8))
 def test_random_edits_answer_every_feature_like_a_fresh_open(base, rng: random.Random, count):
     run_random(rng, base, count, STORE)
