@@ -175,9 +175,18 @@ def _only_statements(analysis: DocumentAnalysis) -> bool:
         return False
     # The formatter re-indents the lines of a block comment (as the
     # reference does); range formatting leaves lines between statements.
-    if any("\n" in source[start:end] for start, end in analysis.syntax.lex.comments):
+    comments = analysis.syntax.lex.comments
+    if any("\n" in source[start:end] for start, end in comments):
         return False
-    return not source[: nodes[0].start].strip() and not source[nodes[-1].end :].strip()
+    if source[: nodes[0].start].strip() or source[nodes[-1].end :].strip():
+        return False
+    # Nor a comment on a line of its own (range formatting leaves that line).
+    for start, _ in comments:
+        line_start = source.rfind("\n", 0, start) + 1
+        line_end = source.find("\n", start) % (len(source) + 1)
+        if not any(node.start <= line_end and line_start <= node.end for node in nodes):
+            return False
+    return True
 
 
 def check_range_formatting(source: str, offsets: list[int]) -> None:
