@@ -159,7 +159,7 @@ class DocumentAnalysis:
         tokens, parsed = syntax.tokens, syntax.parsed
         if syntax.lex.token_limit_offset is None:
             pieces, self.unit_memo = unit_summaries(
-                self.source, tokens, parsed.events, parsed.units, self.unit_memo
+                self.source, syntax.lex, parsed.events, parsed.units, self.unit_memo
             )
             assembled = assemble(pieces, len(self.source), self.placed_memo)
             if assembled is not None:

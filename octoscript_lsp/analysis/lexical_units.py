@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
+from ..syntax.lexer import LexResult, statement_key
 from ..syntax.tokens import Token
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
 from .lexical import OPEN_END, LexicalIndex, Symbol
@@ -110,7 +111,7 @@ def summarize_unit(tokens: list[Token], events: list[tuple], base: int) -> UnitS
 
 def unit_summaries(
     source: str,
-    tokens: list[Token],
+    lex: LexResult,
     events: list[tuple],
     units: list[tuple[int, int, int, int, int]],
     previous: UnitMemo,
@@ -119,10 +120,10 @@ def unit_summaries(
     memo: UnitMemo = {}
     found: list[tuple[int, UnitSummary]] = []
     events_start = 0
-    last = len(tokens) - 1
+    tokens = lex.tokens
     for first, after, events_end, _, _ in units:
         base = tokens[first].start
-        text = source[base : tokens[min(after, last)].end]
+        text = statement_key(source, lex, first, after)
         summary = memo.get(text) or previous.get(text)
         if summary is None:
             summary = summarize_unit(tokens, events[events_start:events_end], base)

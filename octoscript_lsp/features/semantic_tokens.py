@@ -24,6 +24,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.surfaces import member as std_member
 from ..analysis.surfaces import std_module_for_import
+from ..syntax.lexer import statement_key
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.tree import Node, SymbolKind
 from .wire import WireText, integer_array
@@ -142,10 +143,9 @@ def _items_by_statement(
     placed: list[tuple[int, _Statement]] = []
     import_paths: dict[int, tuple[str, ...]] = {}
     children_start = 0
-    last = len(tokens) - 1
     for first, after, _, _, children_end in parsed.units:
         base = tokens[first].start
-        text = source[base : tokens[min(after, last)].end]
+        text = statement_key(source, syntax.lex, first, after)
         statement = fresh.get(text) or memo.get(text)
         if statement is None:
             nodes = parsed.tree.children[children_start:children_end]

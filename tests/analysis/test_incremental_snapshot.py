@@ -77,9 +77,7 @@ def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list
 
 def test_merged_index_equals_replayed_index():
     syntax = analyze_syntax(LONG)
-    pieces, memo = unit_summaries(
-        LONG, syntax.tokens, syntax.parsed.events, syntax.parsed.units, {}
-    )
+    pieces, memo = unit_summaries(LONG, syntax.lex, syntax.parsed.events, syntax.parsed.units, {})
     assembled = assemble(pieces, len(LONG))
     assert assembled is not None
     merged = assembled[0]
