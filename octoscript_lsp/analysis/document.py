@@ -117,7 +117,7 @@ class DocumentAnalysis:
         if syntax.lex.token_limit_offset is not None:
             return top_level_declarations(syntax.tokens)
         found, self.outline_memo = declarations_by_statement(
-            self.source, syntax.tokens, syntax.parsed.units, self.outline_memo
+            self.source, syntax.lex, syntax.parsed.units, self.outline_memo
         )
         return found
 
@@ -191,7 +191,7 @@ class DocumentAnalysis:
             return collect_records(syntax.tokens, parsed.events, self.metadata_prefix_end)
         report, self.record_memo = collect_records_by_statement(
             self.source,
-            syntax.tokens,
+            syntax.lex,
             parsed.events,
             parsed.units,
             self.metadata_prefix_end,

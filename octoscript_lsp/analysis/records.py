@@ -32,6 +32,7 @@ from ..limits import (
     MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH,
     MAX_STATIC_RECORD_SHAPES,
 )
+from ..syntax.lexer import LexResult, statement_key
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 from ..syntax.tree import LET_INIT, SymbolKind
 from .lexical import LexicalIndex, Symbol
@@ -338,7 +339,7 @@ StatementFindings = dict[str, tuple[int, tuple[_Finding, ...]]]
 
 def collect_records_by_statement(
     source: str,
-    tokens: Sequence[Token],
+    lex: LexResult,
     events: list[tuple],
     units: list[tuple[int, int, int, int, int]],
     prefix_end: int,
@@ -354,10 +355,10 @@ def collect_records_by_statement(
     collector = _Collector(prefix_end)
     memo: StatementFindings = {}
     events_start = 0
-    last = len(tokens) - 1
+    tokens = lex.tokens
     for first, after, events_end, _, _ in units:
         base = tokens[first].start
-        text = source[base : tokens[min(after, last)].end]
+        text = statement_key(source, lex, first, after)
         known = memo.get(text) or previous.get(text)
         if known is None:
             findings = _findings(tokens, events[events_start:events_end])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .lexer import LexResult, statement_key
 from .tokens import Kind, Token
 
 
@@ -92,7 +93,7 @@ OutlineMemo = dict[str, tuple[int, tuple[Declaration, ...]]]
 
 def declarations_by_statement(
     source: str,
-    tokens: list[Token],
+    lex: LexResult,
     units: list[tuple[int, int, int, int, int]],
     previous: OutlineMemo,
 ) -> tuple[list[Declaration], OutlineMemo]:
@@ -105,10 +106,10 @@ def declarations_by_statement(
     """
     found: list[Declaration] = []
     memo: OutlineMemo = {}
-    last = len(tokens) - 1
+    tokens = lex.tokens
     for first, after, _, _, _ in units:
         base = tokens[first].start
-        text = source[base : tokens[min(after, last)].end]
+        text = statement_key(source, lex, first, after)
         known = memo.get(text) or previous.get(text)
         if known is None:
             declarations = tuple(top_level_declarations(tokens[first:after]))
