@@ -15,7 +15,8 @@ from .diagnostics import Diagnostic, LineIndex, line_starts_after_edit
 from .formatter import format_tokens
 from .lexer import LexResult, common_prefix, common_suffix, retokenize, tokenize
 from .outline import Declaration, top_level_declarations
-from .parser import ParseResult, TailReuse, parse
+from .parse_result import ParseResult, TailReuse
+from .parser import parse
 from .vm_compat import StatementMemo, vm_diagnostics_reusing
 
 

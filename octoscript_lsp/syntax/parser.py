@@ -10,21 +10,25 @@ Python's recursion limit just enough for that bound.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass, field
 
 from ..limits import MAX_SYNTAX_NESTING
 from .codes import SyntaxCode
-from .diagnostics import Diagnostic, DiagnosticSink
-from .lexer import LexResult, starts_in_initial_state
+from .cursor import ParserCursor
+from .parse_result import (
+    ParseResult,
+    TailReuse,
+    shifted_event,
+    shifted_node,
+    unit_starts_by_offset,
+)
 from .tokens import ASSIGNMENT_OPERATORS, RESERVED_WORDS, Kind, Token
-from .tree import DEFINE, IMPORT, LET_INIT, POP, PUSH, REFERENCE, Node, SymbolKind
+from .tree import IMPORT, LET_INIT, REFERENCE, Node, SymbolKind
 
 # Python frames per nesting level of the deepest recursion path (a lambda or
 # call argument takes 19: expression, assignment, six precedence levels of two
 # frames each, unary, postfix, primary/call, lambda/list, body), with margin.
 _FRAMES_PER_NESTING_LEVEL = 24
 
-_CONTROL_WORDS = ("if", "try", "for", "loop", "while")
 _NON_VALUE_TRY_TAIL = frozenset(
     {"use", "let", "fn", "return", "break", "continue", "for", "loop", "while"}
 )
@@ -44,50 +48,6 @@ _BINARY_PRECEDENCE = {
     "/": 6,
     "%": 6,
 }
-
-
-@dataclass(slots=True)
-class ParseResult:
-    tree: Node
-    diagnostics: list[Diagnostic]
-    truncated: bool
-    first_diagnostic_offset: int | None
-    events: list[tuple]
-    # Every diagnostic, unbounded, so a later incremental parse can replay them.
-    all_diagnostics: list[Diagnostic] = field(default_factory=list)
-    # One entry per top-level parse step (a statement or a stray `}`): (index
-    # of its first token, index of the token after it, events end,
-    # all_diagnostics end, children end).
-    units: list[tuple[int, int, int, int, int]] = field(default_factory=list)
-    # Offset of each step's first token.
-    unit_offsets: list[int] = field(default_factory=list)
-
-
-@dataclass(frozen=True, slots=True)
-class TailReuse:
-    """How the unchanged tail of a document maps onto an earlier parse."""
-
-    previous: ParseResult
-    previous_lex: LexResult
-    lex: LexResult  # this version's tokens and comments
-    delta: int  # new offset minus old offset, throughout the unchanged tail
-    from_offset: int  # new offsets from here on lie in the unchanged tail
-
-    def same_tokens_from(self, index: int, old_index: int) -> bool:
-        """Whether the new tokens from `index` on are the old ones from `old_index`, shifted.
-
-        Both texts are equal from the token's start on (it lies in the
-        unchanged tail); if the lexer was in its initial state there in both
-        versions, it produced the same tokens from there on. Counting the
-        remaining tokens alone is not enough: a newline that moved into or
-        out of a block comment keeps the count and changes the statements.
-        """
-        old_tokens = self.previous_lex.tokens
-        if len(self.lex.tokens) - index != len(old_tokens) - old_index:
-            return False
-        return starts_in_initial_state(self.lex, index) and starts_in_initial_state(
-            self.previous_lex, old_index
-        )
 
 
 def parse(
@@ -130,50 +90,6 @@ def parse(
     )
 
 
-def _unit_starts_by_offset(tail: TailReuse) -> dict[int, int]:
-    """Old step position by the offset of the step's first token."""
-    return {offset: position for position, offset in enumerate(tail.previous.unit_offsets)}
-
-
-def _shifted_event(event: tuple, shift: int, delta: int) -> tuple:
-    tag = event[0]
-    if tag == REFERENCE:
-        return (REFERENCE, event[1] + shift)
-    if tag == DEFINE:
-        return (DEFINE, event[1] + shift, event[2], event[3] + delta)
-    if tag == POP:
-        return (POP, event[1] + delta)
-    if tag == LET_INIT:
-        return (LET_INIT, event[1] + shift, event[2] + shift)
-    if tag == IMPORT:
-        return (IMPORT, event[1], event[2] + delta, event[3] + delta, event[4] + shift)
-    return event
-
-
-def _shifted_node(node: Node, shift: int, delta: int) -> Node:
-    root = Node(
-        node.kind,
-        node.start + delta,
-        node.end + delta,
-        [],
-        node.token + shift if node.token >= 0 else -1,
-    )
-    stack = [(node, root)]
-    while stack:
-        original, copy = stack.pop()
-        for child in original.children:
-            twin = Node(
-                child.kind,
-                child.start + delta,
-                child.end + delta,
-                [],
-                child.token + shift if child.token >= 0 else -1,
-            )
-            copy.children.append(twin)
-            stack.append((child, twin))
-    return root
-
-
 def _stack_depth() -> int:
     depth = 0
     frame = sys._getframe()
@@ -183,145 +99,8 @@ def _stack_depth() -> int:
     return depth
 
 
-class _Parser:
-    def __init__(self, tokens: list[Token], max_nesting: int) -> None:
-        self.tokens = tokens
-        self.index = 0
-        self.nesting = 0
-        self.max_nesting = max_nesting
-        self.sink = DiagnosticSink()
-        self.events: list[tuple] = []
-        self.all_diagnostics: list[Diagnostic] = []
-        self.units: list[tuple[int, int, int, int, int]] = []
-        self.unit_offsets: list[int] = []
-
-    # ---------------------------------------------------------------- cursor
-
-    @property
-    def current(self) -> Token:
-        return self.tokens[self.index]
-
-    def at_end(self) -> bool:
-        return self.tokens[self.index].kind is Kind.END
-
-    def advance(self) -> None:
-        if self.tokens[self.index].kind is not Kind.END:
-            self.index += 1
-
-    def at_kind(self, kind: Kind) -> bool:
-        return self.tokens[self.index].kind is kind
-
-    def take_kind(self, kind: Kind) -> bool:
-        if self.tokens[self.index].kind is kind:
-            self.advance()
-            return True
-        return False
-
-    def at_ident(self, name: str) -> bool:
-        token = self.tokens[self.index]
-        return token.kind is Kind.IDENT and token.text == name
-
-    def take_ident(self, name: str) -> bool:
-        if self.at_ident(name):
-            self.advance()
-            return True
-        return False
-
-    def take_op(self, op: str) -> bool:
-        token = self.tokens[self.index]
-        if token.kind is Kind.OPERATOR and token.text == op:
-            self.advance()
-            return True
-        return False
-
-    def take_any_op(self, ops: tuple[str, ...]) -> str | None:
-        token = self.tokens[self.index]
-        if token.kind is Kind.OPERATOR and token.text in ops:
-            self.advance()
-            return token.text
-        return None
-
-    def take_plain_ident(self, message: str) -> int | None:
-        token = self.tokens[self.index]
-        if token.kind is Kind.IDENT and token.text not in RESERVED_WORDS:
-            index = self.index
-            self.advance()
-            return index
-        self.report_current(message, SyntaxCode.EXPECTED_IDENTIFIER)
-        return None
-
-    def at_statement_boundary(self) -> bool:
-        kind = self.tokens[self.index].kind
-        return kind in (Kind.NEWLINE, Kind.SEMICOLON, Kind.RBRACE, Kind.END)
-
-    def at_import_statement_end(self) -> bool:
-        return self.tokens[self.index].kind in (Kind.NEWLINE, Kind.SEMICOLON, Kind.END)
-
-    def at_expression_boundary(self) -> bool:
-        return self.tokens[self.index].kind in (
-            Kind.NEWLINE,
-            Kind.SEMICOLON,
-            Kind.RBRACE,
-            Kind.END,
-            Kind.COMMA,
-            Kind.RPAREN,
-            Kind.RBRACKET,
-        )
-
-    def starts_lambda(self) -> bool:
-        token = self.tokens[self.index]
-        return token.kind is Kind.OPERATOR and token.text in ("|", "||")
-
-    def starts_control_expression(self) -> bool:
-        token = self.tokens[self.index]
-        return token.kind is Kind.IDENT and token.text in _CONTROL_WORDS
-
-    def previous_end(self, fallback: int) -> int:
-        return self.tokens[self.index - 1].end if self.index > 0 else fallback
-
-    def node(
-        self, kind: str, start: int, children: list[Node] | None = None, token: int = -1
-    ) -> Node:
-        end = max(start, self.previous_end(start))
-        return Node(kind, start, end, children if children is not None else [], token)
-
-    # ---------------------------------------------------------------- reports
-
-    def report(self, offset: int, message: str, code: SyntaxCode) -> None:
-        self.all_diagnostics.append(Diagnostic(offset, message, code))
-        self.sink.report(offset, message, code)
-
-    def report_current(self, message: str, code: SyntaxCode) -> None:
-        self.report(self.tokens[self.index].start, message, code)
-
-    def report_previous(self, message: str, code: SyntaxCode) -> None:
-        token = self.tokens[self.index - 1] if self.index > 0 else self.tokens[self.index]
-        self.report(token.start, message, code)
-
-    def enter_nesting(self) -> bool:
-        if self.nesting >= self.max_nesting:
-            self.report_current(
-                f"canonical Octoscript nesting exceeds the maximum of {self.max_nesting}",
-                SyntaxCode.NESTING_LIMIT,
-            )
-            return False
-        self.nesting += 1
-        return True
-
-    def leave_nesting(self) -> None:
-        if self.nesting > 0:
-            self.nesting -= 1
-
-    # ---------------------------------------------------------------- scope events
-
-    def push_scope(self) -> None:
-        self.events.append((PUSH,))
-
-    def pop_scope(self) -> None:
-        self.events.append((POP, self.tokens[self.index].start))
-
-    def define(self, token_index: int, kind: SymbolKind) -> None:
-        self.events.append((DEFINE, token_index, kind, self.tokens[self.index].start))
+class _Parser(ParserCursor):
+    """Recursive descent over canonical grammar v0.2, one method per rule."""
 
     # ---------------------------------------------------------------- statements
 
@@ -336,7 +115,7 @@ class _Parser:
             pass
         else:
             self.consume_statement_ends()
-        tail_starts = _unit_starts_by_offset(tail) if tail is not None else None
+        tail_starts = unit_starts_by_offset(tail) if tail is not None else None
         while not self.at_end():
             if tail_starts is not None and self._adopt_tail(tail, tail_starts, statements):
                 break
@@ -411,10 +190,10 @@ class _Parser:
             statements.extend(previous.tree.children[children_base:])
         else:
             self.events.extend(
-                _shifted_event(event, shift, delta) for event in previous.events[events_base:]
+                shifted_event(event, shift, delta) for event in previous.events[events_base:]
             )
             statements.extend(
-                _shifted_node(node, shift, delta) for node in previous.tree.children[children_base:]
+                shifted_node(node, shift, delta) for node in previous.tree.children[children_base:]
             )
         for diagnostic in previous.all_diagnostics[diagnostics_base:]:
             self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
