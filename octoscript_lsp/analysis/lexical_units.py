@@ -18,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
-from ..syntax.lexer import LexResult, statement_key
+from ..syntax.lexer import LexResult
+from ..syntax.statements import StatementMemo, events_of, per_statement
 from ..syntax.tokens import Token
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
 from .lexical import OPEN_END, LexicalIndex, Symbol
@@ -42,7 +43,7 @@ class UnitSummary:
 
 # Unit summaries by statement text (from its first token to the end of the
 # token after it, which the parser examined too).
-UnitMemo = dict[str, UnitSummary]
+UnitMemo = StatementMemo[UnitSummary]
 
 
 def summarize_unit(tokens: list[Token], events: list[tuple], base: int) -> UnitSummary:
@@ -117,20 +118,18 @@ def unit_summaries(
     previous: UnitMemo,
 ) -> tuple[list[tuple[int, UnitSummary]], UnitMemo]:
     """(base offset, summary) per top-level step, and this version's memo."""
-    memo: UnitMemo = {}
-    found: list[tuple[int, UnitSummary]] = []
-    events_start = 0
     tokens = lex.tokens
-    for first, after, events_end, _, _ in units:
-        base = tokens[first].start
-        text = statement_key(source, lex, first, after)
-        summary = memo.get(text) or previous.get(text)
-        if summary is None:
-            summary = summarize_unit(tokens, events[events_start:events_end], base)
-        memo[text] = summary
-        found.append((base, summary))
-        events_start = events_end
-    return found, memo
+    # Summaries hold offsets relative to their statement: a moved one is reused as is.
+    return per_statement(
+        source,
+        lex,
+        units,
+        previous,
+        lambda position: summarize_unit(
+            tokens, events_of(events, units, position), tokens[units[position][0]].start
+        ),
+        None,
+    )
 
 
 @dataclass(slots=True)

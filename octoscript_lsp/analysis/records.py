@@ -32,7 +32,8 @@ from ..limits import (
     MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH,
     MAX_STATIC_RECORD_SHAPES,
 )
-from ..syntax.lexer import LexResult, statement_key
+from ..syntax.lexer import LexResult
+from ..syntax.statements import StatementMemo, events_of, per_statement
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 from ..syntax.tree import LET_INIT, SymbolKind
 from .lexical import LexicalIndex, Symbol
@@ -334,7 +335,7 @@ def collect_records(
 # A `let` initializer's findings: binding, (shape, end) and (alias, end).
 _Finding = tuple[Span, tuple[RecordShape, int] | None, tuple[RecordAlias, int] | None]
 # Findings of a top-level statement by its text: (its offset, its findings).
-StatementFindings = dict[str, tuple[int, tuple[_Finding, ...]]]
+StatementFindings = StatementMemo[tuple[_Finding, ...]]
 
 
 def collect_records_by_statement(
@@ -353,21 +354,16 @@ def collect_records_by_statement(
     applied afterwards, over the whole document, as `collect_records` does.
     """
     collector = _Collector(prefix_end)
-    memo: StatementFindings = {}
-    events_start = 0
     tokens = lex.tokens
-    for first, after, events_end, _, _ in units:
-        base = tokens[first].start
-        text = statement_key(source, lex, first, after)
-        known = memo.get(text) or previous.get(text)
-        if known is None:
-            findings = _findings(tokens, events[events_start:events_end])
-        elif known[0] == base:
-            findings = known[1]
-        else:
-            findings = tuple(_shifted_finding(item, base - known[0]) for item in known[1])
-        memo[text] = (base, findings)
-        events_start = events_end
+    pieces, memo = per_statement(
+        source,
+        lex,
+        units,
+        previous,
+        lambda position: _findings(tokens, events_of(events, units, position)),
+        lambda findings, delta: tuple(_shifted_finding(item, delta) for item in findings),
+    )
+    for _, findings in pieces:
         for binding, shape, alias in findings:
             if shape is not None:
                 collector.record_shape(binding, *shape)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .lexer import LexResult, statement_key
+from .lexer import LexResult
+from .statements import StatementMemo, per_statement
 from .tokens import Kind, Token
 
 
@@ -88,7 +89,7 @@ def _let_end(tokens: list[Token], after_name: int, end: int) -> int:
 
 
 # A top-level statement's declarations by its text: (its offset, declarations).
-OutlineMemo = dict[str, tuple[int, tuple[Declaration, ...]]]
+OutlineMemo = StatementMemo[tuple[Declaration, ...]]
 
 
 def declarations_by_statement(
@@ -104,22 +105,18 @@ def declarations_by_statement(
     statement whose text an earlier version had reuses that answer (moved by
     the offset difference).
     """
-    found: list[Declaration] = []
-    memo: OutlineMemo = {}
     tokens = lex.tokens
-    for first, after, _, _, _ in units:
-        base = tokens[first].start
-        text = statement_key(source, lex, first, after)
-        known = memo.get(text) or previous.get(text)
-        if known is None:
-            declarations = tuple(top_level_declarations(tokens[first:after]))
-        elif known[0] == base:
-            declarations = known[1]
-        else:
-            declarations = tuple(_moved(item, base - known[0]) for item in known[1])
-        memo[text] = (base, declarations)
-        found.extend(declarations)
-    return found, memo
+    pieces, memo = per_statement(
+        source,
+        lex,
+        units,
+        previous,
+        lambda position: tuple(
+            top_level_declarations(tokens[units[position][0] : units[position][1]])
+        ),
+        lambda declarations, delta: tuple(_moved(item, delta) for item in declarations),
+    )
+    return [item for _, declarations in pieces for item in declarations], memo
 
 
 def _moved(item: Declaration, delta: int) -> Declaration:

@@ -96,5 +96,7 @@ def test_unchanged_statements_reuse_their_summaries():
     edited = LONG.replace("let v60 = [60, v59]", "let v60 = [61, v59]")
     second = DocumentAnalysis(edited, 2, first)
     _ = second.completion_index
-    reused = set(map(id, first.unit_memo.values())) & set(map(id, second.unit_memo.values()))
+    # Memo entries are (offset, summary): the summary objects are what is reused.
+    summaries = [{id(entry[1]) for entry in a.unit_memo.values()} for a in (first, second)]
+    reused = summaries[0] & summaries[1]
     assert len(reused) == len(second.unit_memo) - 1
