@@ -11,39 +11,8 @@ import re
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-# Words the canonical lexer produces as identifiers but the language refuses
-# as binding or member names: keywords plus compatibility words.
-RESERVED_WORDS: frozenset[str] = frozenset(
-    {
-        "if",
-        "elif",
-        "else",
-        "for",
-        "in",
-        "loop",
-        "while",
-        "fn",
-        "let",
-        "return",
-        "break",
-        "continue",
-        "use",
-        "true",
-        "false",
-        "nil",
-        "var",
-        "match",
-        "try",
-        "ok",
-        "do",
-        "and",
-        "or",
-        "is",
-        "mut",
-        "me",
-        "scope",
-    }
-)
+# Member and binding names a catalog may use follow the lexer's own rules.
+from ..syntax.tokens import RESERVED_WORDS
 
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
