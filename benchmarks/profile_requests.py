@@ -1,0 +1,141 @@
+"""Per-request CPU after a keystroke, in process, through the real server.
+
+Drives the server object's own message handling (the same pygls dispatch,
+handlers, features and JSON writing as over stdio, minus the pipe) with the
+requests `lsptyping.py` sends: one ranged didChange replacing a digit in the
+middle of the generated document, then one request. Prints the CPU
+milliseconds per keystroke+request of each kind; `--profile KIND` prints the
+cProfile of that kind instead.
+
+    python benchmarks/profile_requests.py [--lines 2500] [--repeat 40] [--profile hover]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"))
+
+from lspbench import CATALOG, generate  # noqa: E402
+from lspcase import offset_to_position  # noqa: E402
+
+from octoscript_lsp.server import server  # noqa: E402
+
+URI = "file:///bench/typing.octoscript"
+
+
+class NullWriter:
+    def __init__(self) -> None:
+        self.sent = 0
+
+    def write(self, data: bytes) -> None:
+        self.sent += len(data)
+
+
+class Session:
+    def __init__(self, lines: int) -> None:
+        self.text = generate(lines)
+        self.next_id = 0
+        server.protocol.set_writer(NullWriter())
+        self.send(
+            "initialize",
+            {
+                "processId": None,
+                "rootUri": None,
+                "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}},
+                "initializationOptions": CATALOG,
+            },
+        )
+        self.send("initialized", {}, notify=True)
+        document = {"uri": URI, "languageId": "octoscript", "version": 1, "text": self.text}
+        self.send("textDocument/didOpen", {"textDocument": document}, notify=True)
+        middle = self.text.count("\nfn step") // 2
+        needle = f"    let total{middle} = math.max(left, right) + "
+        self.edit_at = self.text.index(needle) + len(needle)
+        self.version = 1
+
+    def send(self, method: str, params: dict, notify: bool = False) -> None:
+        message = {"jsonrpc": "2.0", "method": method, "params": params}
+        if not notify:
+            self.next_id += 1
+            message["id"] = self.next_id
+        body = json.dumps(message)
+        server.protocol.handle_message(
+            json.loads(body, object_hook=server.protocol.structure_message)
+        )
+
+    def keystroke(self) -> None:
+        self.version += 1
+        digit = str(self.version % 10)
+        start = offset_to_position(self.text, self.edit_at)
+        end = offset_to_position(self.text, self.edit_at + 1)
+        change = {"range": {"start": start, "end": end}, "text": digit}
+        params = {"textDocument": {"uri": URI, "version": self.version}, "contentChanges": [change]}
+        self.send("textDocument/didChange", params, notify=True)
+        self.text = self.text[: self.edit_at] + digit + self.text[self.edit_at + 1 :]
+
+    def at(self, needle: str, delta: int) -> dict:
+        return offset_to_position(self.text, self.text.rindex(needle) + delta)
+
+
+def requests(session: Session) -> dict:
+    doc = {"uri": URI}
+    at = session.at
+    return {
+        "completion.identifier": ("textDocument/completion", lambda: {"textDocument": doc, "position": at("value0 + value", 9)}),  # noqa: E501
+        "completion.member": ("textDocument/completion", lambda: {"textDocument": doc, "position": at("result.summary.temperature", 15)}),  # noqa: E501
+        "completion.toolName": ("textDocument/completion", lambda: {"textDocument": doc, "position": at("svc.tool", 4)}),  # noqa: E501
+        "hover": ("textDocument/hover", lambda: {"textDocument": doc, "position": at("value0 + value", 1)}),  # noqa: E501
+        "definition": ("textDocument/definition", lambda: {"textDocument": doc, "position": at("value0 + value", 1)}),  # noqa: E501
+        "references": ("textDocument/references", lambda: {"textDocument": doc, "position": at("let last", 5), "context": {"includeDeclaration": True}}),  # noqa: E501
+        "signatureHelp": ("textDocument/signatureHelp", lambda: {"textDocument": doc, "position": at("api.current(", 12)}),  # noqa: E501
+        "documentSymbol": ("textDocument/documentSymbol", lambda: {"textDocument": doc}),
+        "formatting": ("textDocument/formatting", lambda: {"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": True}}),  # noqa: E501
+        "semanticTokens": ("textDocument/semanticTokens/full", lambda: {"textDocument": doc}),
+        "keystroke": (None, None),
+    }
+
+
+def run_kind(session: Session, method: str | None, params, repeat: int) -> float:
+    before = time.process_time()
+    for _ in range(repeat):
+        session.keystroke()
+        if method is not None:
+            session.send(method, params())
+    return (time.process_time() - before) * 1000 / repeat
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lines", type=int, default=2500)
+    parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--profile", default=None)
+    args = parser.parse_args()
+    session = Session(args.lines)
+    kinds = requests(session)
+    for name, (method, params) in kinds.items():
+        if args.profile and name != args.profile:
+            continue
+        run_kind(session, method, params, 3)  # warm up
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+            run_kind(session, method, params, args.repeat)
+            profiler.disable()
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
+            print(out.getvalue())
+        else:
+            print(f"{name:24} {run_kind(session, method, params, args.repeat):7.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
