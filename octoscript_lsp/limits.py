@@ -91,6 +91,9 @@ MAX_WORKFLOW_FIELD_DESCRIPTION_BYTES = 4 * 1024
 # Server memory: full analyses kept at once (least recently used dropped;
 # rebuilt on demand). Small per-version answers are kept for every document.
 MAX_CACHED_ANALYSES = 8
+# Runs of carried-over top-level statements a per-statement memo remembers
+# across versions that did not use it (each edit splits a run in two).
+MAX_STEP_MAP_RUNS = 64
 MAX_WORKSPACE_SYMBOLS = 256
 
 # Did-you-mean suggestions (catalogs/suggest.py): at most this many, and never

@@ -18,6 +18,7 @@ from ..syntax.outline import (
     declarations_by_statement,
     top_level_declarations,
 )
+from ..syntax.statements import EMPTY_MEMO
 from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
@@ -51,12 +52,16 @@ class DocumentAnalysis:
         self.version = version
         self.too_large: SourceTooLarge | None = None
         self.syntax: SyntaxResult | None = None
-        # Per-statement lexical summaries by statement text: the latest version's
-        # that built them, handed on until this one builds its own.
-        self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else {}
+        # Per-statement views: the latest version's that built them, handed
+        # on (with the parser's map of kept statements) until this one builds its own.
+        self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else EMPTY_MEMO
         self.placed_memo: PlacedMemo = previous.placed_memo if previous is not None else {}
-        self.record_memo: StatementFindings = previous.record_memo if previous is not None else {}
-        self.outline_memo: OutlineMemo = previous.outline_memo if previous is not None else {}
+        self.record_memo: StatementFindings = (
+            previous.record_memo if previous is not None else EMPTY_MEMO
+        )
+        self.outline_memo: OutlineMemo = (
+            previous.outline_memo if previous is not None else EMPTY_MEMO
+        )
         self.format_memo: FormatMemo = previous.format_memo if previous is not None else {}
         # The latest earlier string and comment regions, for the same reason.
         self._previous_regions: TextRegions | None = (
@@ -75,6 +80,10 @@ class DocumentAnalysis:
             self.syntax = analyze_syntax(source, previous=earlier)
         except SourceTooLarge as error:
             self.too_large = error
+        kept = self.syntax.parsed.kept if self.syntax is not None else None
+        self.unit_memo = self.unit_memo.advanced(kept)
+        self.record_memo = self.record_memo.advanced(kept)
+        self.outline_memo = self.outline_memo.advanced(kept)
 
     @property
     def valid(self) -> bool:

@@ -25,6 +25,8 @@ class ParserCursor:
         self.all_diagnostics: list[Diagnostic] = []
         self.units: list[tuple[int, int, int, int, int]] = []
         self.unit_offsets: list[int] = []
+        # (first old step, first new step, how many, offset delta) carried over.
+        self.kept_runs: list[tuple[int, int, int, int]] = []
 
     # ---------------------------------------------------------------- cursor
 

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic
 from .lexer import LexResult, starts_in_initial_state
+from .statements import StepMap
 from .tree import DEFINE, IMPORT, LET_INIT, POP, REFERENCE, Node
 
 
@@ -25,6 +26,9 @@ class ParseResult:
     units: list[tuple[int, int, int, int, int]] = field(default_factory=list)
     # Offset of each step's first token.
     unit_offsets: list[int] = field(default_factory=list)
+    # Which steps were carried over from the parse this one reused (None:
+    # parsed from scratch).
+    kept: StepMap | None = None
 
 
 @dataclass(frozen=True, slots=True)

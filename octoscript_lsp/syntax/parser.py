@@ -21,6 +21,7 @@ from .parse_result import (
     shifted_node,
     unit_starts_by_offset,
 )
+from .statements import StepMap
 from .tokens import ASSIGNMENT_OPERATORS, RESERVED_WORDS, Kind, Token
 from .tree import IMPORT, LET_INIT, REFERENCE, Node, SymbolKind
 
@@ -87,6 +88,7 @@ def parse(
         parser.all_diagnostics,
         parser.units,
         parser.unit_offsets,
+        StepMap(tuple(parser.kept_runs)) if previous is not None else None,
     )
 
 
@@ -163,6 +165,7 @@ class _Parser(ParserCursor):
         statements.extend(previous.tree.children[:children_end])
         self.units = units[:count]
         self.unit_offsets = previous.unit_offsets[:count]
+        self.kept_runs.append((0, 0, count, 0))
         return True
 
     def _adopt_tail(self, tail: TailReuse, starts: dict[int, int], statements: list[Node]) -> bool:
@@ -198,6 +201,7 @@ class _Parser(ParserCursor):
         for diagnostic in previous.all_diagnostics[diagnostics_base:]:
             self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
         self.unit_offsets.extend(offset + delta for offset in previous.unit_offsets[position:])
+        self.kept_runs.append((position, len(self.units), len(old_units) - position, delta))
         for first, after, events_end, diagnostics_end, children_end in old_units[position:]:
             self.units.append(
                 (

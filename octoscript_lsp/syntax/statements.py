@@ -2,24 +2,92 @@
 
 A top-level statement's parse depends only on its own text and the lexer
 state it starts in (the parser starts every top-level step in the same
-state), so anything computed from one statement alone can be looked up by
-`lexer.statement_key` in the previous version's memo. One loop serves every
-per-statement view (outline, record findings, lexical summaries).
+state), so anything computed from one statement alone holds for every later
+version in which the parser kept that statement. The parser says which it
+kept (`StepMap`: runs of steps carried over from the previous parse, each
+moved by one offset), so reusing costs a slice per run, not a lookup per
+statement. One loop serves every per-statement view (outline, record
+findings, lexical summaries).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-from .lexer import LexResult, statement_key
+from ..limits import MAX_STEP_MAP_RUNS
+from .lexer import LexResult
 
 T = TypeVar("T")
 # One entry per top-level parse step: (first token, token after it, events
 # end, all_diagnostics end, children end), as `ParseResult.units` holds them.
 Unit = tuple[int, int, int, int, int]
-# Statement key -> (offset the value was computed at, value).
-StatementMemo = dict[str, tuple[int, T]]
+# (first old step, first new step, how many, new offset minus old offset).
+Run = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class StepMap:
+    """Which top-level steps of a later parse are steps of an earlier one.
+
+    Each run is a stretch of consecutive steps the later parse took over
+    unchanged, its offsets moved by the run's delta; steps in no run were
+    parsed again. Runs are ordered and never overlap.
+    """
+
+    runs: tuple[Run, ...]
+
+    def then(self, later: StepMap) -> StepMap:
+        """The map from this one's earlier parse to `later`'s later parse."""
+        runs: list[Run] = []
+        for old_first, middle_first, count, delta in self.runs:
+            middle_end = middle_first + count
+            for first, new_first, later_count, later_delta in later.runs:
+                low = max(middle_first, first)
+                high = min(middle_end, first + later_count)
+                if low < high:
+                    runs.append(
+                        (
+                            old_first + low - middle_first,
+                            new_first + low - first,
+                            high - low,
+                            delta + later_delta,
+                        )
+                    )
+        if len(runs) > MAX_STEP_MAP_RUNS:
+            # Long chains of edits to a view nobody asked for: keep the largest runs.
+            runs = sorted(sorted(runs, key=_run_length)[-MAX_STEP_MAP_RUNS:], key=_new_first)
+        return StepMap(tuple(runs))
+
+
+NOTHING_KEPT = StepMap(())
+
+
+def _run_length(run: Run) -> int:
+    return run[2]
+
+
+def _new_first(run: Run) -> int:
+    return run[1]
+
+
+@dataclass(frozen=True, slots=True)
+class StatementMemo(Generic[T]):
+    """A per-statement view of an earlier parse, and how its steps map onto
+    the latest parse the memo was handed to."""
+
+    found: list[tuple[int, T]]  # (step offset, value) per step of the earlier parse
+    since: StepMap
+
+    def advanced(self, kept: StepMap | None) -> StatementMemo[T]:
+        """The memo handed on to a parse that kept `kept` of the one before."""
+        if kept is None or not self.found:
+            return EMPTY_MEMO
+        return StatementMemo(self.found, self.since.then(kept))
+
+
+EMPTY_MEMO: StatementMemo = StatementMemo([], NOTHING_KEPT)
 
 
 def per_statement(
@@ -32,29 +100,35 @@ def per_statement(
 ) -> tuple[list[tuple[int, T]], StatementMemo[T]]:
     """(statement offset, value) for every top-level step, and this version's memo.
 
-    `compute(position)` works a step out from scratch; a step whose key the
-    previous version (or an earlier step of this one) had reuses that value,
-    passed through `move(value, delta)` when it moved (`move=None`: values
-    hold no absolute offsets). The memo returned holds this version's
-    statements only, so it never grows past the document.
+    `compute(position)` works a step out from scratch; a step the parser
+    kept from the memo's parse reuses its value, passed through
+    `move(value, delta)` when it moved (`move=None`: values hold no absolute
+    offsets). The memo returned holds this version's steps only.
     """
-    memo: StatementMemo[T] = {}
-    found: list[tuple[int, T]] = []
+    del source  # the parser's step map says what is unchanged; no text compare
     tokens = lex.tokens
-    for position, unit in enumerate(units):
-        first, after = unit[0], unit[1]
-        base = tokens[first].start
-        key = statement_key(source, lex, first, after)
-        known = memo.get(key) or previous.get(key)
-        if known is None:
-            value = compute(position)
-        elif move is None or known[0] == base:
-            value = known[1]
+    found: list[tuple[int, T]] = []
+    earlier = previous.found
+    position = 0
+    for old_first, new_first, count, delta in previous.since.runs:
+        _compute_until(found, tokens, units, position, new_first, compute)
+        kept = earlier[old_first : old_first + count]
+        if delta == 0:
+            found.extend(kept)
+        elif move is None:
+            found.extend([(base + delta, value) for base, value in kept])
         else:
-            value = move(known[1], base - known[0])
-        memo[key] = (base, value)
-        found.append((base, value))
-    return found, memo
+            found.extend([(base + delta, move(value, delta)) for base, value in kept])
+        position = new_first + count
+    _compute_until(found, tokens, units, position, len(units), compute)
+    return found, StatementMemo(found, StepMap(((0, 0, len(found), 0),)))
+
+
+def _compute_until(
+    found: list, tokens: list, units: list[Unit], position: int, end: int, compute: Callable
+) -> None:
+    for step in range(position, end):
+        found.append((tokens[units[step][0]].start, compute(step)))
 
 
 def events_of(events: list[tuple], units: list[Unit], position: int) -> list[tuple]:
