@@ -24,7 +24,7 @@ from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport, collect_imports
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
-from .lexical_units import PlacedMemo, UnitMemo, assemble, unit_summaries
+from .lexical_units import StatementIndex, UnitMemo, piecewise_index, unit_summaries
 from .records import (
     RecordReport,
     StatementFindings,
@@ -55,7 +55,6 @@ class DocumentAnalysis:
         # Per-statement views: the latest version's that built them, handed
         # on (with the parser's map of kept statements) until this one builds its own.
         self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else EMPTY_MEMO
-        self.placed_memo: PlacedMemo = previous.placed_memo if previous is not None else {}
         self.record_memo: StatementFindings = (
             previous.record_memo if previous is not None else EMPTY_MEMO
         )
@@ -157,7 +156,7 @@ class DocumentAnalysis:
         return DelimiterIndex(self.source, self._previous_delimiters)
 
     @cached_property
-    def completion_index(self) -> LexicalIndex:
+    def completion_index(self) -> LexicalIndex | StatementIndex:
         """The lexical index of the whole parse, broken source included.
 
         Completion and signature help use it together with the safe prefix.
@@ -170,14 +169,13 @@ class DocumentAnalysis:
             pieces, self.unit_memo = unit_summaries(
                 self.source, syntax.lex, parsed.events, parsed.units, self.unit_memo
             )
-            assembled = assemble(pieces, len(self.source), self.placed_memo)
-            if assembled is not None:
-                index, self.placed_memo = assembled
+            index = piecewise_index(pieces, len(self.source))
+            if index is not None:
                 return index
         return build_lexical_index(tokens, parsed.events, len(self.source))
 
     @cached_property
-    def lexical(self) -> LexicalIndex:
+    def lexical(self) -> LexicalIndex | StatementIndex:
         """The navigation index: only valid source has one."""
         return self.completion_index if self.valid else EMPTY_INDEX
 

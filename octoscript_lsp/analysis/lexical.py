@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.tokens import Token
@@ -52,6 +53,13 @@ class Symbol:
 
     def occurrences(self) -> list[tuple[int, int]]:
         return [self.span, *self.references]
+
+
+class Binding(NamedTuple):
+    """A name in scope and what bound it (what identifier completion lists)."""
+
+    name: str
+    kind: SymbolKind
 
 
 @dataclass(slots=True)
@@ -162,7 +170,7 @@ class LexicalIndex:
         """The innermost binding of `name` visible at `offset`."""
         return innermost_visible(self._names().get(name, ()), offset)
 
-    def visible_bindings(self, offset: int) -> list[Symbol]:
+    def visible_bindings(self, offset: int) -> list[Binding]:
         """Every binding visible at `offset`, innermost per name, sorted by name."""
         chosen: dict[str, Symbol] = {}
         for symbol in self.symbols:
@@ -174,7 +182,7 @@ class LexicalIndex:
                 current.start,
             ):
                 chosen[symbol.name] = symbol
-        return [chosen[name] for name in sorted(chosen)]
+        return [Binding(name, chosen[name].kind) for name in sorted(chosen)]
 
     def site_at(self, offset: int) -> tuple[int, int] | None:
         """First completion site containing `offset`, its end inclusive."""

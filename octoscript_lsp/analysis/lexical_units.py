@@ -1,28 +1,33 @@
-"""The lexical index assembled from per-statement pieces, reused across versions.
+"""The lexical index as per-statement pieces, reused across versions.
 
 A top-level statement's scope events depend only on its own text: the parser
 starts every top-level step in the same state. So each statement is replayed
 once into a position-independent `UnitSummary` (offsets relative to its first
-token), kept by its text, and the next version reuses every summary whose
-statement text is unchanged. Assembling the document's index is then a merge:
-resolve each statement's free references against the top-level bindings made
-before it, then add its own top-level bindings.
+token), and the next version reuses every summary of a statement the parser
+kept. The document's index (`StatementIndex`) is those summaries plus their
+offsets: a query at an offset looks at the one statement there, and at the
+top-level bindings of the statements before it, which two small tables
+(top-level bindings and unresolved references by name) answer. Nothing is
+laid out for the whole document unless a caller asks for every symbol.
 
-The merge gives exactly what `lexical.build_lexical_index` gives when neither
-budget runs out and every statement closes the scopes it opens; otherwise the
-caller builds the index the plain way (`assemble` answers None).
+The answers are exactly what `lexical.build_lexical_index` gives when
+neither budget runs out and every statement closes the scopes it opens;
+otherwise the caller builds the index the plain way (`piecewise_index`
+answers None).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from operator import itemgetter
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.lexer import LexResult
 from ..syntax.statements import StatementMemo, events_of, per_statement
 from ..syntax.tokens import Token
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
-from .lexical import OPEN_END, LexicalIndex, Symbol
+from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
 
 # (kind, name, start, end, visible_start, visible_end, references, top_level),
 # offsets relative to the statement's first token; visible_end may be OPEN_END.
@@ -39,10 +44,10 @@ class UnitSummary:
     occurrences: int  # definitions plus references resolved inside
     balanced: bool  # every scope it opens it closes
     tops: tuple[int, ...]  # positions in `symbols` of its top-level bindings
+    ordered: tuple[int, ...]  # positions in `symbols`, by definition start
 
 
-# Unit summaries by statement text (from its first token to the end of the
-# token after it, which the parser examined too).
+# Unit summaries of an earlier parse, reused for the statements it kept.
 UnitMemo = StatementMemo[UnitSummary]
 
 
@@ -107,6 +112,7 @@ def summarize_unit(tokens: list[Token], events: list[tuple], base: int) -> UnitS
         occurrences,
         len(scopes) == 1,
         tuple(number for number, symbol in enumerate(symbols) if symbol[7]),
+        tuple(sorted(range(len(symbols)), key=lambda number: symbols[number][2])),
     )
 
 
@@ -132,147 +138,315 @@ def unit_summaries(
     )
 
 
-@dataclass(slots=True)
-class _Placed:
-    """One statement's symbols and sites at one offset, kept for the next version."""
-
-    summary: UnitSummary
-    symbols: list[Symbol]  # in definition order
-    sites: list[tuple[int, int]]
-    ordered: list[Symbol]  # by start, as the index lists them
+# A top-level binding: (statement position, number in its summary, visible start).
+_Top = tuple[int, int, int]
+# A reference no binding inside its statement resolves: (statement position, start, end).
+_Free = tuple[int, int, int]
+_statement_of = itemgetter(0)
 
 
-# Placed statements by (id of the summary, base offset); the entry keeps the
-# summary alive, so the id cannot be reused while it is in the memo.
-PlacedMemo = dict[tuple[int, int], _Placed]
-
-
-def assemble(
-    pieces: list[tuple[int, UnitSummary]],
-    source_length: int,
-    previous: PlacedMemo | None = None,
-) -> tuple[LexicalIndex, PlacedMemo] | None:
-    """The document's index from its statements' summaries; None when a budget
-    would run out or a statement leaves a scope open (build it plainly then).
-
-    A statement at the same offset as in the earlier version keeps its Symbol
-    objects where they come out equal (their references and visibility are
-    checked: a top-level binding's depend on the statements after it).
-    """
-    total_sites = sum(len(summary.sites) for _, summary in pieces)
-    if total_sites > MAX_LEXICAL_COMPLETION_SITES:
-        return None
-    previous = previous or {}
+def piecewise_index(
+    pieces: list[tuple[int, UnitSummary]], source_length: int
+) -> StatementIndex | None:
+    """The index over the statements' summaries; None when a budget could run
+    out or a statement before the last leaves a scope open (the plain build
+    decides those)."""
     last = len(pieces) - 1
-    # Pass 1, on plain values: resolve free references and top-level shadowing.
-    # A top-level binding is known by `_slot(piece, position in its summary)`.
-    top: dict[str, int] = {}
-    extra: dict[int, list[tuple[int, int]]] = {}
-    ended: dict[int, int] = {}
-    occurrences = 0
-    for position, (base, summary) in enumerate(pieces):
+    sites = bound = 0
+    for position, (_, summary) in enumerate(pieces):
         if not summary.balanced and position != last:
             return None
-        occurrences += summary.occurrences
-        for name, start, end in summary.free:
-            target = top.get(name)
-            if target is not None:
-                extra.setdefault(target, []).append((start + base, end + base))
-                occurrences += 1
-        for number in summary.tops:
-            local = summary.symbols[number]
-            shadowed = top.get(local[1])
-            if shadowed is not None:
-                ended[shadowed] = local[4] + base
-            top[local[1]] = _slot(position, number)
-    if occurrences > MAX_LEXICAL_SYMBOL_OCCURRENCES:
+        sites += len(summary.sites)
+        bound += summary.occurrences + len(summary.free)
+    if sites > MAX_LEXICAL_COMPLETION_SITES:
         return None
-    # Pass 2: Symbol objects, reused from the earlier version where equal.
-    memo: PlacedMemo = {}
-    symbols: list[Symbol] = []
-    sites: list[tuple[int, int]] = []
-    for position, (base, summary) in enumerate(pieces):
-        key = (id(summary), base)
-        placed = previous.get(key)
-        if placed is None or placed.summary is not summary or position == last:
-            placed = _place(summary, base, source_length)
-        if summary.tops:
-            placed = _with_top_level(placed, position, base, source_length, extra, ended)
-        memo[key] = placed
-        symbols.extend(placed.ordered)
-        sites.extend(placed.sites)
-    return LexicalIndex(symbols, sites, False, False), memo
+    index = StatementIndex(pieces, source_length)
+    if bound > MAX_LEXICAL_SYMBOL_OCCURRENCES and index.occurrence_count() > (
+        MAX_LEXICAL_SYMBOL_OCCURRENCES
+    ):
+        return None
+    return index
 
 
-def _slot(position: int, number: int) -> int:
-    return (position << 20) | number
+class _StartLookup:
+    """`symbols_by_start()` of a statement index: a lookup, not a table."""
+
+    __slots__ = ("index",)
+
+    def __init__(self, index: StatementIndex) -> None:
+        self.index = index
+
+    def get(self, start: int, default: Symbol | None = None) -> Symbol | None:
+        found = self.index.symbol_defined_at(start)
+        return default if found is None else found
 
 
-def _with_top_level(
-    placed: _Placed,
-    position: int,
-    base: int,
-    source_length: int,
-    extra: dict[int, list[tuple[int, int]]],
-    ended: dict[int, int],
-) -> _Placed:
-    """`placed` with its top-level bindings' later references and visibility end."""
-    summary = placed.summary
-    made = placed.symbols
-    for number in summary.tops:
+class StatementIndex:
+    """The lexical index of a document as (offset, summary) per top-level statement.
+
+    Answers the same queries as `LexicalIndex`. Symbols are made on first
+    use (and kept, so one version hands out one object per binding); a
+    top-level binding's references in later statements and where a later
+    top-level binding of its name ends its visibility come from the
+    by-name tables, built on first use.
+    """
+
+    truncated = False
+    sites_truncated = False
+    incomplete = False
+
+    def __init__(self, pieces: list[tuple[int, UnitSummary]], source_length: int) -> None:
+        self.pieces = pieces
+        self.bases = [base for base, _ in pieces]
+        self.source_length = source_length
+        self._made: dict[tuple[int, int], Symbol] = {}
+        self._tops: dict[str, list[_Top]] | None = None
+        self._free: dict[str, list[_Free]] | None = None
+        self._symbols: list[Symbol] | None = None
+
+    # ------------------------------------------------------------ tables
+
+    def _top_table(self) -> dict[str, list[_Top]]:
+        if self._tops is None:
+            tops: dict[str, list[_Top]] = {}
+            for position, (base, summary) in enumerate(self.pieces):
+                if summary.tops:
+                    symbols = summary.symbols
+                    for number in summary.tops:
+                        local = symbols[number]
+                        tops.setdefault(local[1], []).append((position, number, local[4] + base))
+            self._tops = tops
+        return self._tops
+
+    def _free_table(self) -> dict[str, list[_Free]]:
+        if self._free is None:
+            free: dict[str, list[_Free]] = {}
+            for position, (base, summary) in enumerate(self.pieces):
+                for name, start, end in summary.free:
+                    free.setdefault(name, []).append((position, start + base, end + base))
+            self._free = free
+        return self._free
+
+    def occurrence_count(self) -> int:
+        """Definitions plus resolved references, as the plain build counts them."""
+        count = sum(summary.occurrences for _, summary in self.pieces)
+        tops = self._top_table()
+        for name, references in self._free_table().items():
+            entries = tops.get(name)
+            if entries:
+                first = entries[0][0]
+                count += len(references) - bisect_right(references, first, key=_statement_of)
+        return count
+
+    # ------------------------------------------------------------ symbols
+
+    def _statement_at(self, offset: int) -> int:
+        return bisect_right(self.bases, offset) - 1
+
+    def _symbol(self, position: int, number: int) -> Symbol:
+        key = (position, number)
+        made = self._made.get(key)
+        if made is None:
+            made = self._made[key] = self._make(position, number)
+        return made
+
+    def _make(self, position: int, number: int) -> Symbol:
+        base, summary = self.pieces[position]
         local = summary.symbols[number]
-        symbol = made[number]
-        slot = _slot(position, number)
-        more = extra.get(slot, [])
-        visible_end = ended.get(slot)
-        if visible_end is None:
-            visible_end = _own_end(local, base, source_length)
-        if symbol.visible_end == visible_end and symbol.references[len(local[6]) :] == more:
-            continue
-        if made is placed.symbols:
-            made = list(made)
-        made[number] = Symbol(
-            symbol.kind,
-            symbol.name,
-            symbol.start,
-            symbol.end,
-            symbol.visible_start,
-            visible_end,
-            _relative_references(local, base) + more,
-        )
-    if made is placed.symbols:
-        return placed
-    return _Placed(summary, made, placed.sites, _ordered(made))
-
-
-def _ordered(symbols: list[Symbol]) -> list[Symbol]:
-    return sorted(symbols, key=_symbol_start) if len(symbols) > 1 else symbols
-
-
-def _place(summary: UnitSummary, base: int, source_length: int) -> _Placed:
-    symbols = [
-        Symbol(
+        references = [(start + base, end + base) for start, end in local[6]]
+        visible_end = self.source_length if local[5] == OPEN_END else local[5] + base
+        if local[7]:
+            entries = self._top_table()[local[1]]
+            at = bisect_left(entries, (position, number), key=_slot_of)
+            following = entries[at + 1] if at + 1 < len(entries) else None
+            if following is not None:
+                visible_end = following[2]
+            if following is None or following[0] != position:
+                # The last top-level binding of its name in its statement:
+                # later statements' unresolved references up to the next one are its.
+                free = self._free_table().get(local[1], ())
+                low = bisect_right(free, position, key=_statement_of)
+                high = (
+                    len(free)
+                    if following is None
+                    else bisect_right(free, following[0], key=_statement_of)
+                )
+                references.extend((start, end) for _, start, end in free[low:high])
+        return Symbol(
             local[0],
             local[1],
             local[2] + base,
             local[3] + base,
             local[4] + base,
-            _own_end(local, base, source_length),
-            _relative_references(local, base),
+            visible_end,
+            references,
         )
-        for local in summary.symbols
-    ]
-    sites = [(start + base, end + base) for start, end in summary.sites]
-    return _Placed(summary, symbols, sites, _ordered(symbols))
+
+    def _resolve(self, position: int, name: str) -> Symbol | None:
+        """The top-level binding of `name` an unresolved reference in the
+        statement at `position` refers to: the last one before that statement."""
+        entries = self._top_table().get(name)
+        if not entries:
+            return None
+        at = bisect_left(entries, position, key=_statement_of) - 1
+        return None if at < 0 else self._symbol(entries[at][0], entries[at][1])
+
+    @property
+    def symbols(self) -> list[Symbol]:
+        """Every symbol by definition start (made for the whole document: costly)."""
+        if self._symbols is None:
+            self._symbols = [
+                self._symbol(position, number)
+                for position, (_, summary) in enumerate(self.pieces)
+                for number in summary.ordered
+            ]
+        return self._symbols
+
+    @property
+    def sites(self) -> list[tuple[int, int]]:
+        return [
+            (start + base, end + base)
+            for base, summary in self.pieces
+            for start, end in summary.sites
+        ]
+
+    def symbols_by_start(self) -> _StartLookup:
+        return _StartLookup(self)
+
+    def symbol_defined_at(self, start: int) -> Symbol | None:
+        position = self._statement_at(start)
+        if position < 0:
+            return None
+        base, summary = self.pieces[position]
+        relative = start - base
+        for number, local in enumerate(summary.symbols):
+            if local[2] == relative:
+                return self._symbol(position, number)
+        return None
+
+    # ------------------------------------------------------------ queries
+
+    def occurrence_at(self, offset: int) -> Occurrence | None:
+        """The definition or reference whose half-open span contains `offset`."""
+        return self._occurrence(self._statement_at(offset), offset, _contains)
+
+    def occurrence_ending_at(self, offset: int) -> Occurrence | None:
+        # A token ending at `offset` starts in the statement holding `offset - 1`.
+        return self._occurrence(self._statement_at(offset - 1), offset, _ends_at)
+
+    def _occurrence(self, position: int, offset: int, hit) -> Occurrence | None:
+        if position < 0:
+            return None
+        base, summary = self.pieces[position]
+        relative = offset - base
+        for number, local in enumerate(summary.symbols):
+            if hit(local[2], local[3], relative):
+                return Occurrence(
+                    self._symbol(position, number), local[2] + base, local[3] + base, True
+                )
+            for start, end in local[6]:
+                if hit(start, end, relative):
+                    symbol = self._symbol(position, number)
+                    return Occurrence(symbol, start + base, end + base, False)
+        for name, start, end in summary.free:
+            if hit(start, end, relative):
+                symbol = self._resolve(position, name)
+                if symbol is None:
+                    return None
+                return Occurrence(symbol, start + base, end + base, False)
+        return None
+
+    def visible(self, name: str, offset: int) -> Symbol | None:
+        """The innermost binding of `name` visible at `offset`."""
+        position = self._statement_at(offset)
+        if position < 0:
+            return None
+        _, summary = self.pieces[position]
+        candidates = [
+            self._symbol(position, number)
+            for number, local in enumerate(summary.symbols)
+            if local[1] == name
+        ]
+        # Of the earlier statements only the last top-level binding of the
+        # name can still be visible: it ended every one before it.
+        earlier = self._resolve(position, name)
+        if earlier is not None:
+            candidates.append(earlier)
+        return innermost_visible(candidates, offset)
+
+    def visible_bindings(self, offset: int) -> list[Binding]:
+        """Every binding visible at `offset`, innermost per name, sorted by name."""
+        position = self._statement_at(offset)
+        if position < 0:
+            return []
+        chosen: dict[str, Binding] = {}
+        for name, entries in self._top_table().items():
+            at = bisect_left(entries, position, key=_statement_of) - 1
+            if at >= 0 and self._top_visible_end(entries, at) > offset:
+                top_position, number, _ = entries[at]
+                local = self.pieces[top_position][1].symbols[number]
+                chosen[name] = Binding(name, local[0])
+        # A binding of the statement at `offset` wins over every earlier
+        # statement's: it became visible later.
+        base, summary = self.pieces[position]
+        relative = offset - base
+        best: dict[str, tuple[int, int]] = {}
+        for local in summary.symbols:
+            if local[4] <= relative and (local[5] == OPEN_END or relative < local[5]):
+                if local[5] == OPEN_END and not self._symbol_visible_to(position, local, offset):
+                    continue
+                rank = (local[4], local[2])
+                if local[1] not in best or rank > best[local[1]]:
+                    best[local[1]] = rank
+                    chosen[local[1]] = Binding(local[1], local[0])
+        return [chosen[name] for name in sorted(chosen)]
+
+    def _symbol_visible_to(self, position: int, local: LocalSymbol, offset: int) -> bool:
+        """Whether a binding left open in its statement is still visible at `offset`."""
+        number = self.pieces[position][1].symbols.index(local)
+        return self._symbol(position, number).visible_at(offset)
+
+    def _top_visible_end(self, entries: list[_Top], at: int) -> int:
+        if at + 1 < len(entries):
+            return entries[at + 1][2]
+        position, number, _ = entries[at]
+        base, summary = self.pieces[position]
+        local = summary.symbols[number]
+        return self.source_length if local[5] == OPEN_END else local[5] + base
+
+    def site_at(self, offset: int) -> tuple[int, int] | None:
+        """First completion site containing `offset`, its end inclusive."""
+        position = self._statement_at(offset)
+        # A site of the statement before may end exactly where this one starts.
+        for candidate in (position - 1, position):
+            if candidate < 0:
+                continue
+            base, summary = self.pieces[candidate]
+            relative = offset - base
+            sites = summary.sites
+            at = bisect_right(sites, (relative, OPEN_END)) - 1
+            for index in (at - 1, at):
+                if index >= 0 and sites[index][0] <= relative <= sites[index][1]:
+                    return (sites[index][0] + base, sites[index][1] + base)
+        return None
+
+    def is_site(self, start: int, end: int) -> bool:
+        position = self._statement_at(start)
+        if position < 0:
+            return False
+        base, summary = self.pieces[position]
+        sites = summary.sites
+        at = bisect_left(sites, (start - base, end - base))
+        return at < len(sites) and sites[at] == (start - base, end - base)
 
 
-def _own_end(local: LocalSymbol, base: int, source_length: int) -> int:
-    return source_length if local[5] == OPEN_END else local[5] + base
+def _slot_of(entry: _Top) -> tuple[int, int]:
+    return (entry[0], entry[1])
 
 
-def _relative_references(local: LocalSymbol, base: int) -> list[tuple[int, int]]:
-    return [(start + base, end + base) for start, end in local[6]]
+def _contains(start: int, end: int, offset: int) -> bool:
+    return start <= offset < end
 
 
-def _symbol_start(symbol: Symbol) -> int:
-    return symbol.start
+def _ends_at(start: int, end: int, offset: int) -> bool:
+    return end == offset

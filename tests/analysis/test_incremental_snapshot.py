@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.lexical import LexicalIndex, build_lexical_index
-from octoscript_lsp.analysis.lexical_units import assemble, unit_summaries
+from octoscript_lsp.analysis.lexical_units import piecewise_index, unit_summaries
 from octoscript_lsp.analysis.sites import open_delimiters_before
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens
@@ -76,19 +76,65 @@ def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list
         previous = current
 
 
-def test_merged_index_equals_replayed_index():
+def answers(index, text: str) -> tuple:
+    """What every query of an index answers, at every offset of `text`."""
+
+    def occurrence(found):
+        if found is None:
+            return None
+        symbol = found.symbol
+        return (symbol.name, symbol.start, found.start, found.end, found.is_definition)
+
+    names = sorted({symbol.name for symbol in index.symbols} | {"undefined"})
+    by_start = index.symbols_by_start()
+    return (
+        index_view(index),
+        [
+            (
+                occurrence(index.occurrence_at(offset)),
+                occurrence(index.occurrence_ending_at(offset)),
+                index.site_at(offset),
+                index.visible_bindings(offset),
+                [index.visible(name, offset) for name in names],
+            )
+            for offset in range(len(text) + 1)
+        ],
+        [index.is_site(start, end) for start, end in index.sites],
+        [index.is_site(start, end + 1) for start, end in index.sites],
+        [by_start.get(symbol.start) for symbol in index.symbols],
+        [by_start.get(symbol.start + 1) for symbol in index.symbols],
+    )
+
+
+def plain_index(text: str) -> LexicalIndex:
+    syntax = analyze_syntax(text)
+    return build_lexical_index(syntax.tokens, syntax.parsed.events, len(text))
+
+
+def test_statement_index_answers_as_the_replayed_index():
     syntax = analyze_syntax(LONG)
     pieces, _ = unit_summaries(
         LONG, syntax.lex, syntax.parsed.events, syntax.parsed.units, EMPTY_MEMO
     )
-    assembled = assemble(pieces, len(LONG))
-    assert assembled is not None
-    merged = assembled[0]
-    replayed = build_lexical_index(syntax.tokens, syntax.parsed.events, len(LONG))
-    assert index_view(merged) == index_view(replayed)
-    # `f3` is referenced from the next statement: resolved by the merge.
-    f3 = next(symbol for symbol in merged.symbols if symbol.name == "f3")
+    index = piecewise_index(pieces, len(LONG))
+    assert index is not None
+    assert answers(index, LONG) == answers(plain_index(LONG), LONG)
+    # `f3` is referenced from the next statement: resolved across statements.
+    f3 = next(symbol for symbol in index.symbols if symbol.name == "f3")
     assert len(f3.references) == 1
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BASES), edits)
+def test_incremental_statement_index_answers_as_a_fresh_replay(base: str, changes):
+    previous = DocumentAnalysis(base, 0)
+    _ = previous.completion_index
+    text = base
+    for version, (where, removed, inserted) in enumerate(changes, start=1):
+        text = apply(text, where, removed, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        assert answers(current.completion_index, text) == answers(plain_index(text), text)
+        previous = current
 
 
 def test_unchanged_statements_reuse_their_summaries():
