@@ -380,12 +380,19 @@ class StatementIndex:
         if position < 0:
             return []
         chosen: dict[str, Binding] = {}
+        pieces = self.pieces
         for name, entries in self._top_table().items():
-            at = bisect_left(entries, position, key=_statement_of) - 1
-            if at >= 0 and self._top_visible_end(entries, at) > offset:
+            if entries[0][0] >= position:
+                continue  # bound in this statement or later only
+            if entries[-1][0] < position:
+                at = len(entries) - 1  # the usual case: every binding of it is earlier
+                end = self._own_end(entries[at])
+            else:
+                at = bisect_left(entries, position, key=_statement_of) - 1
+                end = entries[at + 1][2]
+            if end > offset:
                 top_position, number, _ = entries[at]
-                local = self.pieces[top_position][1].symbols[number]
-                chosen[name] = Binding(name, local[0])
+                chosen[name] = Binding(name, pieces[top_position][1].symbols[number][0])
         # A binding of the statement at `offset` wins over every earlier
         # statement's: it became visible later.
         base, summary = self.pieces[position]
@@ -406,13 +413,11 @@ class StatementIndex:
         number = self.pieces[position][1].symbols.index(local)
         return self._symbol(position, number).visible_at(offset)
 
-    def _top_visible_end(self, entries: list[_Top], at: int) -> int:
-        if at + 1 < len(entries):
-            return entries[at + 1][2]
-        position, number, _ = entries[at]
-        base, summary = self.pieces[position]
-        local = summary.symbols[number]
-        return self.source_length if local[5] == OPEN_END else local[5] + base
+    def _own_end(self, entry: _Top) -> int:
+        """Where a top-level binding no later one shadows stops being visible."""
+        base, summary = self.pieces[entry[0]]
+        end = summary.symbols[entry[1]][5]
+        return self.source_length if end == OPEN_END else end + base
 
     def site_at(self, offset: int) -> tuple[int, int] | None:
         """First completion site containing `offset`, its end inclusive."""

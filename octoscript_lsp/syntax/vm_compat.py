@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic
+from .lexer import LexResult
+from .parse_result import ParseResult
+from .statements import StatementMemo, per_statement
 from .tokens import Kind, Token, first_token_from
 from .tree import Node
 
@@ -45,9 +48,9 @@ MSG_ASSIGNMENT_CONDITION = (
 _TAIL = SyntaxCode.RUNTIME_LAMBDA_TAIL
 
 
-# Relative diagnostics (offset from the statement's start, message) by the
-# text of a top-level statement.
-StatementMemo = dict[str, tuple[tuple[int, str, SyntaxCode], ...]]
+# Relative diagnostics (offset from the statement's start, message, code) of
+# each top-level statement of an earlier parse.
+VmMemo = StatementMemo[tuple[tuple[int, str, SyntaxCode], ...]]
 
 
 def vm_diagnostics(tree: Node, tokens: list[Token]) -> list[Diagnostic]:
@@ -59,35 +62,31 @@ def vm_diagnostics(tree: Node, tokens: list[Token]) -> list[Diagnostic]:
 
 
 def vm_diagnostics_reusing(
-    source: str, tree: Node, tokens: list[Token], previous: StatementMemo
-) -> tuple[list[Diagnostic], StatementMemo]:
-    """`vm_diagnostics`, reusing the answers for top-level statements whose text
-    an earlier version had too.
+    source: str, lex: LexResult, parsed: ParseResult, previous: VmMemo
+) -> tuple[list[Diagnostic], VmMemo]:
+    """`vm_diagnostics`, reusing the answers for top-level statements the
+    parser kept from the memo's parse.
 
     In valid source a top-level statement's parse, and so what these rules
     find in it, depends only on its own text: the parser starts every
     top-level step in the same state, and the token after the statement ends
     it. The memo returned holds this version's statements only.
     """
-    found: list[Diagnostic] = []
-    memo: StatementMemo = {}
-    for statement in tree.children:
-        text = source[statement.start : statement.end]
-        relative = memo.get(text)
-        if relative is None:
-            relative = previous.get(text)
-        if relative is None:
-            fresh: list[Diagnostic] = []
+    tokens, units, children = lex.tokens, parsed.units, parsed.tree.children
+
+    def relative(position: int) -> tuple[tuple[int, str, SyntaxCode], ...]:
+        start = units[position - 1][4] if position > 0 else 0
+        fresh: list[Diagnostic] = []
+        for statement in children[start : units[position][4]]:
             _statement_diagnostics(statement, tokens, fresh)
-            relative = tuple(
-                (item.offset - statement.start, item.message, item.code) for item in fresh
-            )
-        memo[text] = relative
-        if relative:  # most statements have none: no generator per statement
-            found.extend(
-                Diagnostic(statement.start + delta, message, code)
-                for delta, message, code in relative
-            )
+        base = tokens[units[position][0]].start
+        return tuple((item.offset - base, item.message, item.code) for item in fresh)
+
+    pieces, memo = per_statement(source, lex, units, previous, relative, None)
+    found: list[Diagnostic] = []
+    for base, items in pieces:
+        if items:  # most statements have none: no generator per statement
+            found.extend(Diagnostic(base + delta, message, code) for delta, message, code in items)
     found.sort(key=lambda diagnostic: diagnostic.offset)
     return found, memo
 
