@@ -15,6 +15,13 @@ from ..limits import (
     MAX_MODULE_INPUT_FIELDS,
     MAX_SIGNATURE_DELIMITER_DEPTH,
 )
+from ..syntax.text import (
+    IDENT_CONTINUE,
+    IDENT_START,
+    TRIVIA_SPACE,
+    identifier_end,
+    identifier_start_before,
+)
 from .sites import (
     DelimiterIndex,
     MemberSite,
@@ -25,10 +32,6 @@ from .sites import (
 )
 
 Span = tuple[int, int]
-
-_ASCII_SPACE = frozenset(" \t\n\x0c\r")
-_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_IDENT_CHARS = _IDENT_START | frozenset("0123456789")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,7 @@ def input_record_site(
     if callee is None or callee.member_end != context.callee_end:
         return None
     opening = context.open_paren + 1
-    while opening < len(source) and source[opening] in _ASCII_SPACE:
+    while opening < len(source) and source[opening] in TRIVIA_SPACE:
         opening += 1
     if opening >= len(source) or source[opening] != "{":
         return None
@@ -121,7 +124,7 @@ class _RecordScan:
 
     def _step(self) -> None:
         char = self.source[self.index]
-        if char in _IDENT_START:
+        if char in IDENT_START:
             self._identifier()
         elif char in " \t":
             self.index += 1
@@ -155,7 +158,7 @@ class _RecordScan:
             self.index += 1
             return
         start = self.index
-        while self.index < self.offset and self.source[self.index] in _IDENT_CHARS:
+        while self.index < self.offset and self.source[self.index] in IDENT_CONTINUE:
             self.index += 1
         name = self.source[start : self.index]
         if len(name) > MAX_MODULE_FIELD_NAME_BYTES or not is_canonical_identifier(name):
@@ -275,15 +278,11 @@ class _RecordScan:
 
 
 def _key_span_at(source: str, offset: int) -> Span | None:
-    start = offset
-    while start > 0 and source[start - 1] in _IDENT_CHARS:
-        start -= 1
-    end = offset
-    while end < len(source) and source[end] in _IDENT_CHARS:
-        end += 1
+    start = identifier_start_before(source, offset)
+    end = identifier_end(source, offset)
     if start == end:
         following = source[offset : offset + 1]
-        if following and following not in _ASCII_SPACE and following != "}":
+        if following and following not in TRIVIA_SPACE and following != "}":
             return None
         return (start, end)
     name = source[start:end]

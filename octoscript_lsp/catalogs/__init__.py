@@ -4,11 +4,7 @@ Pure layer: no LSP or pygls imports. See ``store`` for the replacement rules
 and each parser module for its acceptance rules.
 """
 
-from octoscript_lsp.catalogs._checks import (
-    RESERVED_WORDS,
-    CatalogRejected,
-    is_canonical_identifier,
-)
+from octoscript_lsp.catalogs._checks import CatalogRejected
 from octoscript_lsp.catalogs.fingerprint import canonical_json, fingerprint
 from octoscript_lsp.catalogs.model import (
     CONVERTER,
@@ -42,6 +38,8 @@ from octoscript_lsp.catalogs.workflow import (
     parse_workflow_data_catalog,
     parse_workflow_step_context,
 )
+from octoscript_lsp.syntax.text import is_canonical_identifier
+from octoscript_lsp.syntax.tokens import RESERVED_WORDS
 
 __all__ = [
     "CONVERTER",

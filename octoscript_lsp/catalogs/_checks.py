@@ -7,14 +7,8 @@ duplicates.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any, NoReturn
-
-# Member and binding names a catalog may use follow the lexer's own rules.
-from ..syntax.tokens import RESERVED_WORDS
-
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 class CatalogRejected(Exception):
@@ -31,11 +25,6 @@ class CatalogRejected(Exception):
 
 def reject(reason: str) -> NoReturn:
     raise CatalogRejected(reason)
-
-
-def is_canonical_identifier(name: str) -> bool:
-    """One canonical identifier token, not a reserved word."""
-    return _IDENTIFIER.fullmatch(name) is not None and name not in RESERVED_WORDS
 
 
 def utf8_len_within(text: str, limit: int) -> int | None:

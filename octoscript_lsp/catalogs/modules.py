@@ -35,7 +35,6 @@ from typing import Any, cast
 
 from octoscript_lsp.catalogs._checks import (
     ByteBudget,
-    is_canonical_identifier,
     reject,
     text_bytes,
     unique_named,
@@ -52,6 +51,7 @@ from octoscript_lsp.limits import (
     MAX_MODULE_PATH_BYTES,
     MAX_MODULE_PATH_SEGMENTS,
 )
+from octoscript_lsp.syntax.text import is_canonical_identifier
 
 FIELD_LISTS: dict[str, int] = {
     "inputFields": MAX_MODULE_INPUT_FIELDS,
