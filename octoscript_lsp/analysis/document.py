@@ -62,6 +62,11 @@ class DocumentAnalysis:
             previous.outline_memo if previous is not None else EMPTY_MEMO
         )
         self.format_memo: FormatMemo = previous.format_memo if previous is not None else {}
+        # The version before's lexical index, if it was built: its by-name
+        # tables often hold for this version too.
+        self._previous_index = (
+            previous.__dict__.get("completion_index") if previous is not None else None
+        )
         # The latest earlier string and comment regions, for the same reason.
         self._previous_regions: TextRegions | None = (
             previous.__dict__.get("regions", previous._previous_regions)
@@ -169,7 +174,10 @@ class DocumentAnalysis:
             pieces, self.unit_memo = unit_summaries(
                 self.source, syntax.lex, parsed.events, parsed.units, self.unit_memo
             )
-            index = piecewise_index(pieces, len(self.source))
+            earlier, self._previous_index = self._previous_index, None
+            if not isinstance(earlier, StatementIndex):
+                earlier = None
+            index = piecewise_index(pieces, len(self.source), earlier, parsed.kept)
             if index is not None:
                 return index
         return build_lexical_index(tokens, parsed.events, len(self.source))

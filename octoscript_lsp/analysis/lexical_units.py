@@ -24,7 +24,7 @@ from operator import itemgetter
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.lexer import LexResult
-from ..syntax.statements import StatementMemo, events_of, per_statement
+from ..syntax.statements import StatementMemo, StepMap, events_of, per_statement
 from ..syntax.tokens import Token
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
 from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
@@ -138,19 +138,25 @@ def unit_summaries(
     )
 
 
-# A top-level binding: (statement position, number in its summary, visible start).
-_Top = tuple[int, int, int]
-# A reference no binding inside its statement resolves: (statement position, start, end).
+# A top-level binding: (statement position, number in its summary).
+_Top = tuple[int, int]
+# A reference no binding inside its statement resolves: (statement position,
+# start, end), offsets relative to the statement, so the table outlives edits
+# that only move statements.
 _Free = tuple[int, int, int]
 _statement_of = itemgetter(0)
 
 
 def piecewise_index(
-    pieces: list[tuple[int, UnitSummary]], source_length: int
+    pieces: list[tuple[int, UnitSummary]],
+    source_length: int,
+    previous: StatementIndex | None = None,
+    kept: StepMap | None = None,
 ) -> StatementIndex | None:
     """The index over the statements' summaries; None when a budget could run
     out or a statement before the last leaves a scope open (the plain build
-    decides those)."""
+    decides those). With the previous version's index and the parser's map
+    of kept statements, its by-name tables are reused where they still hold."""
     last = len(pieces) - 1
     sites = bound = 0
     for position, (_, summary) in enumerate(pieces):
@@ -160,12 +166,72 @@ def piecewise_index(
         bound += summary.occurrences + len(summary.free)
     if sites > MAX_LEXICAL_COMPLETION_SITES:
         return None
-    index = StatementIndex(pieces, source_length)
+    index = StatementIndex(pieces, source_length, _Carried.over(previous, kept, pieces))
     if bound > MAX_LEXICAL_SYMBOL_OCCURRENCES and index.occurrence_count() > (
         MAX_LEXICAL_SYMBOL_OCCURRENCES
     ):
         return None
     return index
+
+
+@dataclass(frozen=True, slots=True)
+class _Carried:
+    """The previous version's by-name tables, and the statements that changed
+    since, when every statement kept its position (edits inside statements:
+    what typing mostly is). The tables hold positions and relative offsets
+    only, so they still hold unless a changed statement binds or leaves
+    unresolved other names than before."""
+
+    tops: dict[str, list[_Top]] | None
+    free: dict[str, list[_Free]] | None
+    changed: tuple[tuple[UnitSummary, UnitSummary], ...]  # (before, now)
+
+    @classmethod
+    def over(
+        cls,
+        previous: StatementIndex | None,
+        kept: StepMap | None,
+        pieces: list[tuple[int, UnitSummary]],
+    ) -> _Carried | None:
+        if previous is None or kept is None or len(previous.pieces) != len(pieces):
+            return None
+        if previous._tops is None and previous._free is None:
+            return None
+        covered = 0
+        changed = []
+        for old_first, new_first, count, _ in kept.runs:
+            if old_first != new_first:
+                return None
+            changed.extend(range(covered, new_first))
+            covered = new_first + count
+        changed.extend(range(covered, len(pieces)))
+        if len(changed) > _MAX_CARRIED_CHANGES:
+            return None
+        earlier = previous.pieces
+        return cls(
+            previous._tops,
+            previous._free,
+            tuple((earlier[position][1], pieces[position][1]) for position in changed),
+        )
+
+    def tops_hold(self) -> bool:
+        return self.tops is not None and all(
+            _top_names(before) == _top_names(now) for before, now in self.changed
+        )
+
+    def free_holds(self) -> bool:
+        return self.free is not None and all(
+            before.free == now.free for before, now in self.changed
+        )
+
+
+# More changed statements than this between two versions: rebuild the tables.
+_MAX_CARRIED_CHANGES = 8
+
+
+def _top_names(summary: UnitSummary) -> tuple[tuple[int, str], ...]:
+    symbols = summary.symbols
+    return tuple((number, symbols[number][1]) for number in summary.tops)
 
 
 class _StartLookup:
@@ -195,7 +261,12 @@ class StatementIndex:
     sites_truncated = False
     incomplete = False
 
-    def __init__(self, pieces: list[tuple[int, UnitSummary]], source_length: int) -> None:
+    def __init__(
+        self,
+        pieces: list[tuple[int, UnitSummary]],
+        source_length: int,
+        carried: _Carried | None = None,
+    ) -> None:
         self.pieces = pieces
         self.bases = [base for base, _ in pieces]
         self.source_length = source_length
@@ -203,29 +274,41 @@ class StatementIndex:
         self._tops: dict[str, list[_Top]] | None = None
         self._free: dict[str, list[_Free]] | None = None
         self._symbols: list[Symbol] | None = None
+        self._carried = carried
 
     # ------------------------------------------------------------ tables
 
     def _top_table(self) -> dict[str, list[_Top]]:
         if self._tops is None:
-            tops: dict[str, list[_Top]] = {}
-            for position, (base, summary) in enumerate(self.pieces):
-                if summary.tops:
-                    symbols = summary.symbols
-                    for number in summary.tops:
-                        local = symbols[number]
-                        tops.setdefault(local[1], []).append((position, number, local[4] + base))
-            self._tops = tops
+            carried = self._carried
+            if carried is not None and carried.tops_hold():
+                self._tops = carried.tops
+            else:
+                tops: dict[str, list[_Top]] = {}
+                for position, (_, summary) in enumerate(self.pieces):
+                    if summary.tops:
+                        symbols = summary.symbols
+                        for number in summary.tops:
+                            tops.setdefault(symbols[number][1], []).append((position, number))
+                self._tops = tops
         return self._tops
 
     def _free_table(self) -> dict[str, list[_Free]]:
         if self._free is None:
-            free: dict[str, list[_Free]] = {}
-            for position, (base, summary) in enumerate(self.pieces):
-                for name, start, end in summary.free:
-                    free.setdefault(name, []).append((position, start + base, end + base))
-            self._free = free
+            carried = self._carried
+            if carried is not None and carried.free_holds():
+                self._free = carried.free
+            else:
+                free: dict[str, list[_Free]] = {}
+                for position, (_, summary) in enumerate(self.pieces):
+                    for name, start, end in summary.free:
+                        free.setdefault(name, []).append((position, start, end))
+                self._free = free
         return self._free
+
+    def _visible_start(self, entry: _Top) -> int:
+        base, summary = self.pieces[entry[0]]
+        return summary.symbols[entry[1]][4] + base
 
     def occurrence_count(self) -> int:
         """Definitions plus resolved references, as the plain build counts them."""
@@ -257,10 +340,10 @@ class StatementIndex:
         visible_end = self.source_length if local[5] == OPEN_END else local[5] + base
         if local[7]:
             entries = self._top_table()[local[1]]
-            at = bisect_left(entries, (position, number), key=_slot_of)
+            at = bisect_left(entries, (position, number))
             following = entries[at + 1] if at + 1 < len(entries) else None
             if following is not None:
-                visible_end = following[2]
+                visible_end = self._visible_start(following)
             if following is None or following[0] != position:
                 # The last top-level binding of its name in its statement:
                 # later statements' unresolved references up to the next one are its.
@@ -271,7 +354,10 @@ class StatementIndex:
                     if following is None
                     else bisect_right(free, following[0], key=_statement_of)
                 )
-                references.extend((start, end) for _, start, end in free[low:high])
+                bases = self.bases
+                references.extend(
+                    (start + bases[at], end + bases[at]) for at, start, end in free[low:high]
+                )
         return Symbol(
             local[0],
             local[1],
@@ -389,9 +475,9 @@ class StatementIndex:
                 end = self._own_end(entries[at])
             else:
                 at = bisect_left(entries, position, key=_statement_of) - 1
-                end = entries[at + 1][2]
+                end = self._visible_start(entries[at + 1])
             if end > offset:
-                top_position, number, _ = entries[at]
+                top_position, number = entries[at]
                 chosen[name] = Binding(name, pieces[top_position][1].symbols[number][0])
         # A binding of the statement at `offset` wins over every earlier
         # statement's: it became visible later.
@@ -443,10 +529,6 @@ class StatementIndex:
         sites = summary.sites
         at = bisect_left(sites, (start - base, end - base))
         return at < len(sites) and sites[at] == (start - base, end - base)
-
-
-def _slot_of(entry: _Top) -> tuple[int, int]:
-    return (entry[0], entry[1])
 
 
 def _contains(start: int, end: int, offset: int) -> bool:
