@@ -99,13 +99,22 @@ def answers(index, text: str) -> tuple:
                 index.visible_bindings(offset),
                 [index.visible(name, offset) for name in names],
             )
-            for offset in range(len(text) + 1)
+            for offset in _offsets(text)
         ],
         [index.is_site(start, end) for start, end in index.sites],
         [index.is_site(start, end + 1) for start, end in index.sites],
         [by_start.get(symbol.start) for symbol in index.symbols],
         [by_start.get(symbol.start + 1) for symbol in index.symbols],
     )
+
+
+def _offsets(text: str) -> list[int]:
+    """Every offset of a short text; around a spread of token edges of a long one."""
+    if len(text) < 2000:
+        return list(range(len(text) + 1))
+    edges = {edge for token in analyze_syntax(text).tokens for edge in (token.start, token.end)}
+    spread = sorted(edges)[::6]
+    return sorted({near for edge in spread for near in (edge - 1, edge, edge + 1) if near >= 0})
 
 
 def plain_index(text: str) -> LexicalIndex:
