@@ -103,3 +103,7 @@ MAX_SUGGESTION_DISTANCE = 3
 # Command line: a `--settings` / `catalog check` file holds at most the three
 # projections' retained budgets plus the properties the parsers ignore.
 MAX_SETTINGS_FILE_BYTES = 4 * 1024 * 1024
+
+# Completion items of identifiers kept as finished JSON text, by (name, kind):
+# a document's bindings, and those of a few others, fit.
+MAX_CACHED_COMPLETION_ITEMS = 8192

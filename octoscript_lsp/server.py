@@ -41,7 +41,7 @@ from .features import (
     tool_calls,
     workspace_symbols,
 )
-from .features.wire import WireText
+from .features.wire import WireDict, WireText
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
 from .transport import MessageReader, ReadExecutor, shallow_copy_text
@@ -328,7 +328,9 @@ def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) ->
     types.TEXT_DOCUMENT_COMPLETION,
     types.CompletionOptions(trigger_characters=["."], resolve_provider=False),
 )
-def complete(ls: OctoscriptServer, params: types.CompletionParams) -> types.CompletionList:
+def complete(
+    ls: OctoscriptServer, params: types.CompletionParams
+) -> types.CompletionList | WireDict | WireText:
     state, offset = _at(ls, params.text_document.uri, params.position)
     return completion.complete_wire(
         state.analysis, state.positions, offset, ls.catalogs, ls.prefill_snippets()

@@ -467,18 +467,23 @@ class StatementIndex:
             return []
         chosen: dict[str, Binding] = {}
         pieces = self.pieces
+        # The last top-level binding of a name is never shadowed: it stays
+        # visible to the end of the text.
+        open_to_end = offset < self.source_length
         for name, entries in self._top_table().items():
-            if entries[0][0] >= position:
-                continue  # bound in this statement or later only
-            if entries[-1][0] < position:
-                at = len(entries) - 1  # the usual case: every binding of it is earlier
-                end = self._own_end(entries[at])
+            last = entries[-1]
+            if last[0] < position:  # the usual case: every binding of it is earlier
+                if not open_to_end:
+                    continue
+                top_position, number = last
             else:
+                if entries[0][0] >= position:
+                    continue  # bound in this statement or later only
                 at = bisect_left(entries, position, key=_statement_of) - 1
-                end = self._visible_start(entries[at + 1])
-            if end > offset:
+                if self._visible_start(entries[at + 1]) <= offset:
+                    continue
                 top_position, number = entries[at]
-                chosen[name] = Binding(name, pieces[top_position][1].symbols[number][0])
+            chosen[name] = Binding(name, pieces[top_position][1].symbols[number][0])
         # A binding of the statement at `offset` wins over every earlier
         # statement's: it became visible later.
         base, summary = self.pieces[position]
@@ -498,12 +503,6 @@ class StatementIndex:
         """Whether a binding left open in its statement is still visible at `offset`."""
         number = self.pieces[position][1].symbols.index(local)
         return self._symbol(position, number).visible_at(offset)
-
-    def _own_end(self, entry: _Top) -> int:
-        """Where a top-level binding no later one shadows stops being visible."""
-        base, summary = self.pieces[entry[0]]
-        end = summary.symbols[entry[1]][5]
-        return self.source_length if end == OPEN_END else end + base
 
     def site_at(self, offset: int) -> tuple[int, int] | None:
         """First completion site containing `offset`, its end inclusive."""

@@ -8,14 +8,16 @@ input record, and finally lexical identifiers.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from functools import lru_cache
 
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
-from ..analysis.lexical import KIND_LABELS
+from ..analysis.lexical import KIND_LABELS, Binding
 from ..analysis.sites import (
     ImportPathSite,
     MemberSite,
@@ -23,12 +25,13 @@ from ..analysis.sites import (
     member_site,
     tool_literal_site,
 )
+from ..limits import MAX_CACHED_COMPLETION_ITEMS
 from ..syntax.tree import SymbolKind
 from . import catalog_assist, completion_kinds
 from .completion_context import CompletionContext
 from .positions import PositionMap
 from .prefill import with_required_fields
-from .wire import WireDict
+from .wire import WireDict, WireText
 
 _CONVERTER = get_converter()
 
@@ -73,6 +76,8 @@ def complete(
 ) -> types.CompletionList:
     """The completion answer as lsprotocol objects."""
     answer = complete_wire(analysis, positions, offset, catalogs, prefill)
+    if isinstance(answer, WireText):
+        return _CONVERTER.structure(json.loads(answer), types.CompletionList)
     if isinstance(answer, WireDict):
         return _CONVERTER.structure(dict(answer), types.CompletionList)
     return answer
@@ -84,7 +89,7 @@ def complete_wire(
     offset: int | None,
     catalogs: catalog_assist.Catalogs,
     prefill: bool = False,
-) -> types.CompletionList | WireDict:
+) -> types.CompletionList | WireDict | WireText:
     """The completion answer, large lists already in wire form (for the server)."""
     index = analysis.completion_index
     if offset is None or analysis.syntax is None:
@@ -310,23 +315,32 @@ def _std_namespace_members(
 # ---------------------------------------------------------------- lexical identifiers
 
 
-def _lexical(context: CompletionContext) -> types.CompletionList | WireDict:
-    """Every visible binding; hundreds of items, so built in wire form."""
+def _lexical(context: CompletionContext) -> types.CompletionList | WireText:
+    """Every visible binding: hundreds of items, so sent as finished JSON text.
+
+    Every item has the same edit range; the rest of an item depends only on
+    the binding's name and kind, so its JSON is made once and reused by
+    every later request.
+    """
     analysis = context.analysis
     index = analysis.completion_index
     site = index.site_at(context.offset)
     if site is None or site[1] > analysis.metadata_prefix_end:
         return _list([], index.incomplete)
-    edit_range = context.positions.wire_range(*site)
-    items = []
-    for symbol in index.visible_bindings(site[0]):
-        kind = _LEXICAL_WIRE_KINDS.get(symbol.kind, _VARIABLE_KIND)
-        items.append(
-            {
-                "label": symbol.name,
-                "kind": kind,
-                "detail": KIND_LABELS[symbol.kind],
-                "textEdit": {"range": edit_range, "newText": symbol.name},
-            }
-        )
-    return WireDict(isIncomplete=index.incomplete, items=items)
+    edit_range = json.dumps(context.positions.wire_range(*site), separators=(",", ":"))
+    items = ",".join(
+        head + edit_range + tail
+        for head, tail in map(_lexical_item_json, index.visible_bindings(site[0]))
+    )
+    incomplete = "true" if index.incomplete else "false"
+    return WireText(f'{{"isIncomplete":{incomplete},"items":[{items}]}}')
+
+
+@lru_cache(maxsize=MAX_CACHED_COMPLETION_ITEMS)
+def _lexical_item_json(binding: Binding) -> tuple[str, str]:
+    """A binding's completion item as JSON text, split where the edit range goes."""
+    name = json.dumps(binding.name)
+    kind = _LEXICAL_WIRE_KINDS.get(binding.kind, _VARIABLE_KIND)
+    detail = json.dumps(KIND_LABELS[binding.kind])
+    head = f'{{"label":{name},"kind":{kind},"detail":{detail},"textEdit":{{"range":'
+    return head, f',"newText":{name}}}}}'
