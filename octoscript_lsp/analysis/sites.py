@@ -84,6 +84,37 @@ def skip_trivia(source: str, index: int) -> int | None:
             return index
 
 
+_ESCAPING_CLOSERS = frozenset("[(,)]}")
+
+
+def is_assignment_at(source: str, index: int) -> bool:
+    """`=` (not `==`) or a compound assignment `+=`, `-=`, `*=`, `/=`, `%=`."""
+    char = source[index : index + 1]
+    following = source[index + 1 : index + 2]
+    if char == "=":
+        return following != "="
+    return char in ("+", "-", "*", "/", "%") and following == "="
+
+
+def may_mutate(source: str, reference_end: int) -> bool:
+    """Whether the text after a reference may write, call, index or let it escape.
+
+    Member reads `.a.b` are followed through; what comes after them decides.
+    """
+    index = skip_trivia(source, reference_end)
+    while index is not None:
+        if is_assignment_at(source, index):
+            return True
+        char = source[index : index + 1]
+        if char != ".":
+            return char in _ESCAPING_CLOSERS
+        index = skip_trivia(source, index + 1)
+        if index is None or source[index : index + 1] not in _IDENT_START:
+            return True
+        index = skip_trivia(source, identifier_end_after(source, index + 1))
+    return True
+
+
 # ---------------------------------------------------------------- strings and comments
 
 

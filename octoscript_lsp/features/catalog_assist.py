@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.aliases import OutputCall, output_call_binding
 from ..analysis.imports import ModuleImport
 from ..analysis.input_records import InputRecordSite, input_record_site
+from ..analysis.output_calls import OutputCall, output_call_binding
 from ..analysis.sites import (
     MemberSite,
     is_canonical_identifier,
@@ -265,7 +265,7 @@ def catalog_import(analysis: DocumentAnalysis, receiver: Span) -> ModuleImport |
         return None
     by_binding = {item.binding_start: item for item in imports.imports}
     bindings = set(by_binding)
-    binding = graph.import_binding_for(symbol.start, bindings)
+    binding = graph.import_binding_for(symbol, bindings)
     if binding is None:
         return None
     group = graph.import_group(binding, bindings)
