@@ -94,8 +94,17 @@ class RecordReport:
     def shapes(self) -> list[RecordShape]:
         return self._kept_shapes[0]
 
-    @property
+    @cached_property
     def truncated(self) -> bool:
+        """Whether a budget dropped a shape; counted, not collected, when all fit."""
+        shapes = fields = 0
+        for facts in pieces_before(self._pieces, self.prefix_end):
+            shapes += len(facts.shapes)
+            fields += facts.retained_fields
+        # Every shape of a statement starting inside the prefix is a superset
+        # of those kept: when even that fits, nothing was dropped.
+        if shapes <= MAX_STATIC_RECORD_SHAPES and fields <= MAX_STATIC_RECORD_FIELDS:
+            return False
         return self._kept_shapes[1]
 
     @cached_property
@@ -129,8 +138,11 @@ class RecordReport:
         """Every kept edge in parse order (group rules walk them all)."""
         return self._kept_aliases[0]
 
-    @property
+    @cached_property
     def aliases_truncated(self) -> bool:
+        edges = sum(len(facts.aliases) for facts in pieces_before(self._pieces, self.prefix_end))
+        if edges <= MAX_STATIC_RECORD_ALIASES:
+            return False  # a superset of the kept edges fits
         return self._kept_aliases[1]
 
     @cached_property

@@ -125,6 +125,14 @@ class StringRegion:
     terminated: bool
 
 
+def _string_read_end(region: StringRegion) -> int:
+    return region.content_end + 1
+
+
+def _comment_read_end(comment: tuple[int, int]) -> int:
+    return comment[1] + 1
+
+
 class TextRegions:
     """String contents and comments of a text, found in one left-to-right pass.
 
@@ -167,17 +175,17 @@ class TextRegions:
         old = previous.source
         unchanged = common_prefix(source, old)
         resume = 0
-        for region in previous.strings:
-            end = region.content_end + 1
-            if end > unchanged:
-                break
-            self.strings.append(region)
-            resume = max(resume, end if region.terminated else region.content_end)
-        for start, end in previous.comments:
-            if end + 1 > unchanged:
-                break
-            self.comments.append((start, end))
-            resume = max(resume, end)
+        # Regions never overlap, so their ends grow with their starts: the
+        # ones read wholly before the change are a leading slice.
+        kept = bisect_right(previous.strings, unchanged, key=_string_read_end)
+        if kept:
+            self.strings = previous.strings[:kept]
+            last = self.strings[-1]
+            resume = last.content_end + 1 if last.terminated else last.content_end
+        kept = bisect_right(previous.comments, unchanged, key=_comment_read_end)
+        if kept:
+            self.comments = previous.comments[:kept]
+            resume = max(resume, self.comments[-1][1])
         tail = common_suffix(source, old, min(len(old), len(source)) - unchanged)
         resync = (len(source) - len(old), len(source) - tail) if tail else None
         return resume, resync

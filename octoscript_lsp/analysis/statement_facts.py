@@ -157,6 +157,8 @@ def import_report(pieces: FactPieces, prefix_end: int) -> ImportReport:
     found: list[ModuleImport] = []
     truncated = False
     for facts in pieces_before(pieces, prefix_end):
+        if not facts.imports:
+            continue
         for item in facts.imports:
             if item.path_end > prefix_end:
                 continue

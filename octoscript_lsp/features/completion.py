@@ -64,6 +64,22 @@ def _item(
     )
 
 
+def _wire_item(
+    label: str, kind: int, edit_range: dict, detail: str, documentation: str | None
+) -> dict:
+    """`_item` in wire form, for lists long enough that building lsprotocol
+    objects and unstructuring them costs more than the answer."""
+    item = {
+        "label": label,
+        "kind": kind,
+        "detail": detail,
+        "textEdit": {"range": edit_range, "newText": label},
+    }
+    if documentation:
+        item["documentation"] = {"kind": "plaintext", "value": documentation}
+    return item
+
+
 def complete(
     analysis: DocumentAnalysis,
     positions: PositionMap,
@@ -92,7 +108,7 @@ def complete_wire(
     if index.truncated:
         return _list([], True)
     context = CompletionContext(analysis, positions, offset, catalogs, prefill)
-    steps: tuple[Callable[[CompletionContext], types.CompletionList | None], ...] = (
+    steps: tuple[Callable[[CompletionContext], types.CompletionList | WireDict | None], ...] = (
         _import_path,
         _tool_literal,
         _member,
@@ -164,7 +180,7 @@ def import_site(analysis: DocumentAnalysis, offset: int) -> ImportPathSite | Non
 # ---------------------------------------------------------------- tool-name literals
 
 
-def _tool_literal(context: CompletionContext) -> types.CompletionList | None:
+def _tool_literal(context: CompletionContext) -> types.CompletionList | WireDict | None:
     analysis = context.analysis
     site = tool_literal_site(analysis.source, analysis.regions, context.offset)
     if site is None:
@@ -175,15 +191,17 @@ def _tool_literal(context: CompletionContext) -> types.CompletionList | None:
     if record is None or not surfaces.is_tool_import(record.path):
         # The literal site claims the position even for another receiver.
         return _list([], context.imports_incomplete or unavailable)
-    edit_range = context.range(site.content_start, site.content_end)
+    incomplete = context.imports_incomplete or unavailable
+    if not entries:
+        return _list([], incomplete)
+    edit_range = context.positions.wire_range(site.content_start, site.content_end)
     detail = f"{_TOOL_FORMAT_LABELS[format_name.value]} tool name; the host decides if it may run"
+    kind = int(completion_kinds.KIND_TOOL_NAME_LITERAL)
+    # `entries` is sorted by name already.
     items = [
-        _item(
-            name, completion_kinds.KIND_TOOL_NAME_LITERAL, edit_range, detail, description or None
-        )
-        for name, description in entries
+        _wire_item(name, kind, edit_range, detail, description) for name, description in entries
     ]
-    return _list(_sorted(items), context.imports_incomplete or unavailable)
+    return WireDict(isIncomplete=incomplete, items=items)
 
 
 # ---------------------------------------------------------------- member sites
