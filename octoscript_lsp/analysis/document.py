@@ -26,7 +26,7 @@ from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
 from .lexical_units import PlacedMemo, UnitMemo, assemble, unit_summaries
 from .records import RecordReport, empty_report
 from .sites import DelimiterIndex, TextRegions
-from .statement_facts import FactMemo, FactPieces, collect_facts, import_report
+from .statement_facts import FactMemo, PrefixFacts, collect_facts, import_report
 
 
 class DocumentAnalysis:
@@ -168,27 +168,28 @@ class DocumentAnalysis:
         return self.completion_index if self.valid else EMPTY_INDEX
 
     @cached_property
-    def statement_facts(self) -> FactPieces:
-        """Each top-level statement's record shapes, alias edges and imports."""
+    def statement_facts(self) -> PrefixFacts:
+        """Each top-level statement's record shapes, alias edges and imports
+        (those inside the metadata prefix count)."""
         syntax = self.syntax
         if syntax is None:
-            return []
+            return PrefixFacts([], 0)
         parsed = syntax.parsed
         pieces, self.record_memo = collect_facts(
             self.source, syntax.lex, parsed.events, parsed.units, self.record_memo
         )
-        return pieces
+        return PrefixFacts(pieces, self.metadata_prefix_end)
 
     @cached_property
     def imports(self) -> ImportReport:
-        return import_report(self.statement_facts, self.metadata_prefix_end)
+        return import_report(self.statement_facts)
 
     @cached_property
     def records(self) -> RecordReport:
         """Static record shapes and alias edges inside the metadata prefix."""
         if self.syntax is None:
             return empty_report()
-        return RecordReport(self.statement_facts, self.metadata_prefix_end)
+        return RecordReport(self.statement_facts)
 
     @cached_property
     def hints(self) -> HintReport:

@@ -34,7 +34,7 @@ from .aliases import AliasGraph
 from .imports import ImportReport, ModuleImport
 from .lexical import LexicalIndex, Symbol, build_lexical_index
 from .records import RecordReport
-from .statement_facts import facts_of, import_report
+from .statement_facts import PrefixFacts, facts_of, import_report
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
@@ -300,9 +300,9 @@ def hints_for_syntax(syntax: SyntaxResult) -> HintReport:
     length = len(syntax.source)
     lexical = build_lexical_index(syntax.tokens, syntax.parsed.events, length)
     # One piece for the whole text: a single pass serves imports and aliases.
-    pieces = [(0, facts_of(syntax.tokens, syntax.parsed.events))]
-    aliases = AliasGraph(syntax.source, lexical, RecordReport(pieces, length))
-    return collect_hints(syntax, lexical, import_report(pieces, length), aliases)
+    facts = PrefixFacts([(0, facts_of(syntax.tokens, syntax.parsed.events))], length)
+    aliases = AliasGraph(syntax.source, lexical, RecordReport(facts))
+    return collect_hints(syntax, lexical, import_report(facts), aliases)
 
 
 # ------------------------------------------------------------ presentation

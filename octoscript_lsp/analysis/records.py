@@ -33,7 +33,7 @@ from ..syntax.tree import SymbolKind
 from .lexical import LexicalIndex, Symbol
 from .record_scan import RecordAlias, RecordField, RecordShape, Span, field_named
 from .sites import is_canonical_identifier, may_mutate
-from .statement_facts import FactPieces, StatementFacts, piece_at, pieces_before
+from .statement_facts import PrefixFacts
 
 __all__ = ["RecordField", "RecordReport", "RecordResolver", "field_named", "may_mutate"]
 
@@ -44,9 +44,9 @@ __all__ = ["RecordField", "RecordReport", "RecordResolver", "field_named", "may_
 class RecordReport:
     """The shapes and alias edges kept inside the prefix and the budgets."""
 
-    def __init__(self, pieces: FactPieces, prefix_end: int) -> None:
-        self._pieces = pieces
-        self.prefix_end = prefix_end
+    def __init__(self, facts: PrefixFacts) -> None:
+        self._facts = facts
+        self.prefix_end = facts.prefix_end
         self._resolvers: dict[int, tuple[LexicalIndex, RecordResolver]] = {}
 
     def __repr__(self) -> str:
@@ -64,9 +64,7 @@ class RecordReport:
         kept: list[RecordShape] = []
         retained = 0
         dropped = False
-        for facts in pieces_before(self._pieces, self.prefix_end):
-            if not facts.shapes:
-                continue
+        for facts in self._facts.with_shapes:
             if (
                 facts.shapes[-1][1] <= self.prefix_end
                 and len(kept) + len(facts.shapes) <= MAX_STATIC_RECORD_SHAPES
@@ -97,13 +95,13 @@ class RecordReport:
     @cached_property
     def truncated(self) -> bool:
         """Whether a budget dropped a shape; counted, not collected, when all fit."""
-        shapes = fields = 0
-        for facts in pieces_before(self._pieces, self.prefix_end):
-            shapes += len(facts.shapes)
-            fields += facts.retained_fields
-        # Every shape of a statement starting inside the prefix is a superset
-        # of those kept: when even that fits, nothing was dropped.
-        if shapes <= MAX_STATIC_RECORD_SHAPES and fields <= MAX_STATIC_RECORD_FIELDS:
+        facts = self._facts
+        # Every shape of the statements starting inside the prefix is a
+        # superset of those kept: when even that fits, nothing was dropped.
+        if (
+            facts.shape_total <= MAX_STATIC_RECORD_SHAPES
+            and facts.field_total <= MAX_STATIC_RECORD_FIELDS
+        ):
             return False
         return self._kept_shapes[1]
 
@@ -114,7 +112,7 @@ class RecordReport:
     def shape_for(self, binding_start: int) -> RecordShape | None:
         if self.truncated:
             return self._shape_by_binding.get(binding_start)
-        found = self._facts_at(binding_start).shape_at(binding_start)
+        found = self._facts.at(binding_start).shape_at(binding_start)
         return found[0] if found is not None and found[1] <= self.prefix_end else None
 
     # ------------------------------------------------------------ alias edges
@@ -123,7 +121,7 @@ class RecordReport:
     def _kept_aliases(self) -> tuple[list[RecordAlias], bool]:
         kept: list[RecordAlias] = []
         dropped = False
-        for facts in pieces_before(self._pieces, self.prefix_end):
+        for facts in self._facts.with_aliases:
             for alias, end in facts.aliases:
                 if end > self.prefix_end:
                     continue
@@ -140,8 +138,7 @@ class RecordReport:
 
     @cached_property
     def aliases_truncated(self) -> bool:
-        edges = sum(len(facts.aliases) for facts in pieces_before(self._pieces, self.prefix_end))
-        if edges <= MAX_STATIC_RECORD_ALIASES:
+        if self._facts.alias_total <= MAX_STATIC_RECORD_ALIASES:
             return False  # a superset of the kept edges fits
         return self._kept_aliases[1]
 
@@ -153,11 +150,8 @@ class RecordReport:
         """The kept edge a `let` binding starting here introduces, if any."""
         if self.aliases_truncated:
             return self._alias_by_binding.get(binding_start)
-        found = self._facts_at(binding_start).alias_at(binding_start)
+        found = self._facts.at(binding_start).alias_at(binding_start)
         return found[0] if found is not None and found[1] <= self.prefix_end else None
-
-    def _facts_at(self, offset: int) -> StatementFacts:
-        return piece_at(self._pieces, offset)
 
     # ------------------------------------------------------------ resolution
 
@@ -172,7 +166,7 @@ class RecordReport:
 
 
 def empty_report() -> RecordReport:
-    return RecordReport([], 0)
+    return RecordReport(PrefixFacts([], 0))
 
 
 def alias_symbol(source: str, index: LexicalIndex, alias: RecordAlias) -> Symbol | None:

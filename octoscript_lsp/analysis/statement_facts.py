@@ -12,7 +12,7 @@ statement by offset instead of merging every statement's facts.
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -137,30 +137,63 @@ def collect_facts(
     )
 
 
-def piece_at(pieces: FactPieces, offset: int) -> StatementFacts:
-    """The facts of the statement an offset lies in (its first token or later)."""
-    position = bisect_right(pieces, offset, key=_OFFSET) - 1
-    return pieces[position][1] if position >= 0 else NO_FACTS
+class PrefixFacts:
+    """The statements' facts up to the metadata prefix, sorted out in one pass.
+
+    Readers ask about one binding (`at`) or walk the few statements that have
+    what they need (`with_shapes`, `with_aliases`, `with_imports`); the totals
+    settle the budgets without collecting anything when everything fits.
+    Statements starting at or past `prefix_end` are left out: all they found
+    ends past it.
+    """
+
+    __slots__ = (
+        "pieces",
+        "prefix_end",
+        "with_shapes",
+        "with_aliases",
+        "with_imports",
+        "shape_total",
+        "field_total",
+        "alias_total",
+    )
+
+    def __init__(self, pieces: FactPieces, prefix_end: int) -> None:
+        self.pieces = pieces
+        self.prefix_end = prefix_end
+        self.with_shapes: list[StatementFacts] = []
+        self.with_aliases: list[StatementFacts] = []
+        self.with_imports: list[StatementFacts] = []
+        shapes = fields = aliases = 0
+        for offset, facts in pieces:
+            if offset >= prefix_end:
+                break
+            if facts is NO_FACTS:
+                continue
+            if facts.shapes:
+                self.with_shapes.append(facts)
+                shapes += len(facts.shapes)
+                fields += facts.retained_fields
+            if facts.aliases:
+                self.with_aliases.append(facts)
+                aliases += len(facts.aliases)
+            if facts.imports:
+                self.with_imports.append(facts)
+        self.shape_total, self.field_total, self.alias_total = shapes, fields, aliases
+
+    def at(self, offset: int) -> StatementFacts:
+        """The facts of the statement an offset lies in (its first token or later)."""
+        position = bisect_right(self.pieces, offset, key=_OFFSET) - 1
+        return self.pieces[position][1] if position >= 0 else NO_FACTS
 
 
-def pieces_before(pieces: FactPieces, end: int) -> Iterator[StatementFacts]:
-    """Facts of the statements starting before `end`, in source order."""
-    for offset, facts in pieces:
-        if offset >= end:
-            return
-        if facts is not NO_FACTS:
-            yield facts
-
-
-def import_report(pieces: FactPieces, prefix_end: int) -> ImportReport:
+def import_report(facts: PrefixFacts) -> ImportReport:
     """Complete imports ending inside the prefix, at most MAX_MODULE_IMPORTS."""
     found: list[ModuleImport] = []
     truncated = False
-    for facts in pieces_before(pieces, prefix_end):
-        if not facts.imports:
-            continue
-        for item in facts.imports:
-            if item.path_end > prefix_end:
+    for statement in facts.with_imports:
+        for item in statement.imports:
+            if item.path_end > facts.prefix_end:
                 continue
             if len(found) == MAX_MODULE_IMPORTS:
                 truncated = True
