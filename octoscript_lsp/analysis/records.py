@@ -31,12 +31,9 @@ from ..limits import (
 )
 from ..syntax.tree import SymbolKind
 from .lexical import LexicalIndex, Symbol
-from .record_scan import RecordAlias, RecordField, RecordShape, Span, field_named
+from .record_scan import RecordAlias, RecordField, RecordShape, Span
 from .sites import is_canonical_identifier, may_mutate
 from .statement_facts import PrefixFacts
-
-__all__ = ["RecordField", "RecordReport", "RecordResolver", "field_named", "may_mutate"]
-
 
 # ---------------------------------------------------------------- the report
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..analysis.members import member_receiver
-from ..analysis.records import RecordField, field_named
+from ..analysis.record_scan import RecordField, field_named
 from ..analysis.sites import member_site
 from .completion_context import CompletionContext
 
