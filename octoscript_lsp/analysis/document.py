@@ -46,7 +46,7 @@ class DocumentAnalysis:
         self.version = version
         self.too_large: SourceTooLarge | None = None
         # Answers about one cursor site of this version (`members.member_receiver`).
-        self.site_memo: dict[object, object] = {}
+        self.site_memo: dict[object, dict[str, object]] = {}
         self.syntax: SyntaxResult | None = None
         # Per-statement lexical summaries by statement text: the latest version's
         # that built them, handed on until this one builds its own.

@@ -19,10 +19,10 @@ and the alias model; the features add the catalogs and build LSP objects.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..limits import MAX_MODULE_PATH_SEGMENTS
 from ..syntax.tree import SymbolKind
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .document import DocumentAnalysis
 
 Span = tuple[int, int]
+T = TypeVar("T")
 STD_PATH: tuple[str, ...] = ("mod", "std")
 
 
@@ -75,10 +76,23 @@ def is_fixed_core(path: tuple[str, ...] | None) -> bool:
 class MemberReceiver:
     """One member site of one version, its receiver resolved on demand."""
 
-    def __init__(self, analysis: DocumentAnalysis, site: MemberSite) -> None:
+    def __init__(
+        self, analysis: DocumentAnalysis, site: MemberSite, answers: dict[str, object]
+    ) -> None:
         self.analysis = analysis
         self.site = site
         self.source = analysis.source
+        # Shared by every receiver of this site and version. Plain values
+        # only: the snapshot holds them, so a reference back to it would make
+        # a cycle keeping each evicted version alive until the cyclic
+        # collector runs (peak RSS while typing).
+        self._answers = answers
+
+    def _answer(self, key: str, compute: Callable[[], T]) -> T:
+        answers = self._answers
+        if key not in answers:
+            answers[key] = compute()
+        return cast(T, answers[key])
 
     def _within_prefix(self, end: int) -> bool:
         return end <= self.analysis.metadata_prefix_end
@@ -88,9 +102,12 @@ class MemberReceiver:
 
     # ------------------------------------------------------------ direct imports
 
-    @cached_property
+    @property
     def direct_import(self) -> ModuleImport | None:
         """The `use` the receiver name is bound by, if its binding is one."""
+        return self._answer("direct_import", self._direct_import)
+
+    def _direct_import(self) -> ModuleImport | None:
         return self.analysis.visible_import(*self.site.receiver)
 
     @property
@@ -98,9 +115,12 @@ class MemberReceiver:
         """`direct_import`, for a site ending inside the metadata prefix."""
         return self.direct_import if self._within_prefix(self.site.member_end) else None
 
-    @cached_property
+    @property
     def built_in(self) -> BuiltInMember | None:
         """The built-in surface of a direct site inside the prefix."""
+        return self._answer("built_in", self._built_in)
+
+    def _built_in(self) -> BuiltInMember | None:
         record = self.prefix_import
         return None if record is None else built_in_member(record, self.site)
 
@@ -113,9 +133,12 @@ class MemberReceiver:
             path.append(segment)
         return tuple(path)
 
-    @cached_property
+    @property
     def fixed_path(self) -> tuple[str, ...] | None:
         """The direct import path plus the chain (no aliases)."""
+        return self._answer("fixed_path", self._fixed_path)
+
+    def _fixed_path(self) -> tuple[str, ...] | None:
         record = self.prefix_import
         return None if record is None else self._extend_path(record.path)
 
@@ -125,37 +148,52 @@ class MemberReceiver:
 
     # ------------------------------------------------------------ catalog modules
 
-    @cached_property
+    @property
     def catalog_import(self) -> ModuleImport | None:
         """The `use` the receiver names directly, or through a stable root-alias chain."""
+        return self._answer("catalog_import", self._catalog_import)
+
+    def _catalog_import(self) -> ModuleImport | None:
         return catalog_import(self.analysis, self.site.receiver)
 
-    @cached_property
+    @property
     def catalog_path(self) -> tuple[str, ...] | None:
         """The catalog path the receiver chain stands for."""
+        return self._answer("catalog_path", self._catalog_path)
+
+    def _catalog_path(self) -> tuple[str, ...] | None:
         if not self._within_prefix(self.site.member_end):
             return None
         record = self.catalog_import
         return None if record is None else self._extend_path(record.path)
 
-    @cached_property
+    @property
     def alias_metadata_truncated(self) -> bool:
+        return self._answer("alias_metadata_truncated", self._alias_metadata_truncated)
+
+    def _alias_metadata_truncated(self) -> bool:
         return alias_metadata_truncated(self.analysis, self.site.receiver)
 
     # ------------------------------------------------------------ call results
 
-    @cached_property
+    @property
     def output_parent(self) -> tuple[str, ...] | None:
         """The object-child names between a result binding and the member (at most one)."""
+        return self._answer("output_parent", self._output_parent)
+
+    def _output_parent(self) -> tuple[str, ...] | None:
         chain = self.site.receivers[1:]
         if len(chain) > 1:
             return None
         names = self._names(chain)
         return names if all(is_canonical_identifier(name) for name in names) else None
 
-    @cached_property
+    @property
     def output_call(self) -> OutputCall | None:
         """The module call whose result the receiver holds, through a stable alias group."""
+        return self._answer("output_call", self._output_call)
+
+    def _output_call(self) -> OutputCall | None:
         analysis = self.analysis
         index = analysis.completion_index
         if (
@@ -211,12 +249,10 @@ class MemberReceiver:
 
 
 def member_receiver(analysis: DocumentAnalysis, site: MemberSite) -> MemberReceiver:
-    """The receiver of `site`, shared by every question asked about it this version."""
-    memo = analysis.site_memo
-    found = memo.get(site)
-    if not isinstance(found, MemberReceiver):
-        found = memo[site] = MemberReceiver(analysis, site)
-    return found
+    """The receiver of `site`; its answers are shared by every question asked
+    about the site this version."""
+    answers = analysis.site_memo.setdefault(site, {})
+    return MemberReceiver(analysis, site, answers)
 
 
 def catalog_import(analysis: DocumentAnalysis, receiver: Span) -> ModuleImport | None:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import gc
+import weakref
+
 import pytest
 
 from octoscript_lsp.analysis import surfaces
@@ -86,11 +89,27 @@ def test_record_fields_by_completion_and_navigation_rules():
     assert broken.record_fields(navigation=True) is None  # invalid source
 
 
-def test_one_receiver_per_site_and_version():
+def test_answers_are_shared_per_site_and_version():
     source, marks = strip_markers("use mod.tool\ntool.@@x@@\n")
     analysis = DocumentAnalysis(source)
     site = member_site(source, analysis.regions, marks["x"])
-    assert member_receiver(analysis, site) is member_receiver(analysis, site)
+    first = member_receiver(analysis, site).built_in
     again = member_site(source, analysis.regions, marks["x"])
-    assert member_receiver(analysis, again) is member_receiver(analysis, site)
+    assert member_receiver(analysis, again).built_in is first
     assert surfaces.is_tool_import(member_receiver(analysis, site).direct_import.path)
+
+
+def test_a_snapshot_with_classified_sites_is_freed_without_the_cycle_collector():
+    source, marks = strip_markers("use mod.app.w\nlet a = w\nlet r = {b: 1}\na.@@x@@\nr.b\n")
+    analysis = DocumentAnalysis(source)
+    site = member_site(source, analysis.regions, marks["x"])
+    receiver = member_receiver(analysis, site)
+    assert receiver.catalog_path == ("mod", "app", "w")
+    assert receiver.record_fields() is None
+    freed = weakref.ref(analysis)
+    gc.disable()
+    try:
+        del analysis, receiver
+        assert freed() is None
+    finally:
+        gc.enable()
