@@ -19,7 +19,7 @@ value inside a call, list or record.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 from ..limits import (
@@ -44,7 +44,9 @@ class RecordReport:
     def __init__(self, facts: PrefixFacts) -> None:
         self._facts = facts
         self.prefix_end = facts.prefix_end
-        self._resolvers: dict[int, tuple[LexicalIndex, RecordResolver]] = {}
+        # Per lexical index: its resolution memos (plain values, so the report
+        # and its resolvers form no reference cycle that outlives a version).
+        self._memos: dict[int, tuple[LexicalIndex, _ResolverMemo]] = {}
 
     def __repr__(self) -> str:
         return (
@@ -153,13 +155,11 @@ class RecordReport:
     # ------------------------------------------------------------ resolution
 
     def resolver(self, source: str, index: LexicalIndex) -> RecordResolver:
-        """The alias resolver over one lexical index, built once per index."""
-        cached = self._resolvers.get(id(index))
-        if cached is not None and cached[0] is index:
-            return cached[1]
-        resolver = RecordResolver(source, self, index)
-        self._resolvers[id(index)] = (index, resolver)
-        return resolver
+        """The alias resolver over one lexical index; its memos are kept per index."""
+        cached = self._memos.get(id(index))
+        if cached is None or cached[0] is not index:
+            cached = self._memos[id(index)] = (index, _ResolverMemo())
+        return RecordResolver(source, self, index, cached[1])
 
 
 def empty_report() -> RecordReport:
@@ -207,18 +207,29 @@ class _Target:
     children: tuple[str, ...] = ()
 
 
+@dataclass(slots=True)
+class _ResolverMemo:
+    """What a resolver worked out over one index, kept for the next request."""
+
+    targets: dict[int, _Target] = field(default_factory=dict)
+    views: dict[int, RecordView] = field(default_factory=dict)
+    stable: dict[tuple[int, int], bool] = field(default_factory=dict)
+
+
 class RecordResolver:
     """Alias edges resolved over one lexical index, and the stability rules."""
 
-    def __init__(self, source: str, report: RecordReport, index: LexicalIndex) -> None:
+    def __init__(
+        self, source: str, report: RecordReport, index: LexicalIndex, memo: _ResolverMemo
+    ) -> None:
         self.source = source
         self.report = report
         self.index = index
         # Alias targets are resolved when a walk reaches them: a request
         # after a keystroke follows a few chains, not every alias.
-        self._targets: dict[int, _Target] = {}
-        self._views: dict[int, RecordView] = {}
-        self._stable: dict[tuple[int, int], bool] = {}
+        self._targets = memo.targets
+        self._views = memo.views
+        self._stable = memo.stable
 
     def visible(self, name: str, offset: int) -> Symbol | None:
         return self.index.visible(name, offset)

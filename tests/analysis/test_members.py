@@ -106,10 +106,10 @@ def test_a_snapshot_with_classified_sites_is_freed_without_the_cycle_collector()
     receiver = member_receiver(analysis, site)
     assert receiver.catalog_path == ("mod", "app", "w")
     assert receiver.record_fields() is None
-    freed = weakref.ref(analysis)
+    freed = [weakref.ref(analysis), weakref.ref(analysis.records)]
     gc.disable()
     try:
         del analysis, receiver
-        assert freed() is None
+        assert [ref() for ref in freed] == [None, None]
     finally:
         gc.enable()
