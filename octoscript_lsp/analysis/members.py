@@ -28,6 +28,7 @@ from ..limits import MAX_MODULE_PATH_SEGMENTS
 from ..syntax.tree import SymbolKind
 from . import surfaces
 from .imports import ModuleImport
+from .lexical import Symbol
 from .output_calls import OutputCall, output_call_binding
 from .record_scan import RecordField
 from .sites import MemberSite, is_canonical_identifier
@@ -100,6 +101,15 @@ class MemberReceiver:
     def _names(self, spans: tuple[Span, ...]) -> tuple[str, ...]:
         return tuple(self.source[start:end] for start, end in spans)
 
+    @property
+    def binding(self) -> Symbol | None:
+        """The completion index's binding of the receiver name where it is written."""
+        return self._answer("binding", self._binding)
+
+    def _binding(self) -> Symbol | None:
+        start, end = self.site.receiver
+        return self.analysis.completion_index.visible(self.source[start:end], start)
+
     # ------------------------------------------------------------ direct imports
 
     @property
@@ -154,7 +164,9 @@ class MemberReceiver:
         return self._answer("catalog_import", self._catalog_import)
 
     def _catalog_import(self) -> ModuleImport | None:
-        return catalog_import(self.analysis, self.site.receiver)
+        if self.site.receiver[1] > self.analysis.metadata_prefix_end:
+            return None
+        return catalog_import(self.analysis, self.site.receiver, self.binding)
 
     @property
     def catalog_path(self) -> tuple[str, ...] | None:
@@ -172,7 +184,11 @@ class MemberReceiver:
         return self._answer("alias_metadata_truncated", self._alias_metadata_truncated)
 
     def _alias_metadata_truncated(self) -> bool:
-        return alias_metadata_truncated(self.analysis, self.site.receiver)
+        receiver = self.site.receiver
+        if not self.analysis.aliases.truncated or receiver[1] > self.analysis.metadata_prefix_end:
+            return False
+        binding = self.binding
+        return binding is not None and binding.kind is SymbolKind.LET
 
     # ------------------------------------------------------------ call results
 
@@ -203,7 +219,7 @@ class MemberReceiver:
         ):
             return None
         start, end = self.site.receiver
-        initial = index.visible(self.source[start:end], start)
+        initial = self.binding
         graph = analysis.aliases
         if initial is None or initial.kind is not SymbolKind.LET or graph.truncated:
             return None
@@ -241,11 +257,12 @@ class MemberReceiver:
         """
         analysis = self.analysis
         if navigation:
-            index, prefix_end = analysis.lexical, len(self.source)
+            index, prefix_end, binding = analysis.lexical, len(self.source), None
         else:
             index, prefix_end = analysis.completion_index, analysis.metadata_prefix_end
+            binding = self.binding if self.site.receiver[1] <= prefix_end else None
         resolver = analysis.records.resolver(self.source, index)
-        return resolver.fields_for(self.site.receivers, prefix_end)
+        return resolver.fields_for(self.site.receivers, prefix_end, binding)
 
 
 def member_receiver(analysis: DocumentAnalysis, site: MemberSite) -> MemberReceiver:
@@ -255,13 +272,12 @@ def member_receiver(analysis: DocumentAnalysis, site: MemberSite) -> MemberRecei
     return MemberReceiver(analysis, site, answers)
 
 
-def catalog_import(analysis: DocumentAnalysis, receiver: Span) -> ModuleImport | None:
-    """The `use` a receiver names directly, or through a stable exact root-alias chain."""
-    start, end = receiver
-    if end > analysis.metadata_prefix_end:
-        return None
+def catalog_import(
+    analysis: DocumentAnalysis, receiver: Span, symbol: Symbol | None
+) -> ModuleImport | None:
+    """The `use` a receiver (bound to `symbol`) names directly, or through a
+    stable exact root-alias chain."""
     index = analysis.completion_index
-    symbol = index.visible(analysis.source[start:end], start)
     if symbol is None:
         return None
     imports = analysis.imports

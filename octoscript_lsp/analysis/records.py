@@ -344,14 +344,19 @@ class RecordResolver:
     # ------------------------------------------------------------ lookups
 
     def fields_for(
-        self, receivers: Sequence[Span], prefix_end: int
+        self, receivers: Sequence[Span], prefix_end: int, binding: Symbol | None = None
     ) -> tuple[RecordField, ...] | None:
-        """Fields at `recv.child.` when the receiver resolves to a stable shape."""
+        """Fields at `recv.child.` when the receiver resolves to a stable shape.
+
+        `binding` is the receiver's binding in this index, when the caller
+        looked it up already.
+        """
         receiver_start, receiver_end = receivers[0]
         if receiver_end > prefix_end or receiver_end > self.report.prefix_end:
             return None
-        name = self.source[receiver_start:receiver_end]
-        symbol = self.visible(name, receiver_start)
+        symbol = binding
+        if symbol is None:
+            symbol = self.visible(self.source[receiver_start:receiver_end], receiver_start)
         if symbol is None or symbol.kind is not SymbolKind.LET:
             return None
         view = self.view_for(symbol)
