@@ -48,6 +48,10 @@ MAX_STATIC_RECORD_FIELDS = 4_096
 MAX_STATIC_RECORD_ALIASES = 1_024
 MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH = 2
 MAX_ALIAS_HOPS = 16
+# Longest `let r = recv.m(x)` initializer read as a call result (the reference
+# counts bytes), and the bracket depth inside its argument.
+MAX_OUTPUT_INITIALIZER_CHARS = 64 * 1024
+MAX_OUTPUT_CALL_DEPTH = 128
 
 # Tool-call review
 MAX_TOOL_CALL_HINTS = 1_024

@@ -1,14 +1,17 @@
-"""Exact `let` alias edges and the alias-group rules catalog assistance uses.
+"""The alias model: exact `let` alias edges and the alias-group rules.
 
 An *alias edge* is a `let` whose initializer is exactly `b`, `b.c` or
 `b.c.d` (non-reserved identifiers joined by `.` tokens) followed by a
-statement end. The edges are the record report's (`records.direct_alias`,
-found statement by statement): only those ending inside the metadata
-prefix, at most `MAX_STATIC_RECORD_ALIASES` of them (more marks the report
+statement end. The edges are the record report's (found statement by
+statement, `statement_facts`): only those ending inside the metadata prefix,
+at most `MAX_STATIC_RECORD_ALIASES` of them (more marks the report
 truncated). Each edge's target name is resolved where it is written, so a
 later redeclaration never retargets it.
 
-Two consumers follow these edges:
+Nothing is built for the whole document: a query follows the chain of the
+one binding asked about, resolving each edge's target when it reaches it;
+only the group rules below look at every edge (there are few), never at
+every statement. Two consumers follow the edges:
 
 - module imports: a receiver bound by `let a = b` (root edges only, at most
   16 hops) resolves to the `use` it finally names. The whole *group* (the
@@ -22,35 +25,25 @@ Two consumers follow these edges:
   must be the requested receiver, a member read that writes nothing, or the
   target of an edge whose alias is in the group.
 
-Everything here is pure: source text, tokens, the lexical index and the
-import report in, plain values out.
+Everything here is pure: source text, the lexical index and the record
+report in, plain values out.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from ..limits import (
-    MAX_ALIAS_HOPS,
-    MAX_IMPORTED_MODULE_ALIAS_DEPTH,
-    MAX_MODULE_PATH_SEGMENTS,
-)
+from ..limits import MAX_ALIAS_HOPS, MAX_IMPORTED_MODULE_ALIAS_DEPTH, MAX_MODULE_PATH_SEGMENTS
 from ..syntax.tree import SymbolKind
-from .lexical import LexicalIndex, Symbol
-from .records import RecordReport
-from .sites import is_canonical_identifier, skip_trivia
+from .lexical import EMPTY_INDEX, LexicalIndex, Symbol
+from .record_scan import RecordAlias
+from .records import RecordReport, alias_symbol, empty_report
+from .sites import identifier_end_after, may_mutate, skip_trivia
 
 Span = tuple[int, int]
 
-#: Rust's `u8::is_ascii_whitespace` (no vertical tab).
-_TRIVIA_SPACE = frozenset(" \t\n\x0c\r")
 _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_IDENT_CHARS = _IDENT_START | frozenset("0123456789")
-_ESCAPING_CLOSERS = frozenset("[(,)]}")
-
-#: Longest initializer a call-result binding may have (the reference counts bytes).
-MAX_OUTPUT_INITIALIZER_CHARS = 64 * 1024
-MAX_OUTPUT_CALL_DEPTH = 128
 
 
 # ---------------------------------------------------------------- edges
@@ -67,44 +60,7 @@ class AliasEdge:
         return self.children == 0
 
 
-# ---------------------------------------------------------------- source trivia
-
-
-def _char(source: str, index: int) -> str:
-    return source[index] if 0 <= index < len(source) else ""
-
-
-def _identifier_end(source: str, start: int) -> int:
-    index = start + 1
-    length = len(source)
-    while index < length and source[index] in _IDENT_CHARS:
-        index += 1
-    return index
-
-
-def is_assignment_at(source: str, index: int) -> bool:
-    char = _char(source, index)
-    following = _char(source, index + 1)
-    if char == "=":
-        return following != "="
-    return char in ("+", "-", "*", "/", "%") and following == "="
-
-
-def may_mutate(source: str, reference_end: int) -> bool:
-    """Whether the text after a reference may write, call, index or escape it."""
-    index = skip_trivia(source, reference_end)
-    while True:
-        if index is None:
-            return True
-        if is_assignment_at(source, index):
-            return True
-        char = _char(source, index)
-        if char != ".":
-            return char != "" and char in _ESCAPING_CLOSERS
-        member = skip_trivia(source, index + 1)
-        if member is None or _char(source, member) not in _IDENT_START:
-            return True
-        index = skip_trivia(source, _identifier_end(source, member))
+# ---------------------------------------------------------------- reference checks
 
 
 def is_direct_member_call(source: str, reference_end: int) -> bool:
@@ -113,18 +69,18 @@ def is_direct_member_call(source: str, reference_end: int) -> bool:
     members = 0
     while True:
         separator = skip_trivia(source, index)
-        if separator is None or _char(source, separator) != ".":
+        if separator is None or source[separator : separator + 1] != ".":
             return False
         member = skip_trivia(source, separator + 1)
-        if member is None or _char(source, member) not in _IDENT_START:
+        if member is None or source[member : member + 1] not in _IDENT_START:
             return False
         members += 1
         if members > MAX_MODULE_PATH_SEGMENTS:
             return False
-        following = skip_trivia(source, _identifier_end(source, member))
+        following = skip_trivia(source, identifier_end_after(source, member + 1))
         if following is None:
             return False
-        char = _char(source, following)
+        char = source[following : following + 1]
         if char == "(":
             return True
         if char != ".":
@@ -136,7 +92,7 @@ def is_stable_member_read(source: str, reference_end: int) -> bool:
     following = skip_trivia(source, reference_end)
     return (
         following is not None
-        and _char(source, following) == "."
+        and source[following : following + 1] == "."
         and not may_mutate(source, reference_end)
     )
 
@@ -144,71 +100,123 @@ def is_stable_member_read(source: str, reference_end: int) -> bool:
 # ---------------------------------------------------------------- the graph
 
 
-@dataclass(slots=True)
 class AliasGraph:
-    """Alias edges of one document with their targets resolved."""
+    """Alias edges of one document version, resolved on demand."""
 
-    edges: tuple[AliasEdge, ...]
-    truncated: bool
-    symbols_by_start: dict[int, Symbol]
-    #: binding start -> the symbol its target names where written (None: unresolved)
-    targets: dict[int, Symbol | None]
-    #: root edges only: binding start -> resolved target symbol
-    root_targets: dict[int, Symbol] = field(default_factory=dict)
-    _root_by_target: dict[Span, int] = field(default_factory=dict)
+    def __init__(self, source: str, index: LexicalIndex, report: RecordReport) -> None:
+        self.source = source
+        self.index = index
+        self.report = report
+        #: alias binding start -> the symbol its target names where written
+        self._targets: dict[int, Symbol | None] = {}
+        #: symbols met while walking, by definition start
+        self._known: dict[int, Symbol] = {}
+        self._imports: dict[int, int | None] = {}
 
-    def __post_init__(self) -> None:
-        for edge in self.edges:
-            target = self.targets.get(edge.binding[0])
-            if edge.is_root and target is not None:
-                self.root_targets[edge.binding[0]] = target
-                self._root_by_target[edge.target] = edge.binding[0]
+    @property
+    def truncated(self) -> bool:
+        return self.report.aliases_truncated
+
+    @property
+    def edges(self) -> tuple[AliasEdge, ...]:
+        """Every kept edge, in parse order."""
+        return tuple(
+            AliasEdge(alias.binding, alias.target, len(alias.children))
+            for alias in self.report.aliases
+        )
+
+    def target_of(self, alias: RecordAlias) -> Symbol | None:
+        """The binding an edge's target names where it is written."""
+        start = alias.binding[0]
+        if start not in self._targets:
+            target_start, target_end = alias.target
+            name = self.source[target_start:target_end]
+            self._targets[start] = self.index.visible(name, target_start)
+        return self._targets[start]
+
+    def root_target(self, binding_start: int) -> Symbol | None:
+        """The resolved target of the root edge a binding introduces, if any."""
+        alias = self.report.alias_for(binding_start)
+        if alias is None or not alias.is_root:
+            return None
+        return self._remember(self.target_of(alias))
+
+    def _remember(self, symbol: Symbol | None) -> Symbol | None:
+        if symbol is not None:
+            self._known[symbol.start] = symbol
+        return symbol
+
+    def _edge_symbol(self, alias: RecordAlias) -> Symbol | None:
+        return self._remember(alias_symbol(self.source, self.index, alias))
+
+    def symbol_at(self, start: int) -> Symbol | None:
+        """A group member's symbol (the walks met every one of them)."""
+        known = self._known.get(start)
+        return known if known is not None else self.index.symbols_by_start().get(start)
 
     # -- imports -------------------------------------------------------------
 
-    def import_binding_for(self, binding_start: int, import_bindings: set[int]) -> int | None:
-        """The import binding a root-alias chain reaches within 16 hops."""
-        current = binding_start
+    def import_binding_for(self, symbol: Symbol, import_bindings: set[int]) -> int | None:
+        """The import binding a root-alias chain from `symbol` reaches within 16 hops."""
+        self._remember(symbol)
+        if symbol.start not in self._imports:
+            self._imports[symbol.start] = self._chain_import(symbol, import_bindings)
+        return self._imports[symbol.start]
+
+    def _chain_import(self, symbol: Symbol, import_bindings: set[int]) -> int | None:
+        current: Symbol | None = symbol
         visited: set[int] = set()
         for depth in range(MAX_IMPORTED_MODULE_ALIAS_DEPTH + 1):
-            if current in visited:
+            if current is None or current.start in visited:
                 return None
-            visited.add(current)
-            if current in import_bindings:
-                return current
-            symbol = self.symbols_by_start.get(current)
-            if depth == MAX_IMPORTED_MODULE_ALIAS_DEPTH or symbol is None:
+            visited.add(current.start)
+            if current.start in import_bindings:
+                return current.start
+            if depth == MAX_IMPORTED_MODULE_ALIAS_DEPTH or current.kind is not SymbolKind.LET:
                 return None
-            if symbol.kind is not SymbolKind.LET:
-                return None
-            target = self.root_targets.get(current)
-            if target is None:
-                return None
-            current = target.start
+            current = self.root_target(current.start)
         return None
+
+    def _root_edges(self) -> list[RecordAlias]:
+        """Root edges whose target resolves (the only ones a chain can take)."""
+        return [
+            alias
+            for alias in self.report.aliases
+            if alias.is_root and self.target_of(alias) is not None
+        ]
 
     def import_group(self, import_binding: int, import_bindings: set[int]) -> set[int]:
         group = {import_binding}
-        for start in self.root_targets:
-            if self.import_binding_for(start, import_bindings) == import_binding:
-                group.add(start)
+        for alias in self._root_edges():
+            symbol = self._edge_symbol(alias)
+            if symbol is not None and (
+                self.import_binding_for(symbol, import_bindings) == import_binding
+            ):
+                group.add(symbol.start)
         return group
 
-    def import_group_is_stable(self, source: str, group: set[int], receiver: Span) -> bool:
+    def group_references_allowed(self, group: set[int], allowed: Callable[[Span], bool]) -> bool:
+        """Every reference of an import group is a group alias's target or `allowed`.
+
+        The import group's stability rules differ only in `allowed`: the
+        completion receiver or a direct member call (assistance), any
+        module-call receiver (the tool-call review).
+        """
+        group_targets = {alias.target for alias in self._root_edges() if alias.binding[0] in group}
         for start in group:
-            symbol = self.symbols_by_start.get(start)
+            symbol = self.symbol_at(start)
             if symbol is None:
                 return False
             for reference in symbol.references:
-                if reference == receiver:
-                    continue
-                alias = self._root_by_target.get(reference)
-                if alias is not None and alias in group:
-                    continue
-                if is_direct_member_call(source, reference[1]):
-                    continue
-                return False
+                if reference not in group_targets and not allowed(reference):
+                    return False
         return True
+
+    def import_group_is_stable(self, source: str, group: set[int], receiver: Span) -> bool:
+        return self.group_references_allowed(
+            group,
+            lambda reference: reference == receiver or is_direct_member_call(source, reference[1]),
+        )
 
     # -- call results ---------------------------------------------------------
 
@@ -220,43 +228,42 @@ class AliasGraph:
             if current.start in visited:
                 return None
             visited.add(current.start)
-            target = self.root_targets.get(current.start)
+            target = self.root_target(current.start)
             if target is None or target.kind is not SymbolKind.LET:
                 return current
             if depth == MAX_ALIAS_HOPS:
                 return None
-            following = self.symbols_by_start.get(target.start)
-            if following is None:
-                return None
-            current = following
+            current = target
         return None
 
     def output_group(self, root: Symbol) -> set[int] | None:
         """Every alias reaching `root`; None when a child edge or an over-long chain touches it."""
-        children: dict[int, list[AliasEdge]] = {}
-        for edge in self.edges:
-            target = self.targets.get(edge.binding[0])
+        self._remember(root)
+        children: dict[int, list[RecordAlias]] = {}
+        for alias in self.report.aliases:
+            target = self.target_of(alias)
             if target is not None and target.kind is SymbolKind.LET:
-                children.setdefault(target.start, []).append(edge)
+                children.setdefault(target.start, []).append(alias)
         depths = {root.start: 0}
         frontier = [root.start]
         while frontier:
             following: list[int] = []
             for member in frontier:
-                for edge in children.get(member, ()):
-                    if not edge.is_root or depths[member] == MAX_ALIAS_HOPS:
+                for alias in children.get(member, ()):
+                    if not alias.is_root or depths[member] == MAX_ALIAS_HOPS:
                         return None
-                    start = edge.binding[0]
+                    start = alias.binding[0]
                     if start not in depths:
+                        self._edge_symbol(alias)
                         depths[start] = depths[member] + 1
                         following.append(start)
             frontier = following
         return set(depths)
 
     def output_group_is_stable(self, source: str, group: set[int], receiver: Span) -> bool:
-        group_targets = {edge.target for edge in self.edges if edge.binding[0] in group}
+        group_targets = {alias.target for alias in self.report.aliases if alias.binding[0] in group}
         for start in group:
-            symbol = self.symbols_by_start.get(start)
+            symbol = self.symbol_at(start)
             if symbol is None:
                 return False
             for reference in symbol.references:
@@ -269,192 +276,8 @@ class AliasGraph:
 
 
 def build_alias_graph(source: str, index: LexicalIndex, report: RecordReport) -> AliasGraph:
-    """The graph over the record report's exact alias initializers.
-
-    `records` already finds every `let a = b[.c[.d]]` inside the metadata
-    prefix, under the same edge budget, statement by statement; the graph
-    takes those edges instead of scanning the initializers again.
-    """
-    edges = tuple(
-        AliasEdge(alias.binding, alias.target, len(alias.children)) for alias in report.aliases
-    )
-    targets: dict[int, Symbol | None] = {}
-    for edge in edges:
-        name = source[edge.target[0] : edge.target[1]]
-        targets[edge.binding[0]] = index.visible(name, edge.target[0])
-    return AliasGraph(edges, report.aliases_truncated, index.symbols_by_start(), targets)
+    """The graph over the record report's exact alias initializers (nothing resolved yet)."""
+    return AliasGraph(source, index, report)
 
 
-EMPTY_GRAPH = AliasGraph((), False, {}, {})
-
-
-# ---------------------------------------------------------------- call results
-
-
-@dataclass(frozen=True, slots=True)
-class OutputCall:
-    """`recv.method(x)` as a whole `let` initializer, maybe followed by `.await()`."""
-
-    receiver: Span
-    member: Span
-    awaited: bool
-
-
-def output_call_binding(source: str, symbol: Symbol, prefix_end: int) -> OutputCall | None:
-    """Recognize `let r = recv.method(x)` / `... .await()` from the source text."""
-    if symbol.kind is not SymbolKind.LET or symbol.end > prefix_end or prefix_end > len(source):
-        return None
-    limit = min(symbol.end + MAX_OUTPUT_INITIALIZER_CHARS, prefix_end)
-    assignment = _skip_trivia_before(source, symbol.end, limit)
-    if assignment is None or _char(source, assignment) != "=":
-        return None
-    if assignment + 1 < limit and source[assignment + 1] == "=":
-        return None
-    start = _skip_trivia_before(source, assignment + 1, limit)
-    if start is None:
-        return None
-    found = _direct_call_at(source, start, min(start + MAX_OUTPUT_INITIALIZER_CHARS, prefix_end))
-    if found is None:
-        return None
-    receiver, member, call_end = found
-    awaited = source.startswith(".await()", call_end) and call_end + 8 <= limit
-    end = call_end + 8 if awaited else call_end
-    if not _statement_boundary(source, end, limit):
-        return None
-    return OutputCall(receiver, member, awaited)
-
-
-def _skip_trivia_before(source: str, index: int, end: int) -> int | None:
-    while True:
-        while index < end and source[index] in _TRIVIA_SPACE:
-            index += 1
-        if index >= end or source[index] != "/" or index + 1 >= end:
-            return index
-        following = source[index + 1]
-        if following == "/":
-            index += 2
-            while index < end and source[index] not in "\n\r":
-                index += 1
-        elif following == "*":
-            close = source.find("*/", index + 2, end)
-            if close == -1:
-                return None
-            index = close + 2
-        else:
-            return index
-
-
-def _identifier_end_within(source: str, start: int, limit: int) -> int | None:
-    if start >= limit or source[start] not in _IDENT_START:
-        return None
-    end = start + 1
-    while end < limit and source[end] in _IDENT_CHARS:
-        end += 1
-    return end if is_canonical_identifier(source[start:end]) else None
-
-
-def _direct_call_at(source: str, start: int, limit: int) -> tuple[Span, Span, int] | None:
-    receiver_end = _identifier_end_within(source, start, limit)
-    if receiver_end is None or receiver_end >= limit or source[receiver_end] != ".":
-        return None
-    member_end = _identifier_end_within(source, receiver_end + 1, limit)
-    if member_end is None or member_end >= limit or source[member_end] != "(":
-        return None
-    call_end = _single_argument_call_end(source, member_end, limit)
-    if call_end is None:
-        return None
-    return (start, receiver_end), (receiver_end + 1, member_end), call_end
-
-
-_OPENERS = {"(": ")", "[": "]", "{": "}"}
-_CLOSERS = frozenset(")]}")
-
-
-def _single_argument_call_end(source: str, opening: int, limit: int) -> int | None:
-    """End of `( x )` with exactly one non-empty argument, else None."""
-    stack = [")"]
-    started = False
-    index = opening + 1
-    while index < limit:
-        char = source[index]
-        if char == '"':
-            started = True
-            index = _string_end(source, index, limit)
-            if index is None:
-                return None
-            continue
-        if char == "/" and index + 1 < limit and source[index + 1] in "/*":
-            index = _comment_end(source, index, limit)
-            if index is None:
-                return None
-            continue
-        if char in _OPENERS:
-            if len(stack) == MAX_OUTPUT_CALL_DEPTH:
-                return None
-            started = True
-            stack.append(_OPENERS[char])
-        elif char in _CLOSERS:
-            if stack.pop() != char:
-                return None
-            if not stack:
-                return index + 1 if started else None
-        elif char in ",;" and len(stack) == 1:
-            return None
-        elif char not in _TRIVIA_SPACE:
-            started = True
-        index += 1
-    return None
-
-
-def _string_end(source: str, opening: int, limit: int) -> int | None:
-    index = opening + 1
-    while index < limit:
-        char = source[index]
-        if char == '"':
-            return index + 1
-        if char == "\\":
-            index += 2
-        elif char in "\n\r":
-            return None
-        else:
-            index += 1
-    return None
-
-
-def _comment_end(source: str, start: int, limit: int) -> int | None:
-    if source[start + 1] == "/":
-        index = start + 2
-        while index < limit and source[index] not in "\n\r":
-            index += 1
-        return index
-    close = source.find("*/", start + 2, limit)
-    return None if close == -1 else close + 2
-
-
-def _statement_boundary(source: str, index: int, limit: int) -> bool:
-    """Only trivia, then a newline, `;` or `}` (or the end of the prefix)."""
-    if index > limit:
-        return False
-    while index < limit:
-        char = source[index]
-        if char in ";}\n":
-            return True
-        if char == "\r":
-            return index + 1 < limit and source[index + 1] == "\n"
-        if char in _TRIVIA_SPACE:
-            index += 1
-        elif char == "/" and index + 1 < limit and source[index + 1] == "/":
-            index += 2
-            while index < limit and source[index] not in "\n\r":
-                index += 1
-        elif char == "/" and index + 1 < limit and source[index + 1] == "*":
-            close = source.find("*/", index + 2, limit)
-            body_end = limit if close == -1 else close
-            if any(mark in source[index + 2 : body_end] for mark in "\n\r"):
-                return True
-            if close == -1:
-                return False
-            index = close + 2
-        else:
-            return False
-    return True
+EMPTY_GRAPH = AliasGraph("", EMPTY_INDEX, empty_report())

@@ -22,17 +22,12 @@ from ..syntax.statements import EMPTY_MEMO
 from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
-from .imports import ImportReport, collect_imports
+from .imports import ImportReport
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
 from .lexical_units import StatementIndex, UnitMemo, piecewise_index, unit_summaries
-from .records import (
-    RecordReport,
-    StatementFindings,
-    collect_records,
-    collect_records_by_statement,
-    empty_report,
-)
+from .records import RecordReport, empty_report
 from .sites import DelimiterIndex, TextRegions
+from .statement_facts import FactMemo, PrefixFacts, collect_facts, import_report
 
 
 class DocumentAnalysis:
@@ -51,13 +46,13 @@ class DocumentAnalysis:
         self.source = source
         self.version = version
         self.too_large: SourceTooLarge | None = None
+        # Answers about one cursor site of this version (`members.member_receiver`).
+        self.site_memo: dict[object, dict[str, object]] = {}
         self.syntax: SyntaxResult | None = None
         # Per-statement views: the latest version's that built them, handed
         # on (with the parser's map of kept statements) until this one builds its own.
         self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else EMPTY_MEMO
-        self.record_memo: StatementFindings = (
-            previous.record_memo if previous is not None else EMPTY_MEMO
-        )
+        self.record_memo: FactMemo = previous.record_memo if previous is not None else EMPTY_MEMO
         self.outline_memo: OutlineMemo = (
             previous.outline_memo if previous is not None else EMPTY_MEMO
         )
@@ -188,42 +183,39 @@ class DocumentAnalysis:
         return self.completion_index if self.valid else EMPTY_INDEX
 
     @cached_property
-    def imports(self) -> ImportReport:
+    def statement_facts(self) -> PrefixFacts:
+        """Each top-level statement's record shapes, alias edges and imports
+        (those inside the metadata prefix count)."""
         syntax = self.syntax
         if syntax is None:
-            return ImportReport((), False)
-        return collect_imports(syntax.tokens, syntax.parsed.events, self.metadata_prefix_end)
+            return PrefixFacts([], 0)
+        parsed = syntax.parsed
+        pieces, self.record_memo = collect_facts(
+            self.source, syntax.lex, parsed.events, parsed.units, self.record_memo
+        )
+        return PrefixFacts(pieces, self.metadata_prefix_end)
+
+    @cached_property
+    def imports(self) -> ImportReport:
+        return import_report(self.statement_facts)
 
     @cached_property
     def records(self) -> RecordReport:
         """Static record shapes and alias edges inside the metadata prefix."""
-        syntax = self.syntax
-        if syntax is None:
+        if self.syntax is None:
             return empty_report()
-        parsed = syntax.parsed
-        if syntax.lex.token_limit_offset is not None:
-            # Statement texts no longer determine their tokens: scan plainly.
-            return collect_records(syntax.tokens, parsed.events, self.metadata_prefix_end)
-        report, self.record_memo = collect_records_by_statement(
-            self.source,
-            syntax.lex,
-            parsed.events,
-            parsed.units,
-            self.metadata_prefix_end,
-            self.record_memo,
-        )
-        return report
+        return RecordReport(self.statement_facts)
 
     @cached_property
     def hints(self) -> HintReport:
         """Tool-call review hints; only valid source has any."""
         if self.syntax is None or not self.valid:
             return EMPTY_HINTS
-        return collect_hints(self.syntax, self.lexical, self.imports)
+        return collect_hints(self.syntax, self.lexical, self.imports, self.aliases)
 
     @cached_property
     def aliases(self) -> AliasGraph:
-        """Exact `let a = b[.c[.d]]` edges inside the metadata prefix, targets resolved."""
+        """Exact `let a = b[.c[.d]]` edges inside the metadata prefix, resolved on demand."""
         if self.syntax is None:
             return EMPTY_GRAPH
         return build_alias_graph(self.source, self.completion_index, self.records)

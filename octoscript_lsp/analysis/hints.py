@@ -26,17 +26,15 @@ from typing import TYPE_CHECKING
 from blake3 import blake3
 
 from ..catalogs.tools import is_valid_tool_name
-from ..limits import (
-    MAX_IMPORTED_MODULE_ALIAS_DEPTH,
-    MAX_IMPORTED_MODULE_CALL_HINTS,
-    MAX_TOOL_CALL_HINTS,
-)
+from ..limits import MAX_IMPORTED_MODULE_CALL_HINTS, MAX_TOOL_CALL_HINTS
 from ..syntax.check import SyntaxResult
 from ..syntax.tokens import Kind, Token
 from ..syntax.tree import SymbolKind
-from .alias_edges import AliasEdge, collect_alias_edges
-from .imports import ImportReport, ModuleImport, collect_imports
-from .lexical import LexicalIndex, Symbol, build_lexical_index, innermost_visible
+from .aliases import AliasGraph
+from .imports import ImportReport, ModuleImport
+from .lexical import LexicalIndex, Symbol, build_lexical_index
+from .records import RecordReport
+from .statement_facts import PrefixFacts, facts_of, import_report
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
@@ -232,133 +230,50 @@ def module_call_receivers(tokens: list[Token]) -> list[int]:
     return found
 
 
-class _ModuleAliases:
-    """Import bindings, their exact root aliases and the stability of each group."""
-
-    def __init__(
-        self,
-        tokens: list[Token],
-        symbols: list[Symbol],
-        imports: tuple[ModuleImport, ...],
-        edges: tuple[AliasEdge, ...],
-        receivers: list[int],
-    ) -> None:
-        self.imports = {item.binding_start: item for item in imports}
-        self.symbols = {symbol.start: symbol for symbol in symbols}
-        self.by_name: dict[str, list[Symbol]] = {}
-        for symbol in symbols:
-            self.by_name.setdefault(symbol.name, []).append(symbol)
-        self.alias_by_target: dict[tuple[int, int], int] = {}
-        targets = self._root_targets(tokens, edges)
-        self.import_by_alias: dict[int, int] = {}
-        for alias in targets:
-            found = self._chain_import(alias, targets)
-            if found is not None:
-                self.import_by_alias[alias] = found
-        self.receivers = {(tokens[index].start, tokens[index].end) for index in receivers}
-        self._stable: dict[int, bool] = {}
-
-    def visible(self, name: str, offset: int) -> Symbol | None:
-        return innermost_visible(self.by_name.get(name, ()), offset)
-
-    def _root_targets(self, tokens: list[Token], edges: tuple[AliasEdge, ...]) -> dict[int, int]:
-        """alias binding start -> target definition start; fills `alias_by_target`."""
-        targets: dict[int, int] = {}
-        for edge in edges:
-            if not edge.is_root:
-                continue
-            target = tokens[edge.target]
-            symbol = self.visible(target.text, target.start)
-            if symbol is None:
-                continue
-            binding = tokens[edge.binding].start
-            targets[binding] = symbol.start
-            self.alias_by_target[(target.start, target.end)] = binding
-        return targets
-
-    def _chain_import(self, alias: int, targets: dict[int, int]) -> int | None:
-        current = alias
-        visited: set[int] = set()
-        for depth in range(MAX_IMPORTED_MODULE_ALIAS_DEPTH + 1):
-            if current in visited:
-                return None
-            visited.add(current)
-            if current in self.imports:
-                return current
-            symbol = self.symbols.get(current)
-            if depth == MAX_IMPORTED_MODULE_ALIAS_DEPTH or symbol is None:
-                return None
-            if symbol.kind is not SymbolKind.LET or current not in targets:
-                return None
-            current = targets[current]
+def _module_for(
+    symbol: Symbol, aliases: AliasGraph, imports: dict[int, ModuleImport]
+) -> ModuleImport | None:
+    """The import a receiver's binding is, or reaches through exact root aliases."""
+    if symbol.kind is SymbolKind.IMPORT:
+        return imports.get(symbol.start)
+    if symbol.kind is not SymbolKind.LET:
         return None
-
-    def import_for_symbol(self, symbol: Symbol) -> ModuleImport | None:
-        if symbol.kind is SymbolKind.IMPORT:
-            binding: int | None = symbol.start
-        elif symbol.kind is SymbolKind.LET:
-            binding = self.import_by_alias.get(symbol.start)
-        else:
-            return None
-        return None if binding is None else self.imports.get(binding)
-
-    def group(self, import_binding: int) -> set[int]:
-        members = {import_binding}
-        members.update(
-            alias for alias, found in self.import_by_alias.items() if found == import_binding
-        )
-        return members
-
-    def _reference_allowed(self, reference: tuple[int, int], group: set[int]) -> bool:
-        alias = self.alias_by_target.get(reference)
-        return (alias is not None and alias in group) or reference in self.receivers
-
-    def _group_is_stable(self, import_binding: int) -> bool:
-        group = self.group(import_binding)
-        for binding in group:
-            symbol = self.symbols.get(binding)
-            if symbol is None:
-                return False
-            if not all(self._reference_allowed(ref, group) for ref in symbol.references):
-                return False
-        return True
-
-    def stable(self, import_binding: int) -> bool:
-        known = self._stable.get(import_binding)
-        if known is None:
-            known = self._stable[import_binding] = self._group_is_stable(import_binding)
-        return known
-
-    def import_for_receiver(self, receiver: Token) -> ModuleImport | None:
-        symbol = self.visible(receiver.text, receiver.start)
-        if symbol is None:
-            return None
-        found = self.import_for_symbol(symbol)
-        if found is None or not self.stable(found.binding_start):
-            return None
-        return found
+    binding = aliases.import_binding_for(symbol, set(imports))
+    return None if binding is None else imports.get(binding)
 
 
 def collect_imported_module_calls(
     tokens: list[Token],
     lexical: LexicalIndex,
     imports: ImportReport,
-    events: list[tuple],
-    prefix_end: int,
+    aliases: AliasGraph,
 ) -> tuple[tuple[ImportedModuleCallHint, ...], bool]:
-    """Scope-resolved module calls; nothing (and `truncated`) on partial metadata."""
-    edges = collect_alias_edges(tokens, events, prefix_end)
-    if lexical.truncated or imports.truncated or edges.truncated:
+    """Scope-resolved module calls; nothing (and `truncated`) on partial metadata.
+
+    A group is stable when every reference of its bindings is the target of
+    a group alias or itself a module-call receiver (`ref.m(`, by tokens).
+    """
+    if lexical.truncated or imports.truncated or aliases.truncated:
         return (), True
     if not imports.imports:
         return (), False
     receivers = module_call_receivers(tokens)
-    aliases = _ModuleAliases(tokens, lexical.symbols, imports.imports, edges.edges, receivers)
+    receiver_spans = {(tokens[index].start, tokens[index].end) for index in receivers}
+    by_binding = {item.binding_start: item for item in imports.imports}
+    bindings = set(by_binding)
+    stable: dict[int, bool] = {}
     found: list[ImportedModuleCallHint] = []
     for index in receivers:
         receiver, method = tokens[index], tokens[index + 2]
-        module = aliases.import_for_receiver(receiver)
+        symbol = lexical.visible(receiver.text, receiver.start)
+        module = None if symbol is None else _module_for(symbol, aliases, by_binding)
         if module is None:
+            continue
+        binding = module.binding_start
+        if binding not in stable:
+            group = aliases.import_group(binding, bindings)
+            stable[binding] = aliases.group_references_allowed(group, receiver_spans.__contains__)
+        if not stable[binding]:
             continue
         if len(found) == MAX_IMPORTED_MODULE_CALL_HINTS:
             return tuple(found), True
@@ -366,27 +281,28 @@ def collect_imported_module_calls(
     return tuple(found), False
 
 
-def collect_hints(syntax: SyntaxResult, lexical: LexicalIndex, imports: ImportReport) -> HintReport:
+def collect_hints(
+    syntax: SyntaxResult, lexical: LexicalIndex, imports: ImportReport, aliases: AliasGraph
+) -> HintReport:
     """Both reports for one parsed text; empty for invalid source."""
     if not syntax.valid:
         return EMPTY_HINTS
     tokens = syntax.tokens
     direct, direct_truncated = collect_tool_calls(syntax.source, tokens)
-    imported, imported_truncated = collect_imported_module_calls(
-        tokens, lexical, imports, syntax.parsed.events, len(syntax.source)
-    )
+    imported, imported_truncated = collect_imported_module_calls(tokens, lexical, imports, aliases)
     return HintReport(direct, direct_truncated, imported, imported_truncated)
 
 
 def hints_for_syntax(syntax: SyntaxResult) -> HintReport:
-    """Build the lexical and import views a standalone caller (the CLI) lacks."""
+    """Build the lexical, import and alias views a standalone caller (the CLI) lacks."""
     if not syntax.valid:
         return EMPTY_HINTS
-    events = syntax.parsed.events
     length = len(syntax.source)
-    lexical = build_lexical_index(syntax.tokens, events, length)
-    imports = collect_imports(syntax.tokens, events, length)
-    return collect_hints(syntax, lexical, imports)
+    lexical = build_lexical_index(syntax.tokens, syntax.parsed.events, length)
+    # One piece for the whole text: a single pass serves imports and aliases.
+    facts = PrefixFacts([(0, facts_of(syntax.tokens, syntax.parsed.events))], length)
+    aliases = AliasGraph(syntax.source, lexical, RecordReport(facts))
+    return collect_hints(syntax, lexical, import_report(facts), aliases)
 
 
 # ------------------------------------------------------------ presentation

@@ -84,6 +84,37 @@ def skip_trivia(source: str, index: int) -> int | None:
             return index
 
 
+_ESCAPING_CLOSERS = frozenset("[(,)]}")
+
+
+def is_assignment_at(source: str, index: int) -> bool:
+    """`=` (not `==`) or a compound assignment `+=`, `-=`, `*=`, `/=`, `%=`."""
+    char = source[index : index + 1]
+    following = source[index + 1 : index + 2]
+    if char == "=":
+        return following != "="
+    return char in ("+", "-", "*", "/", "%") and following == "="
+
+
+def may_mutate(source: str, reference_end: int) -> bool:
+    """Whether the text after a reference may write, call, index or let it escape.
+
+    Member reads `.a.b` are followed through; what comes after them decides.
+    """
+    index = skip_trivia(source, reference_end)
+    while index is not None:
+        if is_assignment_at(source, index):
+            return True
+        char = source[index : index + 1]
+        if char != ".":
+            return char in _ESCAPING_CLOSERS
+        index = skip_trivia(source, index + 1)
+        if index is None or source[index : index + 1] not in _IDENT_START:
+            return True
+        index = skip_trivia(source, identifier_end_after(source, index + 1))
+    return True
+
+
 # ---------------------------------------------------------------- strings and comments
 
 
@@ -92,6 +123,14 @@ class StringRegion:
     content_start: int
     content_end: int
     terminated: bool
+
+
+def _string_read_end(region: StringRegion) -> int:
+    return region.content_end + 1
+
+
+def _comment_read_end(comment: tuple[int, int]) -> int:
+    return comment[1] + 1
 
 
 class TextRegions:
@@ -136,17 +175,17 @@ class TextRegions:
         old = previous.source
         unchanged = common_prefix(source, old)
         resume = 0
-        for region in previous.strings:
-            end = region.content_end + 1
-            if end > unchanged:
-                break
-            self.strings.append(region)
-            resume = max(resume, end if region.terminated else region.content_end)
-        for start, end in previous.comments:
-            if end + 1 > unchanged:
-                break
-            self.comments.append((start, end))
-            resume = max(resume, end)
+        # Regions never overlap, so their ends grow with their starts: the
+        # ones read wholly before the change are a leading slice.
+        kept = bisect_right(previous.strings, unchanged, key=_string_read_end)
+        if kept:
+            self.strings = previous.strings[:kept]
+            last = self.strings[-1]
+            resume = last.content_end + 1 if last.terminated else last.content_end
+        kept = bisect_right(previous.comments, unchanged, key=_comment_read_end)
+        if kept:
+            self.comments = previous.comments[:kept]
+            resume = max(resume, self.comments[-1][1])
         tail = common_suffix(source, old, min(len(old), len(source)) - unchanged)
         resync = (len(source) - len(old), len(source) - tail) if tail else None
         return resume, resync

@@ -19,9 +19,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.aliases import OutputCall, output_call_binding
-from ..analysis.imports import ModuleImport
 from ..analysis.input_records import InputRecordSite, input_record_site
+from ..analysis.members import STD_PATH, alias_metadata_truncated, member_receiver
+from ..analysis.output_calls import OutputCall
 from ..analysis.sites import (
     MemberSite,
     is_canonical_identifier,
@@ -36,10 +36,6 @@ from ..catalogs.model import (
     find_field,
 )
 from ..catalogs.store import CatalogState, CatalogStore
-from ..limits import (
-    MAX_MODULE_PATH_SEGMENTS,
-)
-from ..syntax.tree import SymbolKind
 from .completion_context import CompletionContext
 from .record_fields import field_completion
 
@@ -51,7 +47,6 @@ Span = tuple[int, int]
 
 FIELD_KIND = types.CompletionItemKind.Field  # 5: members, record keys, workflow data
 PATH_KIND = types.CompletionItemKind.Module  # 9: `use mod.` path segments
-STD_PATH: tuple[str, ...] = ("mod", "std")
 FIXED_ROOT_CHILDREN = frozenset({"std"})
 
 
@@ -214,84 +209,7 @@ def import_path_children(
     return children, False
 
 
-# ---------------------------------------------------------------- receiver resolution
-
-
-def _within_prefixes(analysis: DocumentAnalysis, end: int) -> bool:
-    return end <= analysis.metadata_prefix_end and end <= analysis.metadata_prefix_end
-
-
-def _extend_path(
-    analysis: DocumentAnalysis, site: MemberSite, base: tuple[str, ...]
-) -> tuple[str, ...] | None:
-    """`base` plus the site's receiver chain after its first name (16 segments at most)."""
-    path = list(base)
-    for start, end in site.receivers[1:]:
-        segment = analysis.source[start:end]
-        if not is_canonical_identifier(segment) or len(path) == MAX_MODULE_PATH_SEGMENTS:
-            return None
-        path.append(segment)
-    return tuple(path)
-
-
-def fixed_import_path(analysis: DocumentAnalysis, site: MemberSite) -> tuple[str, ...] | None:
-    """The direct visible import path of the receiver plus the chain (no aliases)."""
-    if not _within_prefixes(analysis, site.member_end):
-        return None
-    record = analysis.visible_import(*site.receiver)
-    if record is None:
-        return None
-    return _extend_path(analysis, site, record.path)
-
-
-def is_fixed_core(path: tuple[str, ...] | None) -> bool:
-    return path is not None and path[:2] == STD_PATH
-
-
-def catalog_import(analysis: DocumentAnalysis, receiver: Span) -> ModuleImport | None:
-    """The `use` a receiver names directly, or through a stable exact root-alias chain."""
-    start, end = receiver
-    if not _within_prefixes(analysis, end):
-        return None
-    index = analysis.completion_index
-    symbol = index.visible(analysis.source[start:end], start)
-    if symbol is None:
-        return None
-    imports = analysis.imports
-    if symbol.kind is SymbolKind.IMPORT:
-        return imports.for_binding(symbol.start, symbol.end)
-    graph = analysis.aliases
-    if symbol.kind is not SymbolKind.LET or index.truncated or imports.truncated or graph.truncated:
-        return None
-    by_binding = {item.binding_start: item for item in imports.imports}
-    bindings = set(by_binding)
-    binding = graph.import_binding_for(symbol.start, bindings)
-    if binding is None:
-        return None
-    group = graph.import_group(binding, bindings)
-    if not graph.import_group_is_stable(analysis.source, group, receiver):
-        return None
-    return by_binding[binding]
-
-
-def member_parent_path(analysis: DocumentAnalysis, site: MemberSite) -> tuple[str, ...] | None:
-    """The catalog path a member site's receiver chain stands for."""
-    if not _within_prefixes(analysis, site.member_end):
-        return None
-    record = catalog_import(analysis, site.receiver)
-    if record is None:
-        return None
-    return _extend_path(analysis, site, record.path)
-
-
-def alias_metadata_truncated(analysis: DocumentAnalysis, receiver: Span) -> bool:
-    """Alias edges ran out and the receiver is a `let` that might have been an alias."""
-    if not analysis.aliases.truncated or receiver[1] > analysis.metadata_prefix_end:
-        return False
-    symbol = analysis.completion_index.visible(
-        analysis.source[receiver[0] : receiver[1]], receiver[0]
-    )
-    return symbol is not None and symbol.kind is SymbolKind.LET
+# ---------------------------------------------------------------- catalog members
 
 
 def direct_member(
@@ -304,9 +222,10 @@ def direct_member(
     method = analysis.source[site.member_start : site.member_end]
     if not is_canonical_identifier(method):
         return None
-    if is_fixed_core(fixed_import_path(analysis, site)):
+    receiver = member_receiver(analysis, site)
+    if receiver.is_fixed_core:
         return None
-    parent = member_parent_path(analysis, site)
+    parent = receiver.catalog_path
     if parent is None:
         return None
     return catalog.descriptor(parent + (method,))
@@ -317,12 +236,12 @@ def direct_member(
 
 def module_member_completion(context: CompletionContext, site: MemberSite) -> types.CompletionList:
     """Catalog children of the path a stable import or alias chain resolves to."""
-    analysis = context.analysis
-    incomplete = context.imports_incomplete or alias_metadata_truncated(analysis, site.receiver)
-    if is_fixed_core(fixed_import_path(analysis, site)):
+    receiver = member_receiver(context.analysis, site)
+    incomplete = context.imports_incomplete or receiver.alias_metadata_truncated
+    if receiver.is_fixed_core:
         # The fixed `mod.std` tree answered earlier; the catalog never extends it.
         return _list([], incomplete)
-    parent = member_parent_path(analysis, site)
+    parent = receiver.catalog_path
     if parent is None:
         return _list([], incomplete)
     catalogs = context.catalogs
@@ -345,41 +264,6 @@ def module_member_completion(context: CompletionContext, site: MemberSite) -> ty
 
 
 # ---------------------------------------------------------------- output fields
-
-
-def output_parent_path(analysis: DocumentAnalysis, site: MemberSite) -> tuple[str, ...] | None:
-    """The object-child names between a result binding and the member (at most one)."""
-    chain = site.receivers[1:]
-    if len(chain) > 1:
-        return None
-    names = tuple(analysis.source[start:end] for start, end in chain)
-    return names if all(is_canonical_identifier(name) for name in names) else None
-
-
-def output_call_for(analysis: DocumentAnalysis, site: MemberSite) -> OutputCall | None:
-    """The module call whose result the receiver holds, through a stable alias group."""
-    index = analysis.completion_index
-    if (
-        index.truncated
-        or output_parent_path(analysis, site) is None
-        or not _within_prefixes(analysis, site.member_end)
-    ):
-        return None
-    start, end = site.receiver
-    initial = index.visible(analysis.source[start:end], start)
-    graph = analysis.aliases
-    if initial is None or initial.kind is not SymbolKind.LET or graph.truncated:
-        return None
-    root = graph.output_root(initial)
-    if root is None:
-        return None
-    call = output_call_binding(analysis.source, root, analysis.metadata_prefix_end)
-    if call is None:
-        return None
-    group = graph.output_group(root)
-    if group is None or not graph.output_group_is_stable(analysis.source, group, site.receiver):
-        return None
-    return call
 
 
 def _call_outputs(
@@ -409,8 +293,8 @@ def fields_at(fields: Sequence[ModuleField], path: Sequence[str]) -> Sequence[Mo
 def output_fields_for_member(
     analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs
 ) -> Sequence[ModuleField] | None:
-    parent = output_parent_path(analysis, site)
-    call = output_call_for(analysis, site)
+    receiver = member_receiver(analysis, site)
+    parent, call = receiver.output_parent, receiver.output_call
     if parent is None or call is None:
         return None
     roots = _call_outputs(analysis, call, catalogs)
@@ -421,13 +305,13 @@ def output_field_completion(
     context: CompletionContext, site: MemberSite
 ) -> types.CompletionList | None:
     analysis = context.analysis
+    receiver = member_receiver(analysis, site)
     unavailable = context.catalogs.module_catalog_state.unavailable
-    truncated = alias_metadata_truncated(analysis, site.receiver)
+    truncated = receiver.alias_metadata_truncated
     incomplete = context.imports_incomplete or unavailable or truncated
     if analysis.imports.truncated or unavailable or truncated:
         return _list([], incomplete)
-    parent = output_parent_path(analysis, site)
-    call = output_call_for(analysis, site)
+    parent, call = receiver.output_parent, receiver.output_call
     if parent is None or call is None:
         return None
     roots = _call_outputs(analysis, call, context.catalogs)
@@ -460,7 +344,7 @@ def input_fields_for_site(
         analysis.imports.truncated
         or catalogs.module_catalog_state.unavailable
         or site.field[1] > analysis.metadata_prefix_end
-        or not _within_prefixes(analysis, callee.member_end)
+        or callee.member_end > analysis.metadata_prefix_end
     ):
         return None
     module = direct_member(analysis, callee, catalogs)
@@ -503,20 +387,6 @@ def input_record_completion(context: CompletionContext) -> types.CompletionList 
 # ---------------------------------------------------------------- workflow data
 
 
-def workflow_path(
-    analysis: DocumentAnalysis, site: MemberSite, navigation: bool = False
-) -> tuple[str, ...] | None:
-    """`workflow.a.b` receiver names, unless a visible binding named `workflow` shadows it."""
-    source = analysis.source
-    names = tuple(source[start:end] for start, end in site.receivers)
-    if names[0] != "workflow":
-        return None
-    index = analysis.lexical if navigation else analysis.completion_index
-    if index.visible("workflow", site.receiver[0]) is not None:
-        return None
-    return names if all(is_canonical_identifier(name) for name in names) else None
-
-
 def _output_role(configured_context: bool) -> str:
     return "Completed workflow output" if configured_context else "Workflow output"
 
@@ -528,7 +398,7 @@ def workflow_field(
     data = catalogs.workflow_data
     if data is None or site.member_end > len(analysis.source):
         return None
-    path = workflow_path(analysis, site, navigation=True)
+    path = member_receiver(analysis, site).workflow_path(navigation=True)
     name = analysis.source[site.member_start : site.member_end]
     if path == ("workflow", "input"):
         found = data.catalog.input_field(name)
@@ -547,7 +417,7 @@ def workflow_member_completion(
     if state is CatalogState.ABSENT:
         return None
     analysis = context.analysis
-    path = workflow_path(analysis, site)
+    path = member_receiver(analysis, site).workflow_path()
     if path is None:
         return None
     incomplete = context.lexical_incomplete or state.unavailable

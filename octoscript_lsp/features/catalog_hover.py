@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..analysis import surfaces
+from ..analysis.members import member_receiver
 from ..analysis.sites import is_canonical_identifier
 from ..catalogs.model import CallMode, find_field
 from . import catalog_assist as assist
@@ -76,7 +77,7 @@ def member_hover(
     analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite, catalogs: Catalogs
 ) -> types.Hover | None:
     """Module-catalog member and output-field hover; None when none applies."""
-    if assist.is_fixed_core(assist.fixed_import_path(analysis, site)):
+    if member_receiver(analysis, site).is_fixed_core:
         return None  # the fixed `mod.std` tree is never extended by a catalog
     if not _has_descriptors(catalogs):
         return None

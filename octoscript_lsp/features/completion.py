@@ -18,6 +18,7 @@ from lsprotocol.converters import get_converter
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import KIND_LABELS, Binding
+from ..analysis.members import STD_PATH, BuiltIn, built_in_member, member_receiver
 from ..analysis.sites import (
     ImportPathSite,
     MemberSite,
@@ -67,6 +68,22 @@ def _item(
     )
 
 
+def _wire_item(
+    label: str, kind: int, edit_range: dict, detail: str, documentation: str | None
+) -> dict:
+    """`_item` in wire form, for lists long enough that building lsprotocol
+    objects and unstructuring them costs more than the answer."""
+    item = {
+        "label": label,
+        "kind": kind,
+        "detail": detail,
+        "textEdit": {"range": edit_range, "newText": label},
+    }
+    if documentation:
+        item["documentation"] = {"kind": "plaintext", "value": documentation}
+    return item
+
+
 def complete(
     analysis: DocumentAnalysis,
     positions: PositionMap,
@@ -97,7 +114,7 @@ def complete_wire(
     if index.truncated:
         return _list([], True)
     context = CompletionContext(analysis, positions, offset, catalogs, prefill)
-    steps: tuple[Callable[[CompletionContext], types.CompletionList | None], ...] = (
+    steps: tuple[Callable[[CompletionContext], types.CompletionList | WireDict | None], ...] = (
         _import_path,
         _tool_literal,
         _member,
@@ -169,7 +186,7 @@ def import_site(analysis: DocumentAnalysis, offset: int) -> ImportPathSite | Non
 # ---------------------------------------------------------------- tool-name literals
 
 
-def _tool_literal(context: CompletionContext) -> types.CompletionList | None:
+def _tool_literal(context: CompletionContext) -> types.CompletionList | WireDict | None:
     analysis = context.analysis
     site = tool_literal_site(analysis.source, analysis.regions, context.offset)
     if site is None:
@@ -180,15 +197,17 @@ def _tool_literal(context: CompletionContext) -> types.CompletionList | None:
     if record is None or not surfaces.is_tool_import(record.path):
         # The literal site claims the position even for another receiver.
         return _list([], context.imports_incomplete or unavailable)
-    edit_range = context.range(site.content_start, site.content_end)
+    incomplete = context.imports_incomplete or unavailable
+    if not entries:
+        return _list([], incomplete)
+    edit_range = context.positions.wire_range(site.content_start, site.content_end)
     detail = f"{_TOOL_FORMAT_LABELS[format_name.value]} tool name; the host decides if it may run"
+    kind = int(completion_kinds.KIND_TOOL_NAME_LITERAL)
+    # `entries` is sorted by name already.
     items = [
-        _item(
-            name, completion_kinds.KIND_TOOL_NAME_LITERAL, edit_range, detail, description or None
-        )
-        for name, description in entries
+        _wire_item(name, kind, edit_range, detail, description) for name, description in entries
     ]
-    return _list(_sorted(items), context.imports_incomplete or unavailable)
+    return WireDict(isIncomplete=incomplete, items=items)
 
 
 # ---------------------------------------------------------------- member sites
@@ -215,19 +234,9 @@ def _member(context: CompletionContext) -> types.CompletionList | None:
     return with_required_fields(context, site, answer)
 
 
-def _member_import(context: CompletionContext, site: MemberSite):
-    if site.member_end > context.analysis.metadata_prefix_end:
-        return None
-    if site.member_end > context.analysis.metadata_prefix_end:
-        return None
-    return context.analysis.visible_import(*site.receiver)
-
-
 def _tool_members(context: CompletionContext, site: MemberSite) -> types.CompletionList | None:
-    if not site.is_direct:
-        return None
-    record = _member_import(context, site)
-    if record is None or not surfaces.is_tool_import(record.path):
+    built_in = member_receiver(context.analysis, site).built_in
+    if built_in is None or built_in.surface is not BuiltIn.TOOL:
         return None
     edit_range = context.range(site.member_start, site.member_end)
     items = [
@@ -238,14 +247,10 @@ def _tool_members(context: CompletionContext, site: MemberSite) -> types.Complet
 
 
 def _std_members(context: CompletionContext, site: MemberSite) -> types.CompletionList | None:
-    if not site.is_direct:
+    built_in = member_receiver(context.analysis, site).built_in
+    if built_in is None or built_in.module is None:
         return None
-    record = _member_import(context, site)
-    if record is None:
-        return None
-    if not _lists_std_members(record.path):
-        return None
-    module = surfaces.std_module_for_import(record.path)
+    module = built_in.module
     receiver = context.analysis.source[site.receiver[0] : site.receiver[1]]
     edit_range = context.range(site.member_start, site.member_end)
     items = [
@@ -268,36 +273,26 @@ def _built_in_member_past_error(
     of `mod.tool` or a `mod.std` module: nothing is listed, and no catalog
     could add to a built-in module, so the empty answer is complete (as the
     reference answers, even when the module catalog is unusable)."""
-    analysis = context.analysis
-    if not site.is_direct or site.member_end <= analysis.metadata_prefix_end:
+    if site.member_end <= context.analysis.metadata_prefix_end:
         return None
-    record = analysis.visible_import(*site.receiver)
-    if record is None:
-        return None
-    if surfaces.is_tool_import(record.path) or _lists_std_members(record.path):
+    record = member_receiver(context.analysis, site).direct_import
+    built_in = None if record is None else built_in_member(record, site)
+    if built_in is not None and built_in.surface is not BuiltIn.STD_ROOT:
         return _list([], context.imports_incomplete)
     return None
-
-
-def _lists_std_members(path: tuple[str, ...]) -> bool:
-    """Whether member completion lists a std module's fixed members (`assert`
-    is called, not listed)."""
-    module = surfaces.std_module_for_import(path)
-    return module is not None and bool(module.members) and module.name != "assert"
 
 
 def _std_namespace_members(
     context: CompletionContext, site: MemberSite
 ) -> types.CompletionList | None:
     """`use mod.std` then `std.` (or deeper under it): the fixed children, else none."""
-    record = _member_import(context, site)
-    if record is None or record.path[:2] != ("mod", "std"):
+    record = member_receiver(context.analysis, site).prefix_import
+    if record is None or record.path[:2] != STD_PATH:
         return None
     source = context.analysis.source
     chain = tuple(source[start:end] for start, end in site.receivers)
-    full = record.path + chain[1:]
     edit_range = context.range(site.member_start, site.member_end)
-    if full == ("mod", "std"):
+    if record.path + chain[1:] == STD_PATH:
         items = [
             _item(
                 child.name,

@@ -6,6 +6,7 @@ from lsprotocol import types
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
+from ..analysis.members import STD_PATH, BuiltIn, member_receiver
 from ..analysis.sites import MemberSite, member_site
 from ..syntax.tree import SymbolKind
 from . import catalog_hover, record_fields
@@ -77,27 +78,20 @@ def _member_hover(
 def _std_member_hover(
     analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite
 ) -> types.Hover | None:
-    if (
-        site.member_end > analysis.metadata_prefix_end
-        or site.member_end > analysis.metadata_prefix_end
-    ):
-        return None
-    record = analysis.visible_import(*site.receiver)
-    if record is None:
+    built_in = member_receiver(analysis, site).built_in
+    if built_in is None or built_in.surface is BuiltIn.TOOL:
         return None
     source = analysis.source
     name = source[site.member_start : site.member_end]
     member_range = positions.range(site.member_start, site.member_end)
-    module = surfaces.std_module_for_import(record.path)
-    if site.is_direct and module is not None and module.members:
+    module = built_in.module
+    if module is not None:
         member = surfaces.member(module, name)
         if member is None:
             raise _NoHover
         receiver = source[site.receiver[0] : site.receiver[1]]
         return _plain(module.member_documentation(member, receiver), member_range)
-    if record.path == ("mod", "std") and site.is_direct:
-        child = surfaces.import_path_child(("mod", "std"), name)
-        if child is None:
-            raise _NoHover
-        return _plain(child.documentation, member_range)
-    return None
+    child = surfaces.import_path_child(STD_PATH, name)
+    if child is None:
+        raise _NoHover
+    return _plain(child.documentation, member_range)

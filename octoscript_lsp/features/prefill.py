@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..analysis.members import member_receiver
 from ..analysis.sites import MemberSite
 from ..catalogs.model import ModuleDescriptor
-from . import catalog_assist
 from .catalog_fixes import placeholder
 
 if TYPE_CHECKING:
@@ -32,7 +32,7 @@ def with_required_fields(
         return answer
     if _followed_by_call(context.analysis.source, site.member_end):
         return answer  # the arguments are there already
-    parent = catalog_assist.member_parent_path(context.analysis, site)
+    parent = member_receiver(context.analysis, site).catalog_path
     if parent is None:
         return answer
     items = [_prefilled(item, catalog.descriptor((*parent, item.label))) for item in answer.items]

@@ -13,32 +13,24 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.records import RecordField, field_named
+from ..analysis.members import member_receiver
+from ..analysis.record_scan import RecordField, field_named
 from ..analysis.sites import member_site
 from .completion_context import CompletionContext
 
 if TYPE_CHECKING:
     from ..analysis.document import DocumentAnalysis
-    from ..analysis.lexical import LexicalIndex
     from ..analysis.sites import MemberSite
     from .positions import PositionMap
 
 FIELD_DETAIL = "static record field; direct literal, child literal, or alias"
 
 
-def _fields_at(
-    analysis: DocumentAnalysis, index: LexicalIndex, prefix_end: int, site: MemberSite
-) -> tuple[RecordField, ...] | None:
-    report = analysis.records
-    resolver = report.resolver(analysis.source, index)
-    return resolver.fields_for(site.receivers, prefix_end)
-
-
 def field_completion(context: CompletionContext, site: MemberSite) -> types.CompletionList | None:
     analysis = context.analysis
     index = analysis.completion_index
     prefix_end = analysis.metadata_prefix_end
-    fields = _fields_at(analysis, index, prefix_end, site)
+    fields = member_receiver(analysis, site).record_fields()
     if fields is None:
         return None
     report = analysis.records
@@ -60,12 +52,14 @@ def field_completion(context: CompletionContext, site: MemberSite) -> types.Comp
 
 def _field_for_member(analysis: DocumentAnalysis, site: MemberSite) -> RecordField | None:
     """The field a member names, by the navigation rules (hover, definition)."""
-    index = analysis.lexical
     report = analysis.records
-    prefix_end = len(analysis.source)
-    if index.truncated or report.aliases_truncated or site.member_end > report.prefix_end:
+    if (
+        analysis.lexical.truncated
+        or report.aliases_truncated
+        or site.member_end > report.prefix_end
+    ):
         return None
-    fields = _fields_at(analysis, index, prefix_end, site)
+    fields = member_receiver(analysis, site).record_fields(navigation=True)
     if fields is None:
         return None
     return field_named(fields, analysis.source[site.member_start : site.member_end])

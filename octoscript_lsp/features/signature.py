@@ -6,6 +6,7 @@ from lsprotocol import types
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
+from ..analysis.members import BuiltIn, member_receiver
 from ..analysis.signatures import function_parameters
 from ..analysis.sites import CallContext, call_context, direct_callee, member_site
 from ..syntax.tree import SymbolKind
@@ -91,26 +92,21 @@ def _member_call(
     site = member_site(analysis.source, analysis.regions, context.callee_end)
     if site is None or site.member_end != context.callee_end:
         return None
-    if (
-        site.member_end > analysis.metadata_prefix_end
-        or site.member_end > analysis.metadata_prefix_end
-        or analysis.imports.truncated
-    ):
+    if site.member_end > analysis.metadata_prefix_end or analysis.imports.truncated:
         return None
     source = analysis.source
     member_name = source[site.member_start : site.member_end]
-    record = analysis.visible_import(*site.receiver)
-    if record is None:
-        return catalog_hover.leaf_signature(analysis, site, context, catalogs)
-    if site.is_direct and surfaces.is_tool_import(record.path):
+    built_in = member_receiver(analysis, site).built_in
+    surface = None if built_in is None else built_in.surface
+    if surface is BuiltIn.TOOL:
         method = surfaces.tool_method(member_name)
         if method is None:
             return None
         return _help(
             method.signature_label, method.parameters, context.active_argument, method.documentation
         )
-    module = surfaces.std_module_for_import(record.path)
-    if site.is_direct and module is not None and module.members:
+    module = None if built_in is None else built_in.module
+    if module is not None:
         member = surfaces.member(module, member_name)
         if member is None or member.kind is not surfaces.MemberKind.FUNCTION:
             return None
@@ -121,7 +117,7 @@ def _member_call(
             context.active_argument,
             module.member_documentation(member, receiver),
         )
-    if record.path == ("mod", "std") and site.is_direct and member_name == "assert":
+    if surface is BuiltIn.STD_ROOT and member_name == "assert":
         callee = source[site.receiver[0] : site.member_end]
         return _help(
             surfaces.assert_signature_label(callee),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from octoscript_lsp.analysis import aliases, sites
+from octoscript_lsp.analysis import aliases, output_calls, sites
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.limits import MAX_STATIC_RECORD_ALIASES
 
@@ -50,8 +50,8 @@ def test_edge_budget_marks_truncation():
 def test_edge_target_resolves_where_written():
     source = "let r = 1\nlet s = r\nlet r = 2\n"
     graph = DocumentAnalysis(source).aliases
-    edge = graph.edges[0]
-    assert graph.targets[edge.binding[0]].start == source.index("r")
+    alias = graph.report.aliases[0]
+    assert graph.target_of(alias).start == source.index("r")
 
 
 @pytest.mark.parametrize(
@@ -74,7 +74,7 @@ def test_edge_target_resolves_where_written():
     ],
 )
 def test_may_mutate(after: str, mutates: bool):
-    assert aliases.may_mutate("r" + after, 1) is mutates
+    assert sites.may_mutate("r" + after, 1) is mutates
 
 
 @pytest.mark.parametrize(
@@ -90,10 +90,10 @@ def test_skip_trivia():
     assert sites.skip_trivia(" /* open", 0) is None
 
 
-def _binding(source: str) -> aliases.OutputCall | None:
+def _binding(source: str) -> output_calls.OutputCall | None:
     analysis = DocumentAnalysis(source)
     symbol = next(s for s in analysis.completion_index.symbols if s.name == "r")
-    return aliases.output_call_binding(source, symbol, analysis.diagnostic_prefix_end)
+    return output_calls.output_call_binding(source, symbol, analysis.diagnostic_prefix_end)
 
 
 @pytest.mark.parametrize(
@@ -131,7 +131,7 @@ def _symbol(analysis: DocumentAnalysis, name: str):
 def test_import_chain_and_group():
     source = "use mod.app.w\nlet a = w\nlet b = a\nlet c = 1\n"
     analysis, graph, bindings = _import_graph(source)
-    found = graph.import_binding_for(_symbol(analysis, "b").start, bindings)
+    found = graph.import_binding_for(_symbol(analysis, "b"), bindings)
     assert found == _symbol(analysis, "w").start
     group = graph.import_group(found, bindings)
     assert group == {_symbol(analysis, n).start for n in ("w", "a", "b")}

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.records import may_mutate
-from octoscript_lsp.analysis.sites import member_site
+from octoscript_lsp.analysis.sites import may_mutate, member_site
 from octoscript_lsp.limits import (
     MAX_STATIC_RECORD_ALIASES,
     MAX_STATIC_RECORD_FIELDS,

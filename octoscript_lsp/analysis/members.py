@@ -1,0 +1,309 @@
+"""The member classifier: what the receiver of a member site `recv.a.|` stands for.
+
+Completion, hover, signature help and definition all start from a member
+site and ask the same questions about its receiver, each feature in its own
+order (the reference's):
+
+- the `workflow` data namespace (unless a binding named `workflow` shadows it);
+- a direct import of a built-in surface: `use mod.tool` (tool methods), a
+  `mod.std` module with members (std functions and constants), `use mod.std`
+  itself (its fixed children); any deeper `mod.std` path is closed;
+- a static record (`records`) or a module call's result (`output_calls`);
+- a catalog module path, reached through the import or an exact root-alias
+  chain to it (`aliases`).
+
+`MemberReceiver` answers each question once per site and version (the
+answers are memoized on the analysis), from the lexical index, the imports
+and the alias model; the features add the catalogs and build LSP objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, TypeVar, cast
+
+from ..limits import MAX_MODULE_PATH_SEGMENTS
+from ..syntax.tree import SymbolKind
+from . import surfaces
+from .imports import ModuleImport
+from .lexical import Symbol
+from .output_calls import OutputCall, output_call_binding
+from .record_scan import RecordField
+from .sites import MemberSite, is_canonical_identifier
+
+if TYPE_CHECKING:
+    from .document import DocumentAnalysis
+
+Span = tuple[int, int]
+T = TypeVar("T")
+STD_PATH: tuple[str, ...] = ("mod", "std")
+
+
+class BuiltIn(Enum):
+    """Built-in surfaces a direct import makes a receiver name."""
+
+    TOOL = "tool methods"
+    STD_MODULE = "std module members"
+    STD_ROOT = "std namespace children"
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltInMember:
+    surface: BuiltIn
+    module: surfaces.StdModule | None = None  # for STD_MODULE
+
+
+def built_in_member(record: ModuleImport, site: MemberSite) -> BuiltInMember | None:
+    """The built-in surface a site names directly (`tool.|`, `text.|`, `std.|`)."""
+    if not site.is_direct:
+        return None
+    if surfaces.is_tool_import(record.path):
+        return BuiltInMember(BuiltIn.TOOL)
+    module = surfaces.std_module_for_import(record.path)
+    if module is not None and module.members:
+        return BuiltInMember(BuiltIn.STD_MODULE, module)
+    if tuple(record.path) == STD_PATH:
+        return BuiltInMember(BuiltIn.STD_ROOT)
+    return None
+
+
+def is_fixed_core(path: tuple[str, ...] | None) -> bool:
+    """Under `mod.std`: fixed surfaces only, never extended by a catalog."""
+    return path is not None and path[:2] == STD_PATH
+
+
+class MemberReceiver:
+    """One member site of one version, its receiver resolved on demand."""
+
+    def __init__(
+        self, analysis: DocumentAnalysis, site: MemberSite, answers: dict[str, object]
+    ) -> None:
+        self.analysis = analysis
+        self.site = site
+        self.source = analysis.source
+        # Shared by every receiver of this site and version. Plain values
+        # only: the snapshot holds them, so a reference back to it would make
+        # a cycle keeping each evicted version alive until the cyclic
+        # collector runs (peak RSS while typing).
+        self._answers = answers
+
+    def _answer(self, key: str, compute: Callable[[], T]) -> T:
+        answers = self._answers
+        if key not in answers:
+            answers[key] = compute()
+        return cast(T, answers[key])
+
+    def _within_prefix(self, end: int) -> bool:
+        return end <= self.analysis.metadata_prefix_end
+
+    def _names(self, spans: tuple[Span, ...]) -> tuple[str, ...]:
+        return tuple(self.source[start:end] for start, end in spans)
+
+    @property
+    def binding(self) -> Symbol | None:
+        """The completion index's binding of the receiver name where it is written."""
+        return self._answer("binding", self._binding)
+
+    def _binding(self) -> Symbol | None:
+        start, end = self.site.receiver
+        return self.analysis.completion_index.visible(self.source[start:end], start)
+
+    # ------------------------------------------------------------ direct imports
+
+    @property
+    def direct_import(self) -> ModuleImport | None:
+        """The `use` the receiver name is bound by, if its binding is one."""
+        return self._answer("direct_import", self._direct_import)
+
+    def _direct_import(self) -> ModuleImport | None:
+        return self.analysis.visible_import(*self.site.receiver)
+
+    @property
+    def prefix_import(self) -> ModuleImport | None:
+        """`direct_import`, for a site ending inside the metadata prefix."""
+        return self.direct_import if self._within_prefix(self.site.member_end) else None
+
+    @property
+    def built_in(self) -> BuiltInMember | None:
+        """The built-in surface of a direct site inside the prefix."""
+        return self._answer("built_in", self._built_in)
+
+    def _built_in(self) -> BuiltInMember | None:
+        record = self.prefix_import
+        return None if record is None else built_in_member(record, self.site)
+
+    def _extend_path(self, base: tuple[str, ...]) -> tuple[str, ...] | None:
+        """`base` plus the receiver chain after its first name (16 segments at most)."""
+        path = list(base)
+        for segment in self._names(self.site.receivers[1:]):
+            if not is_canonical_identifier(segment) or len(path) == MAX_MODULE_PATH_SEGMENTS:
+                return None
+            path.append(segment)
+        return tuple(path)
+
+    @property
+    def fixed_path(self) -> tuple[str, ...] | None:
+        """The direct import path plus the chain (no aliases)."""
+        return self._answer("fixed_path", self._fixed_path)
+
+    def _fixed_path(self) -> tuple[str, ...] | None:
+        record = self.prefix_import
+        return None if record is None else self._extend_path(record.path)
+
+    @property
+    def is_fixed_core(self) -> bool:
+        return is_fixed_core(self.fixed_path)
+
+    # ------------------------------------------------------------ catalog modules
+
+    @property
+    def catalog_import(self) -> ModuleImport | None:
+        """The `use` the receiver names directly, or through a stable root-alias chain."""
+        return self._answer("catalog_import", self._catalog_import)
+
+    def _catalog_import(self) -> ModuleImport | None:
+        if self.site.receiver[1] > self.analysis.metadata_prefix_end:
+            return None
+        return catalog_import(self.analysis, self.site.receiver, self.binding)
+
+    @property
+    def catalog_path(self) -> tuple[str, ...] | None:
+        """The catalog path the receiver chain stands for."""
+        return self._answer("catalog_path", self._catalog_path)
+
+    def _catalog_path(self) -> tuple[str, ...] | None:
+        if not self._within_prefix(self.site.member_end):
+            return None
+        record = self.catalog_import
+        return None if record is None else self._extend_path(record.path)
+
+    @property
+    def alias_metadata_truncated(self) -> bool:
+        return self._answer("alias_metadata_truncated", self._alias_metadata_truncated)
+
+    def _alias_metadata_truncated(self) -> bool:
+        receiver = self.site.receiver
+        if not self.analysis.aliases.truncated or receiver[1] > self.analysis.metadata_prefix_end:
+            return False
+        binding = self.binding
+        return binding is not None and binding.kind is SymbolKind.LET
+
+    # ------------------------------------------------------------ call results
+
+    @property
+    def output_parent(self) -> tuple[str, ...] | None:
+        """The object-child names between a result binding and the member (at most one)."""
+        return self._answer("output_parent", self._output_parent)
+
+    def _output_parent(self) -> tuple[str, ...] | None:
+        chain = self.site.receivers[1:]
+        if len(chain) > 1:
+            return None
+        names = self._names(chain)
+        return names if all(is_canonical_identifier(name) for name in names) else None
+
+    @property
+    def output_call(self) -> OutputCall | None:
+        """The module call whose result the receiver holds, through a stable alias group."""
+        return self._answer("output_call", self._output_call)
+
+    def _output_call(self) -> OutputCall | None:
+        analysis = self.analysis
+        index = analysis.completion_index
+        if (
+            index.truncated
+            or self.output_parent is None
+            or not self._within_prefix(self.site.member_end)
+        ):
+            return None
+        start, end = self.site.receiver
+        initial = self.binding
+        graph = analysis.aliases
+        if initial is None or initial.kind is not SymbolKind.LET or graph.truncated:
+            return None
+        root = graph.output_root(initial)
+        if root is None:
+            return None
+        call = output_call_binding(self.source, root, analysis.metadata_prefix_end)
+        if call is None:
+            return None
+        group = graph.output_group(root)
+        if group is None or not graph.output_group_is_stable(self.source, group, (start, end)):
+            return None
+        return call
+
+    # ------------------------------------------------------------ workflow data
+
+    def workflow_path(self, navigation: bool = False) -> tuple[str, ...] | None:
+        """`workflow.a.b` receiver names, unless a visible binding named `workflow` shadows it."""
+        names = self._names(self.site.receivers)
+        if names[0] != "workflow":
+            return None
+        analysis = self.analysis
+        index = analysis.lexical if navigation else analysis.completion_index
+        if index.visible("workflow", self.site.receiver[0]) is not None:
+            return None
+        return names if all(is_canonical_identifier(name) for name in names) else None
+
+    # ------------------------------------------------------------ static records
+
+    def record_fields(self, navigation: bool = False) -> tuple[RecordField, ...] | None:
+        """Fields at the site when the receiver resolves to a stable static record.
+
+        Completion reads the completion index up to the metadata prefix;
+        navigation (hover, definition) the navigation index, valid source only.
+        """
+        analysis = self.analysis
+        if navigation:
+            index, prefix_end, binding = analysis.lexical, len(self.source), None
+        else:
+            index, prefix_end = analysis.completion_index, analysis.metadata_prefix_end
+            binding = self.binding if self.site.receiver[1] <= prefix_end else None
+        resolver = analysis.records.resolver(self.source, index)
+        return resolver.fields_for(self.site.receivers, prefix_end, binding)
+
+
+def member_receiver(analysis: DocumentAnalysis, site: MemberSite) -> MemberReceiver:
+    """The receiver of `site`; its answers are shared by every question asked
+    about the site this version."""
+    answers = analysis.site_memo.setdefault(site, {})
+    return MemberReceiver(analysis, site, answers)
+
+
+def catalog_import(
+    analysis: DocumentAnalysis, receiver: Span, symbol: Symbol | None
+) -> ModuleImport | None:
+    """The `use` a receiver (bound to `symbol`) names directly, or through a
+    stable exact root-alias chain."""
+    index = analysis.completion_index
+    if symbol is None:
+        return None
+    imports = analysis.imports
+    if symbol.kind is SymbolKind.IMPORT:
+        return imports.for_binding(symbol.start, symbol.end)
+    if symbol.kind is not SymbolKind.LET or index.truncated or imports.truncated:
+        return None
+    graph = analysis.aliases
+    if graph.truncated:
+        return None
+    by_binding = {item.binding_start: item for item in imports.imports}
+    bindings = set(by_binding)
+    binding = graph.import_binding_for(symbol, bindings)
+    if binding is None:
+        return None
+    group = graph.import_group(binding, bindings)
+    if not graph.import_group_is_stable(analysis.source, group, receiver):
+        return None
+    return by_binding[binding]
+
+
+def alias_metadata_truncated(analysis: DocumentAnalysis, receiver: Span) -> bool:
+    """Alias edges ran out and the receiver is a `let` that might have been an alias."""
+    if not analysis.aliases.truncated or receiver[1] > analysis.metadata_prefix_end:
+        return False
+    symbol = analysis.completion_index.visible(
+        analysis.source[receiver[0] : receiver[1]], receiver[0]
+    )
+    return symbol is not None and symbol.kind is SymbolKind.LET

@@ -1,0 +1,195 @@
+"""Call-result bindings: `let r = recv.method(x)`, maybe followed by `.await()`.
+
+Recognized from the source text after the binding (the reference reads the
+initializer as text, not tokens): exactly one non-empty argument, then only
+trivia up to a statement boundary. Output-field completion starts here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..limits import MAX_OUTPUT_CALL_DEPTH, MAX_OUTPUT_INITIALIZER_CHARS
+from ..syntax.tree import SymbolKind
+from .lexical import Symbol
+from .sites import is_canonical_identifier
+
+Span = tuple[int, int]
+
+#: Rust's `u8::is_ascii_whitespace` (no vertical tab).
+_TRIVIA_SPACE = frozenset(" \t\n\x0c\r")
+_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_IDENT_CHARS = _IDENT_START | frozenset("0123456789")
+
+
+def _char(source: str, index: int) -> str:
+    return source[index] if 0 <= index < len(source) else ""
+
+
+@dataclass(frozen=True, slots=True)
+class OutputCall:
+    """`recv.method(x)` as a whole `let` initializer, maybe followed by `.await()`."""
+
+    receiver: Span
+    member: Span
+    awaited: bool
+
+
+def output_call_binding(source: str, symbol: Symbol, prefix_end: int) -> OutputCall | None:
+    """Recognize `let r = recv.method(x)` / `... .await()` from the source text."""
+    if symbol.kind is not SymbolKind.LET or symbol.end > prefix_end or prefix_end > len(source):
+        return None
+    limit = min(symbol.end + MAX_OUTPUT_INITIALIZER_CHARS, prefix_end)
+    assignment = _skip_trivia_before(source, symbol.end, limit)
+    if assignment is None or _char(source, assignment) != "=":
+        return None
+    if assignment + 1 < limit and source[assignment + 1] == "=":
+        return None
+    start = _skip_trivia_before(source, assignment + 1, limit)
+    if start is None:
+        return None
+    found = _direct_call_at(source, start, min(start + MAX_OUTPUT_INITIALIZER_CHARS, prefix_end))
+    if found is None:
+        return None
+    receiver, member, call_end = found
+    awaited = source.startswith(".await()", call_end) and call_end + 8 <= limit
+    end = call_end + 8 if awaited else call_end
+    if not _statement_boundary(source, end, limit):
+        return None
+    return OutputCall(receiver, member, awaited)
+
+
+def _skip_trivia_before(source: str, index: int, end: int) -> int | None:
+    while True:
+        while index < end and source[index] in _TRIVIA_SPACE:
+            index += 1
+        if index >= end or source[index] != "/" or index + 1 >= end:
+            return index
+        following = source[index + 1]
+        if following == "/":
+            index += 2
+            while index < end and source[index] not in "\n\r":
+                index += 1
+        elif following == "*":
+            close = source.find("*/", index + 2, end)
+            if close == -1:
+                return None
+            index = close + 2
+        else:
+            return index
+
+
+def _identifier_end_within(source: str, start: int, limit: int) -> int | None:
+    if start >= limit or source[start] not in _IDENT_START:
+        return None
+    end = start + 1
+    while end < limit and source[end] in _IDENT_CHARS:
+        end += 1
+    return end if is_canonical_identifier(source[start:end]) else None
+
+
+def _direct_call_at(source: str, start: int, limit: int) -> tuple[Span, Span, int] | None:
+    receiver_end = _identifier_end_within(source, start, limit)
+    if receiver_end is None or receiver_end >= limit or source[receiver_end] != ".":
+        return None
+    member_end = _identifier_end_within(source, receiver_end + 1, limit)
+    if member_end is None or member_end >= limit or source[member_end] != "(":
+        return None
+    call_end = _single_argument_call_end(source, member_end, limit)
+    if call_end is None:
+        return None
+    return (start, receiver_end), (receiver_end + 1, member_end), call_end
+
+
+_OPENERS = {"(": ")", "[": "]", "{": "}"}
+_CLOSERS = frozenset(")]}")
+
+
+def _single_argument_call_end(source: str, opening: int, limit: int) -> int | None:
+    """End of `( x )` with exactly one non-empty argument, else None."""
+    stack = [")"]
+    started = False
+    index = opening + 1
+    while index < limit:
+        char = source[index]
+        if char == '"':
+            started = True
+            index = _string_end(source, index, limit)
+            if index is None:
+                return None
+            continue
+        if char == "/" and index + 1 < limit and source[index + 1] in "/*":
+            index = _comment_end(source, index, limit)
+            if index is None:
+                return None
+            continue
+        if char in _OPENERS:
+            if len(stack) == MAX_OUTPUT_CALL_DEPTH:
+                return None
+            started = True
+            stack.append(_OPENERS[char])
+        elif char in _CLOSERS:
+            if stack.pop() != char:
+                return None
+            if not stack:
+                return index + 1 if started else None
+        elif char in ",;" and len(stack) == 1:
+            return None
+        elif char not in _TRIVIA_SPACE:
+            started = True
+        index += 1
+    return None
+
+
+def _string_end(source: str, opening: int, limit: int) -> int | None:
+    index = opening + 1
+    while index < limit:
+        char = source[index]
+        if char == '"':
+            return index + 1
+        if char == "\\":
+            index += 2
+        elif char in "\n\r":
+            return None
+        else:
+            index += 1
+    return None
+
+
+def _comment_end(source: str, start: int, limit: int) -> int | None:
+    if source[start + 1] == "/":
+        index = start + 2
+        while index < limit and source[index] not in "\n\r":
+            index += 1
+        return index
+    close = source.find("*/", start + 2, limit)
+    return None if close == -1 else close + 2
+
+
+def _statement_boundary(source: str, index: int, limit: int) -> bool:
+    """Only trivia, then a newline, `;` or `}` (or the end of the prefix)."""
+    if index > limit:
+        return False
+    while index < limit:
+        char = source[index]
+        if char in ";}\n":
+            return True
+        if char == "\r":
+            return index + 1 < limit and source[index + 1] == "\n"
+        if char in _TRIVIA_SPACE:
+            index += 1
+        elif char == "/" and index + 1 < limit and source[index + 1] == "/":
+            index += 2
+            while index < limit and source[index] not in "\n\r":
+                index += 1
+        elif char == "/" and index + 1 < limit and source[index + 1] == "*":
+            close = source.find("*/", index + 2, limit)
+            body_end = limit if close == -1 else close
+            if any(mark in source[index + 2 : body_end] for mark in "\n\r"):
+                return True
+            if close == -1:
+                return False
+            index = close + 2
+        else:
+            return False
+    return True

@@ -1,0 +1,202 @@
+"""What each top-level statement declares for records, aliases and imports.
+
+One pass over a statement's scope events finds its record shapes, its alias
+edges (see `record_scan`) and its complete `use` imports. The facts of a
+statement depend only on its text, so `per_statement` hands them from one
+version to the next (shifted when the statement moved); only edited
+statements are scanned again. Budgets and the metadata prefix are applied by
+the readers (`records.RecordReport`, `import_report`), which look up one
+statement by offset instead of merging every statement's facts.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from operator import itemgetter
+
+from ..limits import MAX_MODULE_IMPORTS
+from ..syntax.lexer import LexResult
+from ..syntax.statements import EMPTY_MEMO, StatementMemo, Unit, events_of, per_statement
+from ..syntax.tokens import Token
+from ..syntax.tree import IMPORT, LET_INIT
+from .imports import ImportReport, ModuleImport
+from .record_scan import (
+    RecordAlias,
+    RecordShape,
+    direct_alias,
+    direct_shape,
+    shifted_alias,
+    shifted_shape,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class StatementFacts:
+    """Shapes and alias edges (each with the end of its initializer) and
+    imports of one statement, in parse order."""
+
+    shapes: tuple[tuple[RecordShape, int], ...]
+    aliases: tuple[tuple[RecordAlias, int], ...]
+    imports: tuple[ModuleImport, ...]
+    #: Fields the shapes retain, all levels (the field budget's unit).
+    retained_fields: int
+
+    def shape_at(self, binding_start: int) -> tuple[RecordShape, int] | None:
+        for found in self.shapes:
+            if found[0].binding[0] == binding_start:
+                return found
+        return None
+
+    def alias_at(self, binding_start: int) -> tuple[RecordAlias, int] | None:
+        for found in self.aliases:
+            if found[0].binding[0] == binding_start:
+                return found
+        return None
+
+    def alias_targeting(self, target: tuple[int, int]) -> tuple[RecordAlias, int] | None:
+        for found in self.aliases:
+            if found[0].target == target:
+                return found
+        return None
+
+
+NO_FACTS = StatementFacts((), (), (), 0)
+# (statement offset, its facts), in source order.
+FactPieces = list[tuple[int, StatementFacts]]
+FactMemo = StatementMemo[StatementFacts]
+_OFFSET = itemgetter(0)
+
+
+def facts_of(tokens: Sequence[Token], events: Sequence[tuple]) -> StatementFacts:
+    """The facts of the `LET_INIT` and `IMPORT` events given."""
+    shapes: list[tuple[RecordShape, int]] = []
+    aliases: list[tuple[RecordAlias, int]] = []
+    imports: list[ModuleImport] = []
+    retained = 0
+    for event in events:
+        tag = event[0]
+        if tag == LET_INIT:
+            shape = direct_shape(tokens, event[1], event[2])
+            if shape is not None:
+                shapes.append(shape)
+                retained += shape[0].retained_field_count()
+            alias = direct_alias(tokens, event[1], event[2])
+            if alias is not None:
+                aliases.append(alias)
+        elif tag == IMPORT:
+            _, path, path_start, path_end, binding = event
+            token = tokens[binding]
+            imports.append(ModuleImport(path, path_start, path_end, token.start, token.end))
+    if not shapes and not aliases and not imports:
+        return NO_FACTS
+    return StatementFacts(tuple(shapes), tuple(aliases), tuple(imports), retained)
+
+
+def shifted_facts(facts: StatementFacts, delta: int) -> StatementFacts:
+    if facts is NO_FACTS:
+        return facts
+    return StatementFacts(
+        tuple((shifted_shape(shape, delta), end + delta) for shape, end in facts.shapes),
+        tuple((shifted_alias(alias, delta), end + delta) for alias, end in facts.aliases),
+        tuple(_shifted_import(item, delta) for item in facts.imports),
+        facts.retained_fields,
+    )
+
+
+def _shifted_import(item: ModuleImport, delta: int) -> ModuleImport:
+    return ModuleImport(
+        item.path,
+        item.path_start + delta,
+        item.path_end + delta,
+        item.binding_start + delta,
+        item.binding_end + delta,
+    )
+
+
+def collect_facts(
+    source: str,
+    lex: LexResult,
+    events: list[tuple],
+    units: list[Unit],
+    previous: FactMemo,
+) -> tuple[FactPieces, FactMemo]:
+    """Every top-level statement's facts, reusing the earlier version's."""
+    tokens = lex.tokens
+    if lex.token_limit_offset is not None:
+        # Statement texts no longer determine their tokens: one piece, scanned plainly.
+        return [(0, facts_of(tokens, events))], EMPTY_MEMO
+    return per_statement(
+        source,
+        lex,
+        units,
+        previous,
+        lambda position: facts_of(tokens, events_of(events, units, position)),
+        shifted_facts,
+    )
+
+
+class PrefixFacts:
+    """The statements' facts up to the metadata prefix, sorted out in one pass.
+
+    Readers ask about one binding (`at`) or walk the few statements that have
+    what they need (`with_shapes`, `with_aliases`, `with_imports`); the totals
+    settle the budgets without collecting anything when everything fits.
+    Statements starting at or past `prefix_end` are left out: all they found
+    ends past it.
+    """
+
+    __slots__ = (
+        "pieces",
+        "prefix_end",
+        "with_shapes",
+        "with_aliases",
+        "with_imports",
+        "shape_total",
+        "field_total",
+        "alias_total",
+    )
+
+    def __init__(self, pieces: FactPieces, prefix_end: int) -> None:
+        self.pieces = pieces
+        self.prefix_end = prefix_end
+        self.with_shapes: list[StatementFacts] = []
+        self.with_aliases: list[StatementFacts] = []
+        self.with_imports: list[StatementFacts] = []
+        shapes = fields = aliases = 0
+        for offset, facts in pieces:
+            if offset >= prefix_end:
+                break
+            if facts is NO_FACTS:
+                continue
+            if facts.shapes:
+                self.with_shapes.append(facts)
+                shapes += len(facts.shapes)
+                fields += facts.retained_fields
+            if facts.aliases:
+                self.with_aliases.append(facts)
+                aliases += len(facts.aliases)
+            if facts.imports:
+                self.with_imports.append(facts)
+        self.shape_total, self.field_total, self.alias_total = shapes, fields, aliases
+
+    def at(self, offset: int) -> StatementFacts:
+        """The facts of the statement an offset lies in (its first token or later)."""
+        position = bisect_right(self.pieces, offset, key=_OFFSET) - 1
+        return self.pieces[position][1] if position >= 0 else NO_FACTS
+
+
+def import_report(facts: PrefixFacts) -> ImportReport:
+    """Complete imports ending inside the prefix, at most MAX_MODULE_IMPORTS."""
+    found: list[ModuleImport] = []
+    truncated = False
+    for statement in facts.with_imports:
+        for item in statement.imports:
+            if item.path_end > facts.prefix_end:
+                continue
+            if len(found) == MAX_MODULE_IMPORTS:
+                truncated = True
+                continue
+            found.append(item)
+    return ImportReport(tuple(found), truncated)
