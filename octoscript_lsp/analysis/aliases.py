@@ -35,15 +35,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..limits import MAX_ALIAS_HOPS, MAX_IMPORTED_MODULE_ALIAS_DEPTH, MAX_MODULE_PATH_SEGMENTS
+from ..syntax.text import IDENT_START, identifier_end, skip_trivia
 from ..syntax.tree import SymbolKind
 from .lexical import EMPTY_INDEX, LexicalIndex, Symbol
 from .record_scan import RecordAlias
 from .records import RecordReport, alias_symbol, empty_report
-from .sites import identifier_end_after, may_mutate, skip_trivia
+from .sites import may_mutate
 
 Span = tuple[int, int]
-
-_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 
 
 # ---------------------------------------------------------------- edges
@@ -72,12 +71,12 @@ def is_direct_member_call(source: str, reference_end: int) -> bool:
         if separator is None or source[separator : separator + 1] != ".":
             return False
         member = skip_trivia(source, separator + 1)
-        if member is None or source[member : member + 1] not in _IDENT_START:
+        if member is None or source[member : member + 1] not in IDENT_START:
             return False
         members += 1
         if members > MAX_MODULE_PATH_SEGMENTS:
             return False
-        following = skip_trivia(source, identifier_end_after(source, member + 1))
+        following = skip_trivia(source, identifier_end(source, member + 1))
         if following is None:
             return False
         char = source[following : following + 1]

@@ -21,15 +21,9 @@ from ..syntax.text import (
     TRIVIA_SPACE,
     identifier_end,
     identifier_start_before,
-)
-from .sites import (
-    DelimiterIndex,
-    MemberSite,
-    TextRegions,
-    call_context,
     is_canonical_identifier,
-    member_site,
 )
+from .sites import DelimiterIndex, MemberSite, TextRegions, call_context, member_site
 
 Span = tuple[int, int]
 

@@ -25,13 +25,14 @@ from enum import Enum
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..limits import MAX_MODULE_PATH_SEGMENTS
+from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from . import surfaces
 from .imports import ModuleImport
 from .lexical import Symbol
 from .output_calls import OutputCall, output_call_binding
 from .record_scan import RecordField
-from .sites import MemberSite, is_canonical_identifier
+from .sites import MemberSite
 
 if TYPE_CHECKING:
     from .document import DocumentAnalysis

@@ -10,16 +10,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..limits import MAX_OUTPUT_CALL_DEPTH, MAX_OUTPUT_INITIALIZER_CHARS
+from ..syntax.text import (
+    IDENT_START,
+    TRIVIA_SPACE,
+    identifier_end,
+    is_canonical_identifier,
+    skip_trivia,
+)
 from ..syntax.tree import SymbolKind
 from .lexical import Symbol
-from .sites import is_canonical_identifier
 
 Span = tuple[int, int]
 
 #: Rust's `u8::is_ascii_whitespace` (no vertical tab).
-_TRIVIA_SPACE = frozenset(" \t\n\x0c\r")
-_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_IDENT_CHARS = _IDENT_START | frozenset("0123456789")
 
 
 def _char(source: str, index: int) -> str:
@@ -40,12 +43,12 @@ def output_call_binding(source: str, symbol: Symbol, prefix_end: int) -> OutputC
     if symbol.kind is not SymbolKind.LET or symbol.end > prefix_end or prefix_end > len(source):
         return None
     limit = min(symbol.end + MAX_OUTPUT_INITIALIZER_CHARS, prefix_end)
-    assignment = _skip_trivia_before(source, symbol.end, limit)
+    assignment = skip_trivia(source, symbol.end, limit)
     if assignment is None or _char(source, assignment) != "=":
         return None
     if assignment + 1 < limit and source[assignment + 1] == "=":
         return None
-    start = _skip_trivia_before(source, assignment + 1, limit)
+    start = skip_trivia(source, assignment + 1, limit)
     if start is None:
         return None
     found = _direct_call_at(source, start, min(start + MAX_OUTPUT_INITIALIZER_CHARS, prefix_end))
@@ -59,32 +62,10 @@ def output_call_binding(source: str, symbol: Symbol, prefix_end: int) -> OutputC
     return OutputCall(receiver, member, awaited)
 
 
-def _skip_trivia_before(source: str, index: int, end: int) -> int | None:
-    while True:
-        while index < end and source[index] in _TRIVIA_SPACE:
-            index += 1
-        if index >= end or source[index] != "/" or index + 1 >= end:
-            return index
-        following = source[index + 1]
-        if following == "/":
-            index += 2
-            while index < end and source[index] not in "\n\r":
-                index += 1
-        elif following == "*":
-            close = source.find("*/", index + 2, end)
-            if close == -1:
-                return None
-            index = close + 2
-        else:
-            return index
-
-
 def _identifier_end_within(source: str, start: int, limit: int) -> int | None:
-    if start >= limit or source[start] not in _IDENT_START:
+    if start >= limit or source[start] not in IDENT_START:
         return None
-    end = start + 1
-    while end < limit and source[end] in _IDENT_CHARS:
-        end += 1
+    end = identifier_end(source, start + 1, limit)
     return end if is_canonical_identifier(source[start:end]) else None
 
 
@@ -135,7 +116,7 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
                 return index + 1 if started else None
         elif char in ",;" and len(stack) == 1:
             return None
-        elif char not in _TRIVIA_SPACE:
+        elif char not in TRIVIA_SPACE:
             started = True
         index += 1
     return None
@@ -176,7 +157,7 @@ def _statement_boundary(source: str, index: int, limit: int) -> bool:
             return True
         if char == "\r":
             return index + 1 < limit and source[index + 1] == "\n"
-        if char in _TRIVIA_SPACE:
+        if char in TRIVIA_SPACE:
             index += 1
         elif char == "/" and index + 1 < limit and source[index + 1] == "/":
             index += 2

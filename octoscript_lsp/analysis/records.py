@@ -29,10 +29,11 @@ from ..limits import (
     MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH,
     MAX_STATIC_RECORD_SHAPES,
 )
+from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from .lexical import LexicalIndex, Symbol
 from .record_scan import RecordAlias, RecordField, RecordShape, Span
-from .sites import is_canonical_identifier, may_mutate
+from .sites import may_mutate
 from .statement_facts import PrefixFacts
 
 # ---------------------------------------------------------------- the report

@@ -19,70 +19,15 @@ from ..limits import (
     MAX_SIGNATURE_DELIMITER_DEPTH,
 )
 from ..syntax.lexer import common_prefix, common_suffix
-from ..syntax.tokens import RESERVED_WORDS
-
-_IDENT_CHARS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_0123456789")
-_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_ASCII_SPACE = frozenset(" \t\n\r\f\v")
-_TRIVIA_SPACE = frozenset(" \t\n\r\f")
-
-
-def is_canonical_identifier(name: str) -> bool:
-    return (
-        bool(name)
-        and name[0] in _IDENT_START
-        and all(char in _IDENT_CHARS for char in name)
-        and name not in RESERVED_WORDS
-    )
-
-
-def identifier_start_before(source: str, end: int) -> int:
-    while end > 0 and source[end - 1] in _IDENT_CHARS:
-        end -= 1
-    return end
-
-
-def identifier_end_after(source: str, start: int) -> int:
-    length = len(source)
-    while start < length and source[start] in _IDENT_CHARS:
-        start += 1
-    return start
-
-
-def skip_space_backward(source: str, end: int) -> int:
-    while end > 0 and source[end - 1] in _ASCII_SPACE:
-        end -= 1
-    return end
-
-
-def skip_space_forward(source: str, start: int) -> int:
-    length = len(source)
-    while start < length and source[start] in _ASCII_SPACE:
-        start += 1
-    return start
-
-
-def skip_trivia(source: str, index: int) -> int | None:
-    """Skip whitespace (newlines too) and comments; None inside an open block comment."""
-    length = len(source)
-    while True:
-        while index < length and source[index] in _TRIVIA_SPACE:
-            index += 1
-        if index >= length or source[index] != "/":
-            return index
-        following = source[index + 1 : index + 2]
-        if following == "/":
-            index += 2
-            while index < length and source[index] not in "\n\r":
-                index += 1
-        elif following == "*":
-            close = source.find("*/", index + 2)
-            if close == -1:
-                return None
-            index = close + 2
-        else:
-            return index
-
+from ..syntax.text import (
+    ASCII_SPACE,
+    IDENT_START,
+    identifier_end,
+    identifier_start_before,
+    is_canonical_identifier,
+    skip_space_backward,
+    skip_trivia,
+)
 
 _ESCAPING_CLOSERS = frozenset("[(,)]}")
 
@@ -109,9 +54,9 @@ def may_mutate(source: str, reference_end: int) -> bool:
         if char != ".":
             return char in _ESCAPING_CLOSERS
         index = skip_trivia(source, index + 1)
-        if index is None or source[index : index + 1] not in _IDENT_START:
+        if index is None or source[index : index + 1] not in IDENT_START:
             return True
-        index = skip_trivia(source, identifier_end_after(source, index + 1))
+        index = skip_trivia(source, identifier_end(source, index + 1))
     return True
 
 
@@ -305,10 +250,10 @@ def member_site(source: str, regions: TextRegions, offset: int) -> MemberSite | 
     if offset > len(source) or regions.string_at(offset) or regions.in_comment(offset):
         return None
     member_start = identifier_start_before(source, offset)
-    member_end = identifier_end_after(source, offset)
+    member_end = identifier_end(source, offset)
     if member_start == 0 or source[member_start - 1] != ".":
         return None
-    if member_start < member_end and source[member_start] not in _IDENT_START:
+    if member_start < member_end and source[member_start] not in IDENT_START:
         return None
     receivers: list[tuple[int, int]] = []
     receiver_end = member_start - 1
@@ -340,8 +285,8 @@ def import_path_site(source: str, regions: TextRegions, offset: int) -> ImportPa
     if offset > len(source) or regions.string_at(offset) or regions.in_comment(offset):
         return None
     segment_start = identifier_start_before(source, offset)
-    segment_end = identifier_end_after(source, offset)
-    if segment_start < segment_end and source[segment_start] not in _IDENT_START:
+    segment_end = identifier_end(source, offset)
+    if segment_start < segment_end and source[segment_start] not in IDENT_START:
         return None
     before = skip_space_backward(source, segment_start)
     reversed_prefix: list[str] = []
@@ -370,7 +315,7 @@ def import_path_site(source: str, regions: TextRegions, offset: int) -> ImportPa
 
 
 def _is_statement_start(source: str, position: int) -> bool:
-    while position > 0 and source[position - 1] in _ASCII_SPACE:
+    while position > 0 and source[position - 1] in ASCII_SPACE:
         position -= 1
         if source[position] in "\n\r":
             return True

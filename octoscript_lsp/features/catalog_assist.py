@@ -22,10 +22,7 @@ from lsprotocol import types
 from ..analysis.input_records import InputRecordSite, input_record_site
 from ..analysis.members import STD_PATH, alias_metadata_truncated, member_receiver
 from ..analysis.output_calls import OutputCall
-from ..analysis.sites import (
-    MemberSite,
-    is_canonical_identifier,
-)
+from ..analysis.sites import MemberSite
 from ..catalogs.model import (
     CallMode,
     CallShape,
@@ -36,6 +33,7 @@ from ..catalogs.model import (
     find_field,
 )
 from ..catalogs.store import CatalogState, CatalogStore
+from ..syntax.text import is_canonical_identifier
 from .completion_context import CompletionContext
 from .record_fields import field_completion
 

@@ -12,8 +12,8 @@ from lsprotocol import types
 
 from ..analysis import surfaces
 from ..analysis.members import member_receiver
-from ..analysis.sites import is_canonical_identifier
 from ..catalogs.model import CallMode, find_field
+from ..syntax.text import is_canonical_identifier
 from . import catalog_assist as assist
 from .positions import PositionMap
 from .record_fields import field_definition

@@ -8,8 +8,8 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Occurrence, Symbol
-from ..analysis.sites import is_canonical_identifier
 from ..limits import MAX_SOURCE_BYTES
+from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from .positions import PositionMap
 
