@@ -17,7 +17,8 @@ from .lexer import LexResult, common_prefix, common_suffix, retokenize, tokenize
 from .outline import Declaration, top_level_declarations
 from .parse_result import ParseResult, TailReuse
 from .parser import parse
-from .vm_compat import StatementMemo, vm_diagnostics_reusing
+from .statements import EMPTY_MEMO
+from .vm_compat import VmMemo, vm_diagnostics_reusing
 
 
 class SourceTooLarge(Exception):
@@ -68,8 +69,8 @@ class SyntaxResult:
     lines: LineIndex
     # What the runtime's parser rejects in canonically valid source.
     vm: list[Diagnostic] = field(default_factory=list)
-    # Those findings per top-level statement text, for the next version.
-    vm_memo: StatementMemo = field(default_factory=dict)
+    # Those findings per top-level step, for the next version.
+    vm_memo: VmMemo = EMPTY_MEMO
 
     @property
     def tokens(self):
@@ -128,9 +129,9 @@ def analyze_syntax(
         )
         lines = LineIndex(source, starts)
     result = SyntaxResult(source, lex, parsed, lines)
-    memo = previous.vm_memo if previous is not None else {}
+    memo = previous.vm_memo.advanced(parsed.kept) if previous is not None else EMPTY_MEMO
     if result.valid:
-        found, memo = vm_diagnostics_reusing(source, parsed.tree, lex.tokens, memo)
+        found, memo = vm_diagnostics_reusing(source, lex, parsed, memo)
         result.vm = found[:MAX_SYNTAX_DIAGNOSTICS]
     result.vm_memo = memo
     return result

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
+from .moved import Piece
 from .tokens import RESERVED_WORDS, Kind, Token
 from .tree import DEFINE, POP, PUSH, Node, SymbolKind
 
@@ -21,12 +22,24 @@ class ParserCursor:
         self.nesting = 0
         self.max_nesting = max_nesting
         self.sink = DiagnosticSink()
+        # Scope events recorded by this parse; those reused before and after
+        # them are pieces of the previous parse's (see syntax/moved.py).
         self.events: list[tuple] = []
+        self.events_head: list[Piece] = []
+        self.events_base = 0  # how many events the head holds
+        self.events_tail: list[Piece] = []
+        # The same for the top-level tree nodes.
+        self.children_head: list[Piece] = []
+        self.children_base = 0
+        self.children_tail: list[Piece] = []
         self.all_diagnostics: list[Diagnostic] = []
         self.units: list[tuple[int, int, int, int, int]] = []
         self.unit_offsets: list[int] = []
         # (first old step, first new step, how many, offset delta) carried over.
         self.kept_runs: list[tuple[int, int, int, int]] = []
+
+    def events_fresh(self) -> list[Piece]:
+        return [(self.events, 0, len(self.events), None)]
 
     # ---------------------------------------------------------------- cursor
 

@@ -11,12 +11,22 @@ structure in step with the reference checker.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..limits import MAX_SYNTAX_TOKENS
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
-from .tokens import CANONICAL_OPERATORS, OPERATOR_CHARS, Kind, Token
+from .moved import MovedList, Piece, assemble, moved_pieces, pieces_of
+from .tokens import (
+    CANONICAL_OPERATORS,
+    OPERATOR_CHARS,
+    Kind,
+    Token,
+    moved_token,
+    token_end,
+    token_start,
+)
 
 _IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _IDENT_CONTINUE = _IDENT_START | frozenset("0123456789")
@@ -44,7 +54,9 @@ MSG_UNTERMINATED_STRING = "unterminated string literal"
 
 @dataclass(slots=True)
 class LexResult:
-    tokens: list[Token]
+    # A plain list, or after a length-changing edit a MovedList whose
+    # unchanged tail is the previous version's tokens, moved on demand.
+    tokens: list[Token] | MovedList[Token]
     diagnostics: list[Diagnostic]
     truncated: bool
     # (start, end) of every comment, in source order; comments are not tokens.
@@ -58,18 +70,28 @@ class LexResult:
 
 
 class _TokenBuffer:
-    """Collects tokens up to the token budget; reports the overflow once."""
+    """Collects tokens up to the token budget; reports the overflow once.
 
-    __slots__ = ("tokens", "max_tokens", "sink", "limit_offset")
+    `tokens` holds the freshly scanned ones; `head` the reused ones before
+    them and `tail` the adopted ones after them, as pieces of older lists.
+    """
 
-    def __init__(self, max_tokens: int, sink: DiagnosticSink) -> None:
+    __slots__ = ("tokens", "max_tokens", "sink", "limit_offset", "head", "room", "tail")
+
+    def __init__(self, max_tokens: int, sink: DiagnosticSink, head: list[Piece]) -> None:
         self.tokens: list[Token] = []
         self.max_tokens = max_tokens
         self.sink = sink
         self.limit_offset: int | None = None
+        self.head = head
+        self.room = max_tokens - sum(high - low for _, low, high, _ in head)
+        self.tail: list[Piece] = []
+
+    def count(self) -> int:
+        return self.max_tokens - self.room + len(self.tokens)
 
     def emit(self, kind: Kind, text: str, start: int, end: int) -> None:
-        if len(self.tokens) >= self.max_tokens:
+        if len(self.tokens) >= self.room:
             if self.limit_offset is None:
                 self.limit_offset = start
                 self.sink.report(
@@ -85,31 +107,36 @@ def tokenize(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
     return _tokenize_from(source, max_tokens, 0, DiagnosticSink(), [], [])
 
 
+def _full_lex(source: str, max_tokens: int) -> tuple[LexResult, int]:
+    return tokenize(source, max_tokens), 0
+
+
 def retokenize(
     source: str, previous_source: str, previous: LexResult, max_tokens: int = MAX_SYNTAX_TOKENS
 ) -> tuple[LexResult, int]:
     """Lex `source` reusing `previous` up to the last newline before the first change.
 
     Returns the result and how many leading tokens are shared with `previous`
-    (the same objects). The lexer restarts at the start of a newline token
-    outside any comment: its state there is always the initial one, and every
-    token and diagnostic before it depends only on unchanged text.
+    (the same tokens). The lexer restarts at the start of a newline token
+    outside any comment (its state there is always the initial one, and every
+    token and diagnostic before it depends only on unchanged text), or at the
+    start of the text when the change is on the first line; either way it
+    stops once it is back in step with the old tokens after the change.
     """
     if previous.truncated or len(previous.tokens) > max_tokens + 1:
-        return tokenize(source, max_tokens), 0
+        return _full_lex(source, max_tokens)
     restart, shared = _restart_point(source, previous_source, previous)
-    if shared == 0:
-        return tokenize(source, max_tokens), 0
     limit = previous.token_limit_offset
     carried_limit = limit if limit is not None and limit < restart else None
     sink = DiagnosticSink()
     for diagnostic in previous.diagnostics:
         if diagnostic.offset < restart:
             sink.report(diagnostic.offset, diagnostic.message, diagnostic.code)
-    comments = [span for span in previous.comments if span[0] < restart]
+    comments = previous.comments[: bisect_left(previous.comments, (restart, -1))]
     resync = _Resync.after_change(source, previous_source, previous, restart)
+    head = pieces_of(previous.tokens, 0, shared)
     result = _tokenize_from(
-        source, max_tokens, restart, sink, previous.tokens[:shared], comments, carried_limit, resync
+        source, max_tokens, restart, sink, head, comments, carried_limit, resync
     )
     return result, shared
 
@@ -141,7 +168,8 @@ def common_suffix(left: str, right: str, limit: int) -> int:
 
 
 def _restart_point(source: str, previous_source: str, previous: LexResult) -> tuple[int, int]:
-    """(offset, token index) of the last reusable newline token, or (0, 0)."""
+    """(offset, token index) of the last reusable newline token, or (0, 0): the
+    start of the text, where the lexer is in its initial state too."""
     unchanged = common_prefix(source, previous_source)
     tokens = previous.tokens
     comments = previous.comments
@@ -154,11 +182,11 @@ def _restart_point(source: str, previous_source: str, previous: LexResult) -> tu
     return 0, 0
 
 
-def _last_token_ending_by(tokens: list[Token], offset: int) -> int:
+def _last_token_ending_by(tokens: Sequence[Token], offset: int) -> int:
     low, high = 0, len(tokens) - 1  # the END token never qualifies
     while low < high:
         middle = (low + high) // 2
-        if tokens[middle].end <= offset:
+        if token_end(tokens, middle) <= offset:
             low = middle + 1
         else:
             high = middle
@@ -233,22 +261,17 @@ class _Resync:
         previous, delta = self.previous, self.delta
         old_tokens = previous.tokens
         old_pos = pos - delta
-        index = bisect_left(old_tokens, old_pos, key=_token_start)
-        if index >= len(old_tokens) or old_tokens[index].start != old_pos:
+        index = _first_starting_at(old_tokens, old_pos)
+        if index >= len(old_tokens) or token_start(old_tokens, index) != old_pos:
             return False
         if old_tokens[index].kind is not Kind.NEWLINE:
             return False
         if inside_comment(previous.comments, old_pos):
             return False
-        if len(out.tokens) + len(old_tokens) - index > out.max_tokens + 1:
+        if out.count() + len(old_tokens) - index > out.max_tokens + 1:
             return False  # the budget would run out in the tail: lex it instead
-        if delta == 0:
-            out.tokens.extend(old_tokens[index:-1])
-        else:
-            out.tokens.extend(
-                Token(token.kind, token.text, token.start + delta, token.end + delta)
-                for token in old_tokens[index:-1]
-            )
+        # Only references to the old tokens: they are moved when read.
+        out.tail = moved_pieces(pieces_of(old_tokens, index, len(old_tokens) - 1), 0, delta)
         first_comment = bisect_left(previous.comments, (old_pos, -1))
         comments.extend(
             (start + delta, end + delta) for start, end in previous.comments[first_comment:]
@@ -259,8 +282,16 @@ class _Resync:
         return True
 
 
-def _token_start(token: Token) -> int:
-    return token.start
+def _first_starting_at(tokens: Sequence[Token], offset: int) -> int:
+    """Index of the first token starting at or after `offset`."""
+    low, high = 0, len(tokens)
+    while low < high:
+        middle = (low + high) // 2
+        if token_start(tokens, middle) < offset:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 def _tokenize_from(
@@ -268,13 +299,12 @@ def _tokenize_from(
     max_tokens: int,
     pos: int,
     sink: DiagnosticSink,
-    tokens: list[Token],
+    head: list[Piece],
     comments: list[tuple[int, int]],
     limit_offset: int | None = None,
     resync: _Resync | None = None,
 ) -> LexResult:
-    out = _TokenBuffer(max_tokens, sink)
-    out.tokens = tokens
+    out = _TokenBuffer(max_tokens, sink, head)
     out.limit_offset = limit_offset
     length = len(source)
     # Line feeds from here on are checked for being back in step with the old stream.
@@ -324,7 +354,14 @@ def _tokenize_from(
             pos += 1
     # END sits outside the token budget so a full budget still terminates.
     out.tokens.append(Token(Kind.END, "", length, length))
-    return LexResult(out.tokens, sink.items, sink.truncated, comments, out.limit_offset)
+    tokens: list[Token] | MovedList[Token] = out.tokens
+    if head or out.tail:
+        last = len(out.tokens) - 1
+        fresh: list[Piece] = [(out.tokens, 0, last, None)]
+        tokens = assemble(
+            head + fresh + out.tail + [(out.tokens, last, last + 1, None)], moved_token
+        )
+    return LexResult(tokens, sink.items, sink.truncated, comments, out.limit_offset)
 
 
 def _describe(char: str) -> str:

@@ -14,11 +14,12 @@ import sys
 from ..limits import MAX_SYNTAX_NESTING
 from .codes import SyntaxCode
 from .cursor import ParserCursor
+from .moved import assemble, moved_pieces, pieces_of
 from .parse_result import (
     ParseResult,
     TailReuse,
-    shifted_event,
-    shifted_node,
+    moved_event,
+    moved_node,
     unit_starts_by_offset,
 )
 from .statements import StepMap
@@ -84,7 +85,7 @@ def parse(
         sink.items,
         sink.truncated,
         sink.first_offset,
-        parser.events,
+        assemble(parser.events_head + parser.events_fresh() + parser.events_tail, moved_event),
         parser.all_diagnostics,
         parser.units,
         parser.unit_offsets,
@@ -112,8 +113,10 @@ class _Parser(ParserCursor):
         shared_tokens: int = 0,
         tail: TailReuse | None = None,
     ) -> Node:
+        # Fresh top-level nodes; the reused ones before and after them are
+        # pieces of the previous tree (see syntax/moved.py).
         statements: list[Node] = []
-        if previous is not None and self._reuse_units(previous, shared_tokens, statements):
+        if previous is not None and self._reuse_units(previous, shared_tokens):
             pass
         else:
             self.consume_statement_ends()
@@ -138,17 +141,17 @@ class _Parser(ParserCursor):
                 (
                     unit_start,
                     self.index,
-                    len(self.events),
+                    self.events_base + len(self.events),
                     len(self.all_diagnostics),
-                    len(statements),
+                    self.children_base + len(statements),
                 )
             )
         end = self.tokens[-1].end
-        return Node("program", 0, end, statements)
+        fresh = [(statements, 0, len(statements), None)]
+        children = assemble(self.children_head + fresh + self.children_tail, moved_node)
+        return Node("program", 0, end, children)
 
-    def _reuse_units(
-        self, previous: ParseResult, shared_tokens: int, statements: list[Node]
-    ) -> bool:
+    def _reuse_units(self, previous: ParseResult, shared_tokens: int) -> bool:
         """Adopt the leading steps of `previous` whose tokens are all shared."""
         units = previous.units
         count = 0
@@ -159,10 +162,12 @@ class _Parser(ParserCursor):
             return False
         _, next_index, events_end, diagnostics_end, children_end = units[count - 1]
         self.index = next_index
-        self.events = previous.events[:events_end]
+        self.events_head = pieces_of(previous.events, 0, events_end)
+        self.events_base = events_end
         for diagnostic in previous.all_diagnostics[:diagnostics_end]:
             self.report(diagnostic.offset, diagnostic.message, diagnostic.code)
-        statements.extend(previous.tree.children[:children_end])
+        self.children_head = pieces_of(previous.tree.children, 0, children_end)
+        self.children_base = children_end
         self.units = units[:count]
         self.unit_offsets = previous.unit_offsets[:count]
         self.kept_runs.append((0, 0, count, 0))
@@ -185,19 +190,15 @@ class _Parser(ParserCursor):
         events_base, diagnostics_base, children_base = (
             old_units[position - 1][2:] if position > 0 else (0, 0, 0)
         )
-        new_events, new_diagnostics = len(self.events), len(self.all_diagnostics)
-        new_children = len(statements)
-        if shift == 0 and delta == 0:
-            # Nothing moved (an edit that kept the length): share the old steps.
-            self.events.extend(previous.events[events_base:])
-            statements.extend(previous.tree.children[children_base:])
-        else:
-            self.events.extend(
-                shifted_event(event, shift, delta) for event in previous.events[events_base:]
-            )
-            statements.extend(
-                shifted_node(node, shift, delta) for node in previous.tree.children[children_base:]
-            )
+        new_events = self.events_base + len(self.events)
+        new_diagnostics = len(self.all_diagnostics)
+        new_children = self.children_base + len(statements)
+        # References to the old steps' events and nodes, moved when read.
+        old_events = pieces_of(previous.events, events_base, len(previous.events))
+        self.events_tail = moved_pieces(old_events, shift, delta)
+        old_children = previous.tree.children
+        old_nodes = pieces_of(old_children, children_base, len(old_children))
+        self.children_tail = moved_pieces(old_nodes, shift, delta)
         for diagnostic in previous.all_diagnostics[diagnostics_base:]:
             self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
         self.unit_offsets.extend(offset + delta for offset in previous.unit_offsets[position:])

@@ -10,8 +10,13 @@ run only on canonically valid source.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic
+from .lexer import LexResult
+from .parse_result import ParseResult
+from .statements import StatementMemo, per_statement
 from .tokens import Kind, Token, first_token_from
 from .tree import Node
 
@@ -45,12 +50,13 @@ MSG_ASSIGNMENT_CONDITION = (
 _TAIL = SyntaxCode.RUNTIME_LAMBDA_TAIL
 
 
-# Relative diagnostics (offset from the statement's start, message) by the
-# text of a top-level statement.
-StatementMemo = dict[str, tuple[tuple[int, str, SyntaxCode], ...]]
+# Per top-level step: its diagnostics as (offset from the step's start,
+# message, code); nothing in them depends on where the step stands.
+Relative = tuple[tuple[int, str, SyntaxCode], ...]
+VmMemo = StatementMemo[Relative]
 
 
-def vm_diagnostics(tree: Node, tokens: list[Token]) -> list[Diagnostic]:
+def vm_diagnostics(tree: Node, tokens: Sequence[Token]) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for statement in tree.children:
         _statement_diagnostics(statement, tokens, found)
@@ -59,40 +65,40 @@ def vm_diagnostics(tree: Node, tokens: list[Token]) -> list[Diagnostic]:
 
 
 def vm_diagnostics_reusing(
-    source: str, tree: Node, tokens: list[Token], previous: StatementMemo
-) -> tuple[list[Diagnostic], StatementMemo]:
-    """`vm_diagnostics`, reusing the answers for top-level statements whose text
-    an earlier version had too.
+    source: str, lex: LexResult, parsed: ParseResult, previous: VmMemo
+) -> tuple[list[Diagnostic], VmMemo]:
+    """`vm_diagnostics` of valid source, reusing the answers for the top-level
+    steps the parser kept from the memo's parse.
 
     In valid source a top-level statement's parse, and so what these rules
     find in it, depends only on its own text: the parser starts every
     top-level step in the same state, and the token after the statement ends
-    it. The memo returned holds this version's statements only.
+    it. Kept steps are not even looked at (their nodes may not be made yet).
     """
+    units = parsed.units
+    children = parsed.tree.children
+
+    def compute(position: int) -> Relative:
+        child = units[position][4] - 1
+        if child < (units[position - 1][4] if position > 0 else 0):
+            return ()  # a step without a statement (a stray `}`)
+        statement = children[child]
+        fresh: list[Diagnostic] = []
+        _statement_diagnostics(statement, lex.tokens, fresh)
+        return tuple((item.offset - statement.start, item.message, item.code) for item in fresh)
+
+    steps, memo = per_statement(source, lex, units, previous, compute, None)
     found: list[Diagnostic] = []
-    memo: StatementMemo = {}
-    for statement in tree.children:
-        text = source[statement.start : statement.end]
-        relative = memo.get(text)
-        if relative is None:
-            relative = previous.get(text)
-        if relative is None:
-            fresh: list[Diagnostic] = []
-            _statement_diagnostics(statement, tokens, fresh)
-            relative = tuple(
-                (item.offset - statement.start, item.message, item.code) for item in fresh
-            )
-        memo[text] = relative
+    for start, relative in steps:
         if relative:  # most statements have none: no generator per statement
             found.extend(
-                Diagnostic(statement.start + delta, message, code)
-                for delta, message, code in relative
+                Diagnostic(start + delta, message, code) for delta, message, code in relative
             )
     found.sort(key=lambda diagnostic: diagnostic.offset)
     return found, memo
 
 
-def _statement_diagnostics(statement: Node, tokens: list[Token], found: list) -> None:
+def _statement_diagnostics(statement: Node, tokens: Sequence[Token], found: list) -> None:
     stack: list[tuple[Node, str]] = [(statement, "program")]
     while stack:
         node, grouping = stack.pop()
@@ -124,7 +130,7 @@ def _children_with_grouping(node: Node, grouping: str):
             yield child, kind
 
 
-def _check_lambda(node: Node, grouping: str, tokens: list[Token], found: list) -> None:
+def _check_lambda(node: Node, grouping: str, tokens: Sequence[Token], found: list) -> None:
     if len(node.children) < 2 or node.children[1].kind != "block":
         return
     after = first_token_from(tokens, node.end)
@@ -141,7 +147,7 @@ def _check_lambda(node: Node, grouping: str, tokens: list[Token], found: list) -
         found.append(Diagnostic(token.start, MSG_LAMBDA_TAIL.format("("), _TAIL))
 
 
-def _single_parenthesized_value(tokens: list[Token], opening: int) -> bool:
+def _single_parenthesized_value(tokens: Sequence[Token], opening: int) -> bool:
     """Whether `( ... )` holds one value: the VM reads it as a parenthesized
     expression starting a new statement, which must not be empty or a list."""
     depth = 0
@@ -158,12 +164,12 @@ def _single_parenthesized_value(tokens: list[Token], opening: int) -> bool:
     return False
 
 
-def _spelling(tokens: list[Token], index: int) -> str:
+def _spelling(tokens: Sequence[Token], index: int) -> str:
     token = tokens[index]
     return token.text or token.kind.value
 
 
-def _check_conditions(node: Node, tokens: list[Token], found: list) -> None:
+def _check_conditions(node: Node, tokens: Sequence[Token], found: list) -> None:
     children = node.children
     if node.kind == "while":
         conditions = [(children[0], False)]

@@ -1,0 +1,117 @@
+"""Keystroke -> syntax diagnostics CPU for edits that change the text's length.
+
+Drives the real server's message handling (as `profile_requests.py` does)
+with ranged didChanges that alternately insert one character and delete it
+again (typing, then backspace) at several places of the generated benchmark
+document: the first line, just after the first `fn step0`, the middle, and
+near the end. A one-digit replacement in the middle is measured too, for
+comparison. Prints the CPU milliseconds per didChange (which parses the new
+version and publishes its syntax diagnostics); `--profile PLACE` prints the
+cProfile of that place instead.
+
+    python benchmarks/profile_edits.py [--lines 2500] [--repeat 40] [--profile top]
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import sys
+import time
+from collections.abc import Callable
+
+# profile_requests puts ../shared/conformance (lspbench, lspcase) on the path.
+from profile_requests import URI, Session, offset_to_position
+
+# Character typed and deleted again at each place.
+TYPED = "q"
+
+
+def places(text: str) -> dict[str, int]:
+    """Offset of each measured edit place in the generated document."""
+    middle = text.count("\nfn step") // 2
+    needle = f"    let total{middle} = math.max(left, right) + "
+    return {
+        "first-line": 10,
+        "after-step0": text.index("fn step0") + len("fn step0"),
+        "middle": text.index(needle) + len(needle),
+        "end": len(text) - 20,
+    }
+
+
+def change(session: Session, start: int, end: int, new_text: str) -> None:
+    """One ranged didChange replacing text[start:end] by `new_text`."""
+    session.version += 1
+    text = session.text
+    edit = {
+        "range": {
+            "start": offset_to_position(text, start),
+            "end": offset_to_position(text, end),
+        },
+        "text": new_text,
+    }
+    params = {"textDocument": {"uri": URI, "version": session.version}, "contentChanges": [edit]}
+    session.send("textDocument/didChange", params, notify=True)
+    session.text = text[:start] + new_text + text[end:]
+
+
+def typing_at(session: Session, offset: int) -> Callable[[int], None]:
+    """Keystroke `n`: even ones insert TYPED at `offset`, odd ones delete it."""
+
+    def keystroke(n: int) -> None:
+        if n % 2 == 0:
+            change(session, offset, offset, TYPED)
+        else:
+            change(session, offset, offset + 1, "")
+
+    return keystroke
+
+
+def replacing_at(session: Session, offset: int) -> Callable[[int], None]:
+    """Keystroke `n`: replace the digit at `offset` (the text keeps its length)."""
+
+    def keystroke(n: int) -> None:
+        change(session, offset, offset + 1, str(n % 10))
+
+    return keystroke
+
+
+def cpu_ms(keystroke: Callable[[int], None], repeat: int) -> float:
+    before = time.process_time()
+    for n in range(repeat):
+        keystroke(n)
+    return (time.process_time() - before) * 1000 / repeat
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lines", type=int, default=2500)
+    parser.add_argument("--repeat", type=int, default=40)
+    parser.add_argument("--profile", default=None, help="a place name, or 'replace'")
+    args = parser.parse_args()
+    repeat = args.repeat + args.repeat % 2  # end on the original text
+    session = Session(args.lines)
+    where = places(session.text)
+    kinds = {f"insert/delete {name}": typing_at(session, at) for name, at in where.items()}
+    kinds["replace middle"] = replacing_at(session, where["middle"])
+    for name, keystroke in kinds.items():
+        if args.profile and args.profile not in name:
+            continue
+        cpu_ms(keystroke, 4)  # warm up
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+            cpu_ms(keystroke, repeat)
+            profiler.disable()
+            out = io.StringIO()
+            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(35)
+            print(out.getvalue())
+        else:
+            print(f"{name:28} {cpu_ms(keystroke, repeat):7.2f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
