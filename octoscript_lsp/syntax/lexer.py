@@ -10,6 +10,7 @@ structure in step with the reference checker.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +44,32 @@ _SINGLE = {
     ",": Kind.COMMA,
     ";": Kind.SEMICOLON,
 }
+
+# The common tokens in one regular expression, after any horizontal space;
+# anything else (CR, strings with escapes, numbers with a problem, block
+# comments, characters outside the language) fails to match and takes the
+# character-by-character scanners below, which also report the problems.
+_OPERATOR_RUN = r"[!^&*+\-|?:=@><./~%]*"
+_COMMON = re.compile(
+    r"[ \t\f]*(?:"
+    r"([A-Za-z_][A-Za-z0-9_]*)"  # identifier
+    r"|(\n)"  # line feed
+    r"|([{}()\[\],;])"  # punctuation
+    rf"|((?:[!^&*+\-|?:=@><.~%]|/(?![/*])){_OPERATOR_RUN})"  # operator, not a comment
+    r"|([0-9]+(?:\.[0-9]+)?)(?![.0-9A-Za-z_])"  # number without exponent or suffix
+    r'|("[^"\\\n\r]*")'  # string without escapes
+    r"|(//[^\n\r]*)"  # line comment
+    r")"
+)
+(
+    _IDENT_GROUP,
+    _NEWLINE_GROUP,
+    _PUNCTUATION_GROUP,
+    _OPERATOR_GROUP,
+    _NUMBER_GROUP,
+    _STRING_GROUP,
+    _LINE_COMMENT_GROUP,
+) = range(1, 8)
 
 MSG_BAD_UNICODE_ESCAPE = (
     "unicode escapes must use four hexadecimal digits or `\\u{...}` with one to six "
@@ -309,49 +336,49 @@ def _tokenize_from(
     length = len(source)
     # Line feeds from here on are checked for being back in step with the old stream.
     resync_at = resync.from_offset if resync is not None else length + 1
+    tokens = out.tokens
+    append = tokens.append
+    room = out.room
+    single = _SINGLE
     while pos < length:
-        char = source[pos]
-        if char in _HORIZONTAL_SPACE:
-            pos += 1
-        elif char == "\n" or char == "\r":
-            if pos >= resync_at and char == "\n" and resync.adopt(pos, out, sink, comments):
-                pos = length
+        # Common tokens come from one C-level scan; it stops at the first
+        # place `_COMMON` does not match (it would skip it), which the
+        # character-level scanners then take.
+        for found in _COMMON.finditer(source, pos):
+            group = found.lastindex
+            start, end = found.span(group)
+            if found.start() != pos:
                 break
-            pos = _scan_line_break(source, pos, out, sink)
-        elif char in _IDENT_START:
-            end = _identifier_end(source, pos + 1)
-            out.emit(Kind.IDENT, source[pos:end], pos, end)
             pos = end
-        elif char in _DIGITS:
-            end = _scan_number(source, pos, sink)
-            out.emit(Kind.NUMBER, "", pos, end)
-            pos = end
-        elif char == '"':
-            end = _scan_string(source, pos, sink)
-            out.emit(Kind.STRING, "", pos, end)
-            pos = end
-        elif char == "'":
-            pos = _skip_single_quoted_string(source, pos, sink)
-        elif char == "/" and pos + 1 < length and source[pos + 1] == "/":
-            end = _skip_line_comment(source, pos)
-            comments.append((pos, end))
-            pos = end
-        elif char == "/" and pos + 1 < length and source[pos + 1] == "*":
-            end = _skip_block_comment(source, pos, out, sink)
-            comments.append((pos, end))
-            pos = end
-        elif char in _SINGLE:
-            out.emit(_SINGLE[char], char, pos, pos + 1)
-            pos += 1
-        elif char in OPERATOR_CHARS:
-            pos = _scan_operator(source, pos, out, sink)
-        else:
-            sink.report(
-                pos,
-                f"unsupported character {_describe(char)} in canonical Octoscript",
-                SyntaxCode.INVALID_CHARACTER,
-            )
-            pos += 1
+            if group == _IDENT_GROUP:
+                token = Token(Kind.IDENT, source[start:end], start, end)
+            elif group == _NEWLINE_GROUP:
+                if start >= resync_at and resync.adopt(start, out, sink, comments):
+                    pos = length
+                    break
+                token = Token(Kind.NEWLINE, "\n", start, end)
+            elif group == _PUNCTUATION_GROUP:
+                char = source[start]
+                token = Token(single[char], char, start, end)
+            elif group == _OPERATOR_GROUP:
+                operator = source[start:end]
+                if operator not in CANONICAL_OPERATORS:
+                    _report_operator(operator, start, sink)
+                    continue
+                token = Token(Kind.OPERATOR, operator, start, end)
+            elif group == _NUMBER_GROUP:
+                token = Token(Kind.NUMBER, "", start, end)
+            elif group == _STRING_GROUP:
+                token = Token(Kind.STRING, "", start, end)
+            else:
+                comments.append((start, end))
+                continue
+            if len(tokens) < room:
+                append(token)
+            else:
+                out.emit(token.kind, token.text, start, end)
+        if pos < length:
+            pos = _scan_rare(source, pos, out, sink, comments)
     # END sits outside the token budget so a full budget still terminates.
     out.tokens.append(Token(Kind.END, "", length, length))
     tokens: list[Token] | MovedList[Token] = out.tokens
@@ -362,6 +389,54 @@ def _tokenize_from(
             head + fresh + out.tail + [(out.tokens, last, last + 1, None)], moved_token
         )
     return LexResult(tokens, sink.items, sink.truncated, comments, out.limit_offset)
+
+
+def _scan_rare(
+    source: str, pos: int, out: _TokenBuffer, sink: DiagnosticSink, comments: list
+) -> int:
+    """One step where `_COMMON` did not match: horizontal space, then one
+    construct (CR, escapes in strings, odd numbers, block comments, ...)."""
+    length = len(source)
+    while pos < length and source[pos] in _HORIZONTAL_SPACE:
+        pos += 1
+    if pos >= length:
+        return pos
+    char = source[pos]
+    if char == "\n" or char == "\r":
+        return _scan_line_break(source, pos, out, sink)
+    if char in _IDENT_START:
+        end = _identifier_end(source, pos + 1)
+        out.emit(Kind.IDENT, source[pos:end], pos, end)
+        return end
+    if char in _DIGITS:
+        end = _scan_number(source, pos, sink)
+        out.emit(Kind.NUMBER, "", pos, end)
+        return end
+    if char == '"':
+        end = _scan_string(source, pos, sink)
+        out.emit(Kind.STRING, "", pos, end)
+        return end
+    if char == "'":
+        return _skip_single_quoted_string(source, pos, sink)
+    if char == "/" and pos + 1 < length and source[pos + 1] == "/":
+        end = _skip_line_comment(source, pos)
+        comments.append((pos, end))
+        return end
+    if char == "/" and pos + 1 < length and source[pos + 1] == "*":
+        end = _skip_block_comment(source, pos, out, sink)
+        comments.append((pos, end))
+        return end
+    if char in _SINGLE:
+        out.emit(_SINGLE[char], char, pos, pos + 1)
+        return pos + 1
+    if char in OPERATOR_CHARS:
+        return _scan_operator(source, pos, out, sink)
+    sink.report(
+        pos,
+        f"unsupported character {_describe(char)} in canonical Octoscript",
+        SyntaxCode.INVALID_CHARACTER,
+    )
+    return pos + 1
 
 
 def _describe(char: str) -> str:
@@ -565,9 +640,13 @@ def _scan_operator(source: str, start: int, out: _TokenBuffer, sink: DiagnosticS
     if operator in CANONICAL_OPERATORS:
         out.emit(Kind.OPERATOR, operator, start, pos)
     else:
-        sink.report(
-            start,
-            f"operator `{operator}` is not part of canonical Octoscript",
-            SyntaxCode.UNSUPPORTED_OPERATOR,
-        )
+        _report_operator(operator, start, sink)
     return pos
+
+
+def _report_operator(operator: str, start: int, sink: DiagnosticSink) -> None:
+    sink.report(
+        start,
+        f"operator `{operator}` is not part of canonical Octoscript",
+        SyntaxCode.UNSUPPORTED_OPERATOR,
+    )

@@ -13,7 +13,7 @@ import sys
 
 from ..limits import MAX_SYNTAX_NESTING
 from .codes import SyntaxCode
-from .cursor import ParserCursor
+from .cursor import CONTROL_WORDS, ParserCursor
 from .moved import assemble, moved_pieces, pieces_of
 from .parse_result import (
     ParseResult,
@@ -35,6 +35,9 @@ _NON_VALUE_TRY_TAIL = frozenset(
     {"use", "let", "fn", "return", "break", "continue", "for", "loop", "while"}
 )
 _LITERAL_WORDS = frozenset({"true", "false", "nil"})
+# Words that start a statement other than an expression statement.
+_STATEMENT_WORDS = frozenset({"use", "let", "fn", "return", "break", "continue"})
+_UNARY_OPERATORS = ("!", "-", "+", "~")
 _BINARY_PRECEDENCE = {
     "||": 1,
     "&&": 2,
@@ -228,7 +231,7 @@ class _Parser(ParserCursor):
         return statements
 
     def parse_block(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         if not self.enter_nesting():
             return self.node("error", start)
         if not self.take_kind(Kind.LBRACE):
@@ -242,22 +245,22 @@ class _Parser(ParserCursor):
         return self.node("block", start, statements)
 
     def parse_statement(self) -> Node:
-        start = self.current.start
         keyword = self.index
-        if self.take_ident("use"):
-            return self.node("use", start, self.parse_import(), keyword)
-        if self.take_ident("let"):
+        token = self.tokens[keyword]
+        if token.kind is not Kind.IDENT or token.text not in _STATEMENT_WORDS:
+            return self.parse_expression()
+        start, word = token.start, token.text
+        self.index = keyword + 1  # an identifier is never the END token
+        if word == "let":
             return self.parse_declaration(start, keyword)
-        if self.take_ident("fn"):
+        if word == "fn":
             return self.parse_function_declaration(start, keyword)
-        if self.take_ident("return"):
+        if word == "use":
+            return self.node("use", start, self.parse_import(), keyword)
+        if word == "return":
             value = [] if self.at_statement_boundary() else [self.parse_expression()]
             return self.node("return", start, value, keyword)
-        if self.at_ident("break") or self.at_ident("continue"):
-            kind = self.current.text
-            self.advance()
-            return self.node(kind, start, [], keyword)
-        return self.parse_expression()
+        return self.node(word, start, [], keyword)  # break, continue
 
     def parse_import(self) -> list[Node]:
         module_token = self.index
@@ -328,7 +331,7 @@ class _Parser(ParserCursor):
         return self.node("fn", start, children, binding if binding is not None else keyword)
 
     def parse_parameter_list(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         names: list[Node] = []
         if not self.take_kind(Kind.LPAREN):
             self.report_current("expected `(` after a function name", SyntaxCode.EXPECTED_TOKEN)
@@ -359,11 +362,14 @@ class _Parser(ParserCursor):
     # ---------------------------------------------------------------- expressions
 
     def parse_expression(self) -> Node:
-        start = self.current.start
+        keyword = self.index
+        token = self.tokens[keyword]
+        start = token.start
         if not self.enter_nesting():
             return self.node("error", start)
-        keyword = self.index
-        if self.at_ident("if"):
+        if token.kind is not Kind.IDENT or token.text not in CONTROL_WORDS:
+            result = self.parse_assignment()
+        elif self.at_ident("if"):
             result = self.parse_if_expression()
         elif self.at_ident("try"):
             result = self.parse_try_expression()
@@ -388,7 +394,7 @@ class _Parser(ParserCursor):
         return result
 
     def parse_condition_or_iterable(self, context: str) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         if self.starts_control_expression():
             self.report_current(
                 f"a control expression used as an `{context}` condition or iterable "
@@ -405,7 +411,7 @@ class _Parser(ParserCursor):
         return self.parse_assignment()
 
     def parse_try_expression(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         keyword = self.index
         self.advance()
         children: list[Node] = []
@@ -432,7 +438,7 @@ class _Parser(ParserCursor):
     def parse_try_branch(self, branch: str) -> Node:
         if not self.at_kind(Kind.LBRACE):
             return self.parse_expression()
-        start = self.current.start
+        start = self.tokens[self.index].start
         if not self.enter_nesting():
             return self.node("error", start)
         self.advance()
@@ -460,7 +466,7 @@ class _Parser(ParserCursor):
         return self.node("block", start, statements)
 
     def parse_if_expression(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         keyword = self.index
         self.advance()
         children: list[Node] = []
@@ -484,7 +490,7 @@ class _Parser(ParserCursor):
         return self.node("if", start, children, keyword)
 
     def parse_conditional_branch(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         if self.at_kind(Kind.LBRACE):
             return self.parse_block()
         if self.starts_lambda():
@@ -499,7 +505,7 @@ class _Parser(ParserCursor):
         return self.parse_expression()
 
     def parse_for_expression(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         keyword = self.index
         self.advance()
         count = 0
@@ -533,7 +539,7 @@ class _Parser(ParserCursor):
             self.report_current(
                 "expected an iterable expression after `in`", SyntaxCode.EXPECTED_EXPRESSION
             )
-            iterable = self.node("error", self.current.start)
+            iterable = self.node("error", self.tokens[self.index].start)
         else:
             iterable = self.parse_condition_or_iterable("for")
         self.push_scope()
@@ -544,7 +550,7 @@ class _Parser(ParserCursor):
         return self.node("for", start, [*names, iterable, body], keyword)
 
     def parse_expression_or_block(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         if self.at_kind(Kind.LBRACE):
             return self.parse_block()
         if self.at_expression_boundary():
@@ -553,7 +559,7 @@ class _Parser(ParserCursor):
         return self.parse_expression()
 
     def parse_assignment(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         left = self.parse_binary()
         operator = self.index
         while self.take_any_op(ASSIGNMENT_OPERATORS):
@@ -568,7 +574,7 @@ class _Parser(ParserCursor):
         Consumes exactly what one function per precedence level would, with
         far fewer Python calls per operand.
         """
-        start = self.current.start
+        start = self.tokens[self.index].start
         left = self.parse_unary()
         tokens = self.tokens
         while True:
@@ -584,18 +590,28 @@ class _Parser(ParserCursor):
             left = self.node("binary", start, [left, right], operator)
 
     def parse_unary(self) -> Node:
-        start = self.current.start
         operator = self.index
-        if self.take_any_op(("!", "-", "+", "~")):
+        token = self.tokens[operator]
+        if token.kind is Kind.OPERATOR and token.text in _UNARY_OPERATORS:
+            self.index = operator + 1
             operand = self.parse_postfix()
-            return self.node("unary", start, [operand], operator)
+            return self.node("unary", token.start, [operand], operator)
         return self.parse_postfix()
 
     def parse_postfix(self) -> Node:
-        start = self.current.start
+        tokens = self.tokens
+        start = tokens[self.index].start
         node = self.parse_primary()
         while True:
-            if self.at_kind(Kind.LPAREN):
+            token = tokens[self.index]
+            kind = token.kind
+            if (
+                kind is not Kind.LPAREN
+                and kind is not Kind.LBRACKET
+                and not (kind is Kind.OPERATOR and token.text == ".")
+            ):
+                return node
+            if kind is Kind.LPAREN:
                 node = self.parse_call(start, node)
             elif self.take_op("."):
                 member = self.take_plain_ident("expected an identifier after `.`")
@@ -646,21 +662,22 @@ class _Parser(ParserCursor):
             return items
 
     def parse_primary(self) -> Node:
-        token = self.current
-        start = token.start
         index = self.index
+        token = self.tokens[index]
+        start = token.start
         kind = token.kind
+        # A literal or name is one token, never END: it ends where the token does.
         if kind is Kind.NUMBER or kind is Kind.STRING:
-            self.advance()
-            return self.node("literal", start, [], index)
+            self.index = index + 1
+            return Node("literal", start, token.end, [], index)
         if kind is Kind.IDENT:
             if token.text in _LITERAL_WORDS:
-                self.advance()
-                return self.node("literal", start, [], index)
+                self.index = index + 1
+                return Node("literal", start, token.end, [], index)
             if token.text not in RESERVED_WORDS:
-                self.advance()
+                self.index = index + 1
                 self.events.append((REFERENCE, index))
-                return self.node("name", start, [], index)
+                return Node("name", start, token.end, [], index)
             self.report_current(
                 "reserved words cannot be used as expressions here", SyntaxCode.RESERVED_WORD
             )
@@ -690,7 +707,7 @@ class _Parser(ParserCursor):
         return self.node("error", start, [], index)
 
     def parse_record(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         opening = self.index
         self.advance()
         self.consume_newlines()
@@ -698,7 +715,7 @@ class _Parser(ParserCursor):
         if self.take_kind(Kind.RBRACE):
             return self.node("record", start, members, opening)
         while True:
-            member_start = self.current.start
+            member_start = self.tokens[self.index].start
             key = self.take_plain_ident("expected a record member identifier")
             if not self.take_op(":"):
                 self.report_current(
@@ -732,7 +749,7 @@ class _Parser(ParserCursor):
             return self.node("record", start, members, opening)
 
     def parse_lambda(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         self.push_scope()
         params: list[Node] = []
         if self.take_op("||"):
@@ -757,28 +774,3 @@ class _Parser(ParserCursor):
         body = self.parse_expression_or_block()
         self.pop_scope()
         return self.node("lambda", start, [param_node, body])
-
-    # ---------------------------------------------------------------- statement ends
-
-    def require_statement_end(self) -> None:
-        kind = self.current.kind
-        if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
-            self.consume_statement_ends()
-        elif not self.at_end():
-            self.report_current(
-                "expected a newline or `;` after a statement", SyntaxCode.MISSING_STATEMENT_END
-            )
-            self.synchronize_statement()
-
-    def synchronize_statement(self) -> None:
-        while self.current.kind not in (Kind.END, Kind.NEWLINE, Kind.SEMICOLON, Kind.RBRACE):
-            self.advance()
-        self.consume_statement_ends()
-
-    def consume_statement_ends(self) -> None:
-        while self.current.kind in (Kind.NEWLINE, Kind.SEMICOLON):
-            self.advance()
-
-    def consume_newlines(self) -> None:
-        while self.current.kind is Kind.NEWLINE:
-            self.advance()

@@ -48,6 +48,9 @@ MSG_ASSIGNMENT_CONDITION = (
 )
 
 _TAIL = SyntaxCode.RUNTIME_LAMBDA_TAIL
+_CONDITIONALS = frozenset({"if", "while", "for"})
+# Nodes whose children keep the grouping around the node itself.
+_TRANSPARENT = frozenset({"member", "binary", "assign", "unary"})
 
 
 # Per top-level step: its diagnostics as (offset from the step's start,
@@ -99,35 +102,29 @@ def vm_diagnostics_reusing(
 
 
 def _statement_diagnostics(statement: Node, tokens: Sequence[Token], found: list) -> None:
+    # Each node with the innermost bracketing construct around it.
     stack: list[tuple[Node, str]] = [(statement, "program")]
+    push = stack.append
     while stack:
         node, grouping = stack.pop()
-        if node.kind == "lambda":
+        kind = node.kind
+        if kind == "lambda":
             _check_lambda(node, grouping, tokens, found)
-        elif node.kind in ("if", "while", "for"):
+        elif kind in _CONDITIONALS:
             _check_conditions(node, tokens, found)
-        for child, child_grouping in _children_with_grouping(node, grouping):
-            stack.append((child, child_grouping))
-
-
-def _children_with_grouping(node: Node, grouping: str):
-    """Each child with the innermost bracketing construct around it."""
-    kind = node.kind
-    children = node.children
-    if kind == "call":
-        yield children[0], grouping
-        for argument in children[1:]:
-            yield argument, "call"
-    elif kind in ("member", "binary", "assign", "unary"):
-        for child in children:
-            yield child, grouping
-    elif kind == "index":
-        yield children[0], grouping
-        for child in children[1:]:
-            yield child, "index"
-    else:
-        for child in children:
-            yield child, kind
+        children = node.children
+        if not children:
+            continue
+        if kind == "call" or kind == "index":
+            push((children[0], grouping))
+            for child in children[1:]:
+                push((child, kind))
+        elif kind in _TRANSPARENT:
+            for child in children:
+                push((child, grouping))
+        else:
+            for child in children:
+                push((child, kind))
 
 
 def _check_lambda(node: Node, grouping: str, tokens: Sequence[Token], found: list) -> None:
