@@ -5,9 +5,10 @@ with ranged didChanges that alternately insert one character and delete it
 again (typing, then backspace) at several places of the generated benchmark
 document: the first line, just after the first `fn step0`, the middle, and
 near the end. A one-digit replacement in the middle is measured too, for
-comparison. Prints the CPU milliseconds per didChange (which parses the new
-version and publishes its syntax diagnostics); `--profile PLACE` prints the
-cProfile of that place instead.
+comparison, and a didOpen of the whole document under a new URI (a full lex
+and parse; closed again after). Prints the CPU milliseconds per didChange or
+didOpen (each parses its version and publishes its syntax diagnostics);
+`--profile NAME` prints the cProfile of the kinds whose name contains NAME.
 
     python benchmarks/profile_edits.py [--lines 2500] [--repeat 40] [--profile top]
 """
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import io
 import pstats
 import sys
@@ -78,6 +80,23 @@ def replacing_at(session: Session, offset: int) -> Callable[[int], None]:
     return keystroke
 
 
+def opening(session: Session) -> Callable[[int], None]:
+    """Keystroke `n`: open the current text as a second document, then close it.
+
+    Always the same URI: its pending advice pass is replaced each time
+    rather than piling up (this loop never runs the event loop that would
+    let it expire), which would hold every analysis alive for the collector.
+    """
+
+    def keystroke(n: int) -> None:
+        uri = f"{URI}.opened"
+        document = {"uri": uri, "languageId": "octoscript", "version": 1, "text": session.text}
+        session.send("textDocument/didOpen", {"textDocument": document}, notify=True)
+        session.send("textDocument/didClose", {"textDocument": {"uri": uri}}, notify=True)
+
+    return keystroke
+
+
 def cpu_ms(keystroke: Callable[[int], None], repeat: int) -> float:
     before = time.process_time()
     for n in range(repeat):
@@ -93,9 +112,11 @@ def main() -> int:
     args = parser.parse_args()
     repeat = args.repeat + args.repeat % 2  # end on the original text
     session = Session(args.lines)
+    gc.freeze()  # as the server's `main` does once started
     where = places(session.text)
     kinds = {f"insert/delete {name}": typing_at(session, at) for name, at in where.items()}
     kinds["replace middle"] = replacing_at(session, where["middle"])
+    kinds["didOpen (full parse)"] = opening(session)
     for name, keystroke in kinds.items():
         if args.profile and args.profile not in name:
             continue
