@@ -340,43 +340,43 @@ def _tokenize_from(
     append = tokens.append
     room = out.room
     single = _SINGLE
+    make = Token
+    ident, newline, operator_kind = Kind.IDENT, Kind.NEWLINE, Kind.OPERATOR
     while pos < length:
-        # Common tokens come from one C-level scan; it stops at the first
-        # place `_COMMON` does not match (it would skip it), which the
-        # character-level scanners then take.
-        for found in _COMMON.finditer(source, pos):
+        # Common tokens come from one C-level scanner, which stops where
+        # `_COMMON` does not match; the character-level scanners take that.
+        # Every match ends with its token, so `pos` is where it stopped.
+        next_match = _COMMON.scanner(source, pos).match
+        while (found := next_match()) is not None:
             group = found.lastindex
-            start, end = found.span(group)
-            if found.start() != pos:
-                break
-            pos = end
+            start, pos = found.span(group)
             if group == _IDENT_GROUP:
-                token = Token(Kind.IDENT, source[start:end], start, end)
+                token = make(ident, source[start:pos], start, pos)
+            elif group == _PUNCTUATION_GROUP:
+                char = source[start]
+                token = make(single[char], char, start, pos)
+            elif group == _OPERATOR_GROUP:
+                operator = source[start:pos]
+                if operator not in CANONICAL_OPERATORS:
+                    _report_operator(operator, start, sink)
+                    continue
+                token = make(operator_kind, operator, start, pos)
             elif group == _NEWLINE_GROUP:
                 if start >= resync_at and resync.adopt(start, out, sink, comments):
                     pos = length
                     break
-                token = Token(Kind.NEWLINE, "\n", start, end)
-            elif group == _PUNCTUATION_GROUP:
-                char = source[start]
-                token = Token(single[char], char, start, end)
-            elif group == _OPERATOR_GROUP:
-                operator = source[start:end]
-                if operator not in CANONICAL_OPERATORS:
-                    _report_operator(operator, start, sink)
-                    continue
-                token = Token(Kind.OPERATOR, operator, start, end)
+                token = make(newline, "\n", start, pos)
             elif group == _NUMBER_GROUP:
-                token = Token(Kind.NUMBER, "", start, end)
+                token = make(Kind.NUMBER, "", start, pos)
             elif group == _STRING_GROUP:
-                token = Token(Kind.STRING, "", start, end)
+                token = make(Kind.STRING, "", start, pos)
             else:
-                comments.append((start, end))
+                comments.append((start, pos))
                 continue
             if len(tokens) < room:
                 append(token)
             else:
-                out.emit(token.kind, token.text, start, end)
+                out.emit(token.kind, token.text, start, pos)
         if pos < length:
             pos = _scan_rare(source, pos, out, sink, comments)
     # END sits outside the token budget so a full budget still terminates.

@@ -38,6 +38,12 @@ _LITERAL_WORDS = frozenset({"true", "false", "nil"})
 # Words that start a statement other than an expression statement.
 _STATEMENT_WORDS = frozenset({"use", "let", "fn", "return", "break", "continue"})
 _UNARY_OPERATORS = ("!", "-", "+", "~")
+# Tokens that can make a whole expression alone, and the kinds of the next
+# token that would make it part of a larger one (operators, calls, indexing).
+# (Tuples: `in` compares enum members by identity; a frozenset would call
+# Enum.__hash__, a Python function.)
+_LONE_OPERANDS = (Kind.IDENT, Kind.NUMBER, Kind.STRING)
+_OPERAND_GOES_ON = (Kind.OPERATOR, Kind.LPAREN, Kind.LBRACKET)
 _BINARY_PRECEDENCE = {
     "||": 1,
     "&&": 2,
@@ -367,31 +373,35 @@ class _Parser(ParserCursor):
         start = token.start
         if not self.enter_nesting():
             return self.node("error", start)
-        if token.kind is not Kind.IDENT or token.text not in CONTROL_WORDS:
-            result = self.parse_assignment()
-        elif self.at_ident("if"):
-            result = self.parse_if_expression()
-        elif self.at_ident("try"):
-            result = self.parse_try_expression()
-        elif self.at_ident("for"):
-            result = self.parse_for_expression()
-        elif self.at_ident("loop"):
-            self.advance()
-            self.push_scope()
-            body = self.parse_block()
-            self.pop_scope()
-            result = self.node("loop", start, [body], keyword)
-        elif self.at_ident("while"):
-            self.advance()
-            self.push_scope()
-            condition = self.parse_condition_or_iterable("while")
-            body = self.parse_block()
-            self.pop_scope()
-            result = self.node("while", start, [condition, body], keyword)
+        kind = token.kind
+        if kind is Kind.IDENT and token.text in CONTROL_WORDS:
+            result = self._parse_control(token.text, start, keyword)
+        elif kind in _LONE_OPERANDS and self.tokens[keyword + 1].kind not in _OPERAND_GOES_ON:
+            # A lone name or literal: what every precedence level below
+            # `parse_assignment` would hand up unchanged.
+            result = self.parse_primary()
         else:
             result = self.parse_assignment()
         self.leave_nesting()
         return result
+
+    def _parse_control(self, word: str, start: int, keyword: int) -> Node:
+        if word == "if":
+            return self.parse_if_expression()
+        if word == "try":
+            return self.parse_try_expression()
+        if word == "for":
+            return self.parse_for_expression()
+        self.advance()
+        self.push_scope()
+        if word == "loop":
+            body = self.parse_block()
+            self.pop_scope()
+            return self.node("loop", start, [body], keyword)
+        condition = self.parse_condition_or_iterable("while")
+        body = self.parse_block()
+        self.pop_scope()
+        return self.node("while", start, [condition, body], keyword)
 
     def parse_condition_or_iterable(self, context: str) -> Node:
         start = self.tokens[self.index].start
@@ -574,9 +584,13 @@ class _Parser(ParserCursor):
         Consumes exactly what one function per precedence level would, with
         far fewer Python calls per operand.
         """
-        start = self.tokens[self.index].start
-        left = self.parse_unary()
         tokens = self.tokens
+        token = tokens[self.index]
+        start = token.start
+        if token.kind is Kind.OPERATOR and token.text in _UNARY_OPERATORS:
+            left = self.parse_unary()
+        else:
+            left = self.parse_postfix()
         while True:
             token = tokens[self.index]
             if token.kind is not Kind.OPERATOR:
@@ -585,7 +599,7 @@ class _Parser(ParserCursor):
             if precedence is None or precedence < min_precedence:
                 return left
             operator = self.index
-            self.advance()
+            self.index = operator + 1
             right = self.parse_binary(precedence + 1)
             left = self.node("binary", start, [left, right], operator)
 
