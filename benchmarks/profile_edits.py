@@ -9,8 +9,11 @@ comparison, and a didOpen of the whole document under a new URI (a full lex
 and parse; closed again after). Prints the CPU milliseconds per didChange or
 didOpen (each parses its version and publishes its syntax diagnostics);
 `--profile NAME` prints the cProfile of the kinds whose name contains NAME.
+`--requests PLACE` times each request kind of `profile_requests.py` after an
+insert/delete keystroke at PLACE instead (its unchanged tail moved by one).
 
-    python benchmarks/profile_edits.py [--lines 2500] [--repeat 40] [--profile top]
+    python benchmarks/profile_edits.py [--lines 2500] [--repeat 40] [--profile first-line]
+    python benchmarks/profile_edits.py --requests first-line
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ import time
 from collections.abc import Callable
 
 # profile_requests puts ../shared/conformance (lspbench, lspcase) on the path.
-from profile_requests import URI, Session, offset_to_position
+from profile_requests import URI, Session, offset_to_position, requests
 
 # Character typed and deleted again at each place.
 TYPED = "q"
@@ -97,6 +100,19 @@ def opening(session: Session) -> Callable[[int], None]:
     return keystroke
 
 
+def with_request(
+    session: Session, keystroke: Callable[[int], None], method: str | None, params
+) -> Callable[[int], None]:
+    """Keystroke `n`, then one request of `method` (None: the keystroke alone)."""
+
+    def both(n: int) -> None:
+        keystroke(n)
+        if method is not None:
+            session.send(method, params())
+
+    return both
+
+
 def cpu_ms(keystroke: Callable[[int], None], repeat: int) -> float:
     before = time.process_time()
     for n in range(repeat):
@@ -109,14 +125,22 @@ def main() -> int:
     parser.add_argument("--lines", type=int, default=2500)
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--profile", default=None, help="a place name, or 'replace'")
+    parser.add_argument("--requests", default=None, help="a place name (see `places`)")
     args = parser.parse_args()
     repeat = args.repeat + args.repeat % 2  # end on the original text
     session = Session(args.lines)
     gc.freeze()  # as the server's `main` does once started
     where = places(session.text)
-    kinds = {f"insert/delete {name}": typing_at(session, at) for name, at in where.items()}
-    kinds["replace middle"] = replacing_at(session, where["middle"])
-    kinds["didOpen (full parse)"] = opening(session)
+    if args.requests:
+        typing = typing_at(session, where[args.requests])
+        kinds = {
+            name: with_request(session, typing, method, params)
+            for name, (method, params) in requests(session).items()
+        }
+    else:
+        kinds = {f"insert/delete {name}": typing_at(session, at) for name, at in where.items()}
+        kinds["replace middle"] = replacing_at(session, where["middle"])
+        kinds["didOpen (full parse)"] = opening(session)
     for name, keystroke in kinds.items():
         if args.profile and args.profile not in name:
             continue

@@ -184,7 +184,11 @@ def common_prefix(left: str, right: str) -> int:
 
 def common_suffix(left: str, right: str, limit: int) -> int:
     """Length of the longest common suffix, at most `limit`."""
-    low, high = 0, max(0, limit)
+    if limit <= 0:
+        return 0
+    if left[len(left) - limit :] == right[len(right) - limit :]:
+        return limit  # one edit: everything after it (one comparison, in C)
+    low, high = 0, limit
     while low < high:
         middle = (low + high + 1) // 2
         if left[len(left) - middle :] == right[len(right) - middle :]:

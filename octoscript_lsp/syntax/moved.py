@@ -25,17 +25,18 @@ Move = tuple[int, int]
 Piece = tuple[list, int, int, "Move | None"]
 Mover = Callable[[Any, Move], Any]
 
-# Items made at once when a reader first touches a moved stretch.
-_CHUNK_BITS = 5
-_CHUNK = 1 << _CHUNK_BITS
+# Items made at once when a reader first touches a moved stretch, as a power
+# of two: tokens and events are cheap to make, a moved tree node is a copy of
+# its whole subtree (see `assemble`'s `chunk_bits`).
+TOKEN_CHUNK_BITS = 5
 
 
 class MovedList(Sequence[T], Generic[T]):
     """A read-only sequence built from pieces of earlier lists, each moved lazily."""
 
-    __slots__ = ("_pieces", "_starts", "_length", "_chunks", "_mover")
+    __slots__ = ("_pieces", "_starts", "_length", "_chunks", "_mover", "_bits", "_mask")
 
-    def __init__(self, pieces: list[Piece], mover: Mover) -> None:
+    def __init__(self, pieces: list[Piece], mover: Mover, chunk_bits: int = TOKEN_CHUNK_BITS):
         self._pieces = pieces
         starts = []
         length = 0
@@ -44,7 +45,9 @@ class MovedList(Sequence[T], Generic[T]):
             length += high - low
         self._starts = starts
         self._length = length
-        self._chunks: list[list | None] = [None] * ((length + _CHUNK - 1) >> _CHUNK_BITS)
+        self._bits = chunk_bits
+        self._mask = (1 << chunk_bits) - 1
+        self._chunks: list[list | None] = [None] * ((length + self._mask) >> chunk_bits)
         self._mover = mover
 
     def __len__(self) -> int:
@@ -59,10 +62,10 @@ class MovedList(Sequence[T], Generic[T]):
                 raise IndexError("MovedList index out of range")
         elif index >= self._length:
             raise IndexError("MovedList index out of range")
-        chunk = self._chunks[index >> _CHUNK_BITS]
+        chunk = self._chunks[index >> self._bits]
         if chunk is None:
-            chunk = self._fill(index >> _CHUNK_BITS)
-        return chunk[index & (_CHUNK - 1)]
+            chunk = self._fill(index >> self._bits)
+        return chunk[index & self._mask]
 
     def __iter__(self) -> Iterator[T]:
         chunks = self._chunks
@@ -116,17 +119,18 @@ class MovedList(Sequence[T], Generic[T]):
 
     def _range(self, low: int, high: int) -> list[T]:
         out: list = []
-        first, last = low >> _CHUNK_BITS, (high - 1) >> _CHUNK_BITS
+        first, last = low >> self._bits, (high - 1) >> self._bits
         chunks = self._chunks
         for number in range(first, last + 1):
             chunk = chunks[number]
             out += chunk if chunk is not None else self._fill(number)
-        offset = first << _CHUNK_BITS
+        offset = first << self._bits
         return out[low - offset : high - offset]
 
     def _fill(self, number: int) -> list:
-        low = number << _CHUNK_BITS
-        chunk = _items(self.pieces(low, min(low + _CHUNK, self._length)), self._mover)
+        low = number << self._bits
+        high = min(low + self._mask + 1, self._length)
+        chunk = _items(self.pieces(low, high), self._mover)
         self._chunks[number] = chunk
         return chunk
 
@@ -161,9 +165,12 @@ def moved_pieces(pieces: list[Piece], shift: int, delta: int) -> list[Piece]:
     return found
 
 
-def assemble(pieces: list[Piece], mover: Mover) -> list | MovedList:
+def assemble(
+    pieces: list[Piece], mover: Mover, chunk_bits: int = TOKEN_CHUNK_BITS
+) -> list | MovedList:
     """A plain list when nothing is moved (copying references is cheap), else a
-    MovedList of at most MAX_MOVED_PIECES pieces."""
+    MovedList of at most MAX_MOVED_PIECES pieces, making 2**chunk_bits items
+    at a time."""
     if all(move is None for _, _, _, move in pieces):
         return _items(pieces, mover)
     pieces = _merged(pieces)
@@ -175,7 +182,7 @@ def assemble(pieces: list[Piece], mover: Mover) -> list | MovedList:
         made = _items([pieces[smallest]], mover)
         pieces[smallest] = (made, 0, len(made), None)
         pieces = _merged(pieces)
-    return MovedList(pieces, mover)
+    return MovedList(pieces, mover, chunk_bits)
 
 
 def _merged(pieces: list[Piece]) -> list[Piece]:

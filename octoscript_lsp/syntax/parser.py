@@ -157,7 +157,8 @@ class _Parser(ParserCursor):
             )
         end = self.tokens[-1].end
         fresh = [(statements, 0, len(statements), None)]
-        children = assemble(self.children_head + fresh + self.children_tail, moved_node)
+        # One node at a time: a moved node is a copy of its whole subtree.
+        children = assemble(self.children_head + fresh + self.children_tail, moved_node, 0)
         return Node("program", 0, end, children)
 
     def _reuse_units(self, previous: ParseResult, shared_tokens: int) -> bool:
