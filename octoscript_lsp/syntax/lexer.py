@@ -99,18 +99,18 @@ class LexResult:
 class _TokenBuffer:
     """Collects tokens up to the token budget; reports the overflow once.
 
-    `tokens` holds the freshly scanned ones; `head` the reused ones before
-    them and `tail` the adopted ones after them, as pieces of older lists.
+    `tokens` holds the freshly scanned ones; the reused ones before them
+    (`head`, counted against the budget) and the adopted ones after them
+    (`tail`) are pieces of older lists.
     """
 
-    __slots__ = ("tokens", "max_tokens", "sink", "limit_offset", "head", "room", "tail")
+    __slots__ = ("tokens", "max_tokens", "sink", "limit_offset", "room", "tail")
 
     def __init__(self, max_tokens: int, sink: DiagnosticSink, head: list[Piece]) -> None:
         self.tokens: list[Token] = []
         self.max_tokens = max_tokens
         self.sink = sink
         self.limit_offset: int | None = None
-        self.head = head
         self.room = max_tokens - sum(high - low for _, low, high, _ in head)
         self.tail: list[Piece] = []
 
@@ -134,10 +134,6 @@ def tokenize(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
     return _tokenize_from(source, max_tokens, 0, DiagnosticSink(), [], [])
 
 
-def _full_lex(source: str, max_tokens: int) -> tuple[LexResult, int]:
-    return tokenize(source, max_tokens), 0
-
-
 def retokenize(
     source: str, previous_source: str, previous: LexResult, max_tokens: int = MAX_SYNTAX_TOKENS
 ) -> tuple[LexResult, int]:
@@ -151,7 +147,7 @@ def retokenize(
     stops once it is back in step with the old tokens after the change.
     """
     if previous.truncated or len(previous.tokens) > max_tokens + 1:
-        return _full_lex(source, max_tokens)
+        return tokenize(source, max_tokens), 0
     restart, shared = _restart_point(source, previous_source, previous)
     limit = previous.token_limit_offset
     carried_limit = limit if limit is not None and limit < restart else None

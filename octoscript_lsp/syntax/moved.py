@@ -36,7 +36,9 @@ class MovedList(Sequence[T], Generic[T]):
 
     __slots__ = ("_pieces", "_starts", "_length", "_chunks", "_mover", "_bits", "_mask")
 
-    def __init__(self, pieces: list[Piece], mover: Mover, chunk_bits: int = TOKEN_CHUNK_BITS):
+    def __init__(
+        self, pieces: list[Piece], mover: Mover, chunk_bits: int = TOKEN_CHUNK_BITS
+    ) -> None:
         self._pieces = pieces
         starts = []
         length = 0
