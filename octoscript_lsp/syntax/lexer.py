@@ -24,7 +24,7 @@ from .tokens import (
     OPERATOR_CHARS,
     Kind,
     Token,
-    moved_token,
+    moved_tokens,
     token_end,
     token_start,
 )
@@ -386,7 +386,7 @@ def _tokenize_from(
         last = len(out.tokens) - 1
         fresh: list[Piece] = [(out.tokens, 0, last, None)]
         tokens = assemble(
-            head + fresh + out.tail + [(out.tokens, last, last + 1, None)], moved_token
+            head + fresh + out.tail + [(out.tokens, last, last + 1, None)], moved_tokens
         )
     return LexResult(tokens, sink.items, sink.truncated, comments, out.limit_offset)
 

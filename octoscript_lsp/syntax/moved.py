@@ -23,7 +23,8 @@ T = TypeVar("T")
 Move = tuple[int, int]
 # A stretch base[low:high], moved by `move` (None: the items as they are).
 Piece = tuple[list, int, int, "Move | None"]
-Mover = Callable[[Any, Move], Any]
+# Makes the moved copies of a stretch of items (one call per stretch, not per item).
+Mover = Callable[[list, Move], list]
 
 # Items made at once when a reader first touches a moved stretch, as a power
 # of two: tokens and events are cheap to make, a moved tree node is a copy of
@@ -143,7 +144,7 @@ def _items(pieces: list[Piece], mover: Mover) -> list:
         if move is None:
             out += base[low:high]
         else:
-            out += [mover(item, move) for item in base[low:high]]
+            out += mover(base[low:high], move)
     return out
 
 

@@ -80,12 +80,14 @@ def shifted_event(event: tuple, shift: int, delta: int) -> tuple:
     return event
 
 
-def moved_event(event: tuple, move: Move) -> tuple:
-    return shifted_event(event, move[0], move[1])
+def moved_events(events: list[tuple], move: Move) -> list[tuple]:
+    shift, delta = move
+    return [shifted_event(event, shift, delta) for event in events]
 
 
-def moved_node(node: Node, move: Move) -> Node:
-    return shifted_node(node, move[0], move[1])
+def moved_nodes(nodes: list[Node], move: Move) -> list[Node]:
+    shift, delta = move
+    return [shifted_node(node, shift, delta) for node in nodes]
 
 
 def shifted_node(node: Node, shift: int, delta: int) -> Node:

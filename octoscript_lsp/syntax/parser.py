@@ -18,8 +18,8 @@ from .moved import assemble, moved_pieces, pieces_of
 from .parse_result import (
     ParseResult,
     TailReuse,
-    moved_event,
-    moved_node,
+    moved_events,
+    moved_nodes,
     unit_starts_by_offset,
 )
 from .statements import StepMap
@@ -94,7 +94,7 @@ def parse(
         sink.items,
         sink.truncated,
         sink.first_offset,
-        assemble(parser.events_head + parser.events_fresh() + parser.events_tail, moved_event),
+        assemble(parser.events_head + parser.events_fresh() + parser.events_tail, moved_events),
         parser.all_diagnostics,
         parser.units,
         parser.unit_offsets,
@@ -158,7 +158,7 @@ class _Parser(ParserCursor):
         end = self.tokens[-1].end
         fresh = [(statements, 0, len(statements), None)]
         # One node at a time: a moved node is a copy of its whole subtree.
-        children = assemble(self.children_head + fresh + self.children_tail, moved_node, 0)
+        children = assemble(self.children_head + fresh + self.children_tail, moved_nodes, 0)
         return Node("program", 0, end, children)
 
     def _reuse_units(self, previous: ParseResult, shared_tokens: int) -> bool:

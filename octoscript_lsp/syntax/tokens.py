@@ -160,10 +160,12 @@ def token_end(tokens: Sequence[Token], index: int) -> int:
     return tokens[index].end
 
 
-def moved_token(token: Token, move: Move) -> Token:
-    """The token placed `move[1]` code points later (see syntax/moved.py)."""
+def moved_tokens(tokens: list[Token], move: Move) -> list[Token]:
+    """The tokens placed `move[1]` code points later (see syntax/moved.py)."""
     delta = move[1]
-    return Token(token.kind, token.text, token.start + delta, token.end + delta)
+    return [
+        Token(token.kind, token.text, token.start + delta, token.end + delta) for token in tokens
+    ]
 
 
 def is_reserved(name: str) -> bool:

@@ -9,11 +9,11 @@ import pytest
 from octoscript_lsp.limits import MAX_MOVED_PIECES
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.moved import MovedList, assemble, moved_pieces, pieces_of
-from octoscript_lsp.syntax.tokens import Kind, Token, first_token_from, moved_token, token_start
+from octoscript_lsp.syntax.tokens import Kind, Token, first_token_from, moved_tokens, token_start
 
 
-def plus(item: int, move: tuple[int, int]) -> int:
-    return item + move[1]
+def plus(items: list[int], move: tuple[int, int]) -> list[int]:
+    return [item + move[1] for item in items]
 
 
 def built(base: list[int]) -> MovedList:
@@ -85,7 +85,7 @@ def test_many_edits_keep_the_pieces_bounded():
 def test_token_searches_see_moved_offsets():
     tokens = [Token(Kind.IDENT, "a", index * 2, index * 2 + 1) for index in range(40)]
     moved = assemble(
-        pieces_of(tokens, 0, 10) + moved_pieces(pieces_of(tokens, 10, 40), 0, 5), moved_token
+        pieces_of(tokens, 0, 10) + moved_pieces(pieces_of(tokens, 10, 40), 0, 5), moved_tokens
     )
     starts = [token.start for token in moved]
     assert starts[:10] == list(range(0, 20, 2)) and starts[10] == 25
