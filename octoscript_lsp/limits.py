@@ -98,6 +98,10 @@ MAX_CACHED_ANALYSES = 8
 # Runs of carried-over top-level statements a per-statement memo remembers
 # across versions that did not use it (each edit splits a run in two).
 MAX_STEP_MAP_RUNS = 64
+# Stretches of earlier versions' tokens, tree or scope events one version's
+# lazily moved sequences reference (syntax/moved.py); each edit at a new
+# place adds two, and past this the smallest is made for good.
+MAX_MOVED_PIECES = 16
 MAX_WORKSPACE_SYMBOLS = 256
 
 # Did-you-mean suggestions (catalogs/suggest.py): at most this many, and never

@@ -69,7 +69,7 @@ class SyntaxResult:
     lines: LineIndex
     # What the runtime's parser rejects in canonically valid source.
     vm: list[Diagnostic] = field(default_factory=list)
-    # Those findings per top-level statement text, for the next version.
+    # Those findings per top-level step, for the next version.
     vm_memo: VmMemo = EMPTY_MEMO
 
     @property

@@ -1,15 +1,17 @@
-"""The parser's state and token cursor: position, diagnostics, nesting and
+"""The parser's state and token cursor: position, diagnostics, nesting, statement ends and
 scope events. `parser._Parser` adds the grammar on top of it."""
 
 from __future__ import annotations
 
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
+from .moved import Piece
 from .tokens import RESERVED_WORDS, Kind, Token
 from .tree import DEFINE, POP, PUSH, Node, SymbolKind
 
 # Words that start a control expression (`if`, `try`, ... used as values).
-CONTROL_WORDS = ("if", "try", "for", "loop", "while")
+CONTROL_WORDS = frozenset({"if", "try", "for", "loop", "while"})
+_STATEMENT_ENDS = (Kind.NEWLINE, Kind.SEMICOLON)
 
 
 class ParserCursor:
@@ -21,12 +23,24 @@ class ParserCursor:
         self.nesting = 0
         self.max_nesting = max_nesting
         self.sink = DiagnosticSink()
+        # Scope events recorded by this parse; those reused before and after
+        # them are pieces of the previous parse's (see syntax/moved.py).
         self.events: list[tuple] = []
+        self.events_head: list[Piece] = []
+        self.events_base = 0  # how many events the head holds
+        self.events_tail: list[Piece] = []
+        # The same for the top-level tree nodes.
+        self.children_head: list[Piece] = []
+        self.children_base = 0
+        self.children_tail: list[Piece] = []
         self.all_diagnostics: list[Diagnostic] = []
         self.units: list[tuple[int, int, int, int, int]] = []
         self.unit_offsets: list[int] = []
         # (first old step, first new step, how many, offset delta) carried over.
         self.kept_runs: list[tuple[int, int, int, int]] = []
+
+    def events_fresh(self) -> list[Piece]:
+        return [(self.events, 0, len(self.events), None)]
 
     # ---------------------------------------------------------------- cursor
 
@@ -46,7 +60,8 @@ class ParserCursor:
 
     def take_kind(self, kind: Kind) -> bool:
         if self.tokens[self.index].kind is kind:
-            self.advance()
+            if kind is not Kind.END:
+                self.index += 1
             return True
         return False
 
@@ -54,31 +69,34 @@ class ParserCursor:
         token = self.tokens[self.index]
         return token.kind is Kind.IDENT and token.text == name
 
+    # The `take_*` below step past an identifier or operator: never END.
+
     def take_ident(self, name: str) -> bool:
-        if self.at_ident(name):
-            self.advance()
+        token = self.tokens[self.index]
+        if token.kind is Kind.IDENT and token.text == name:
+            self.index += 1
             return True
         return False
 
     def take_op(self, op: str) -> bool:
         token = self.tokens[self.index]
         if token.kind is Kind.OPERATOR and token.text == op:
-            self.advance()
+            self.index += 1
             return True
         return False
 
     def take_any_op(self, ops: tuple[str, ...]) -> str | None:
         token = self.tokens[self.index]
         if token.kind is Kind.OPERATOR and token.text in ops:
-            self.advance()
+            self.index += 1
             return token.text
         return None
 
     def take_plain_ident(self, message: str) -> int | None:
-        token = self.tokens[self.index]
+        index = self.index
+        token = self.tokens[index]
         if token.kind is Kind.IDENT and token.text not in RESERVED_WORDS:
-            index = self.index
-            self.advance()
+            self.index = index + 1
             return index
         self.report_current(message, SyntaxCode.EXPECTED_IDENTIFIER)
         return None
@@ -115,7 +133,10 @@ class ParserCursor:
     def node(
         self, kind: str, start: int, children: list[Node] | None = None, token: int = -1
     ) -> Node:
-        end = max(start, self.previous_end(start))
+        index = self.index
+        end = self.tokens[index - 1].end if index > 0 else start
+        if end < start:
+            end = start
         return Node(kind, start, end, children if children is not None else [], token)
 
     # ---------------------------------------------------------------- reports
@@ -155,3 +176,37 @@ class ParserCursor:
 
     def define(self, token_index: int, kind: SymbolKind) -> None:
         self.events.append((DEFINE, token_index, kind, self.tokens[self.index].start))
+
+    # ---------------------------------------------------------------- statement ends
+
+    def require_statement_end(self) -> None:
+        kind = self.tokens[self.index].kind
+        if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
+            self.consume_statement_ends()
+        elif not self.at_end():
+            self.report_current(
+                "expected a newline or `;` after a statement", SyntaxCode.MISSING_STATEMENT_END
+            )
+            self.synchronize_statement()
+
+    def synchronize_statement(self) -> None:
+        while self.tokens[self.index].kind not in (
+            Kind.END,
+            Kind.NEWLINE,
+            Kind.SEMICOLON,
+            Kind.RBRACE,
+        ):
+            self.advance()
+        self.consume_statement_ends()
+
+    def consume_statement_ends(self) -> None:
+        tokens, index = self.tokens, self.index
+        while tokens[index].kind in _STATEMENT_ENDS:
+            index += 1
+        self.index = index
+
+    def consume_newlines(self) -> None:
+        tokens, index = self.tokens, self.index
+        while tokens[index].kind is Kind.NEWLINE:
+            index += 1
+        self.index = index

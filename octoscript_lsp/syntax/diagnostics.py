@@ -63,10 +63,12 @@ def line_starts_after_edit(
         if position + 1 > starts[-1]:
             starts.append(position + 1)
         position = find("\n", position + 1, stop)
-    moved = previous[tail_from:]
+    # Later starts past the last one found, moved (a slice, not a filter).
+    first = bisect_right(previous, starts[-1] - delta, tail_from)
     if delta:
-        moved = [start + delta for start in moved]
-    starts.extend(start for start in moved if start > starts[-1])
+        starts.extend([start + delta for start in previous[first:]])
+    else:
+        starts.extend(previous[first:])
     return starts
 
 

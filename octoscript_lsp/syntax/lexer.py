@@ -10,16 +10,26 @@ structure in step with the reference checker.
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..limits import MAX_SYNTAX_TOKENS
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
-from .tokens import CANONICAL_OPERATORS, OPERATOR_CHARS, Kind, Token
+from .moved import MovedList, Piece, assemble, moved_pieces, pieces_of
+from .text import IDENT_START, IDENTIFIER, identifier_end
+from .tokens import (
+    CANONICAL_OPERATORS,
+    OPERATOR_CHARS,
+    Kind,
+    Token,
+    moved_tokens,
+    token_end,
+    token_start,
+)
 
-_IDENT_START = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_IDENT_CONTINUE = _IDENT_START | frozenset("0123456789")
 _DIGITS = frozenset("0123456789")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _HORIZONTAL_SPACE = frozenset(" \t\f")
@@ -34,6 +44,32 @@ _SINGLE = {
     ";": Kind.SEMICOLON,
 }
 
+# The common tokens in one regular expression, after any horizontal space;
+# anything else (CR, strings with escapes, numbers with a problem, block
+# comments, characters outside the language) fails to match and takes the
+# character-by-character scanners below, which also report the problems.
+_OPERATOR_RUN = r"[!^&*+\-|?:=@><./~%]*"
+_COMMON = re.compile(
+    r"[ \t\f]*(?:"
+    rf"({IDENTIFIER.pattern})"  # identifier
+    r"|(\n)"  # line feed
+    r"|([{}()\[\],;])"  # punctuation
+    rf"|((?:[!^&*+\-|?:=@><.~%]|/(?![/*])){_OPERATOR_RUN})"  # operator, not a comment
+    r"|([0-9]+(?:\.[0-9]+)?)(?![.0-9A-Za-z_])"  # number without exponent or suffix
+    r'|("[^"\\\n\r]*")'  # string without escapes
+    r"|(//[^\n\r]*)"  # line comment
+    r")"
+)
+(
+    _IDENT_GROUP,
+    _NEWLINE_GROUP,
+    _PUNCTUATION_GROUP,
+    _OPERATOR_GROUP,
+    _NUMBER_GROUP,
+    _STRING_GROUP,
+    _LINE_COMMENT_GROUP,
+) = range(1, 8)
+
 MSG_BAD_UNICODE_ESCAPE = (
     "unicode escapes must use four hexadecimal digits or `\\u{...}` with one to six "
     "hexadecimal digits"
@@ -44,7 +80,9 @@ MSG_UNTERMINATED_STRING = "unterminated string literal"
 
 @dataclass(slots=True)
 class LexResult:
-    tokens: list[Token]
+    # A plain list, or after a length-changing edit a MovedList whose
+    # unchanged tail is the previous version's tokens, moved on demand.
+    tokens: list[Token] | MovedList[Token]
     diagnostics: list[Diagnostic]
     truncated: bool
     # (start, end) of every comment, in source order; comments are not tokens.
@@ -58,18 +96,28 @@ class LexResult:
 
 
 class _TokenBuffer:
-    """Collects tokens up to the token budget; reports the overflow once."""
+    """Collects tokens up to the token budget; reports the overflow once.
 
-    __slots__ = ("tokens", "max_tokens", "sink", "limit_offset")
+    `tokens` holds the freshly scanned ones; the reused ones before them
+    (`head`, counted against the budget) and the adopted ones after them
+    (`tail`) are pieces of older lists.
+    """
 
-    def __init__(self, max_tokens: int, sink: DiagnosticSink) -> None:
+    __slots__ = ("tokens", "max_tokens", "sink", "limit_offset", "room", "tail")
+
+    def __init__(self, max_tokens: int, sink: DiagnosticSink, head: list[Piece]) -> None:
         self.tokens: list[Token] = []
         self.max_tokens = max_tokens
         self.sink = sink
         self.limit_offset: int | None = None
+        self.room = max_tokens - sum(high - low for _, low, high, _ in head)
+        self.tail: list[Piece] = []
+
+    def count(self) -> int:
+        return self.max_tokens - self.room + len(self.tokens)
 
     def emit(self, kind: Kind, text: str, start: int, end: int) -> None:
-        if len(self.tokens) >= self.max_tokens:
+        if len(self.tokens) >= self.room:
             if self.limit_offset is None:
                 self.limit_offset = start
                 self.sink.report(
@@ -91,25 +139,26 @@ def retokenize(
     """Lex `source` reusing `previous` up to the last newline before the first change.
 
     Returns the result and how many leading tokens are shared with `previous`
-    (the same objects). The lexer restarts at the start of a newline token
-    outside any comment: its state there is always the initial one, and every
-    token and diagnostic before it depends only on unchanged text.
+    (the same tokens). The lexer restarts at the start of a newline token
+    outside any comment (its state there is always the initial one, and every
+    token and diagnostic before it depends only on unchanged text), or at the
+    start of the text when the change is on the first line; either way it
+    stops once it is back in step with the old tokens after the change.
     """
     if previous.truncated or len(previous.tokens) > max_tokens + 1:
         return tokenize(source, max_tokens), 0
     restart, shared = _restart_point(source, previous_source, previous)
-    if shared == 0:
-        return tokenize(source, max_tokens), 0
     limit = previous.token_limit_offset
     carried_limit = limit if limit is not None and limit < restart else None
     sink = DiagnosticSink()
     for diagnostic in previous.diagnostics:
         if diagnostic.offset < restart:
             sink.report(diagnostic.offset, diagnostic.message, diagnostic.code)
-    comments = [span for span in previous.comments if span[0] < restart]
+    comments = previous.comments[: bisect_left(previous.comments, (restart, -1))]
     resync = _Resync.after_change(source, previous_source, previous, restart)
+    head = pieces_of(previous.tokens, 0, shared)
     result = _tokenize_from(
-        source, max_tokens, restart, sink, previous.tokens[:shared], comments, carried_limit, resync
+        source, max_tokens, restart, sink, head, comments, carried_limit, resync
     )
     return result, shared
 
@@ -130,7 +179,11 @@ def common_prefix(left: str, right: str) -> int:
 
 def common_suffix(left: str, right: str, limit: int) -> int:
     """Length of the longest common suffix, at most `limit`."""
-    low, high = 0, max(0, limit)
+    if limit <= 0:
+        return 0
+    if left[len(left) - limit :] == right[len(right) - limit :]:
+        return limit  # one edit: everything after it (one comparison, in C)
+    low, high = 0, limit
     while low < high:
         middle = (low + high + 1) // 2
         if left[len(left) - middle :] == right[len(right) - middle :]:
@@ -141,7 +194,8 @@ def common_suffix(left: str, right: str, limit: int) -> int:
 
 
 def _restart_point(source: str, previous_source: str, previous: LexResult) -> tuple[int, int]:
-    """(offset, token index) of the last reusable newline token, or (0, 0)."""
+    """(offset, token index) of the last reusable newline token, or (0, 0): the
+    start of the text, where the lexer is in its initial state too."""
     unchanged = common_prefix(source, previous_source)
     tokens = previous.tokens
     comments = previous.comments
@@ -154,11 +208,11 @@ def _restart_point(source: str, previous_source: str, previous: LexResult) -> tu
     return 0, 0
 
 
-def _last_token_ending_by(tokens: list[Token], offset: int) -> int:
+def _last_token_ending_by(tokens: Sequence[Token], offset: int) -> int:
     low, high = 0, len(tokens) - 1  # the END token never qualifies
     while low < high:
         middle = (low + high) // 2
-        if tokens[middle].end <= offset:
+        if token_end(tokens, middle) <= offset:
             low = middle + 1
         else:
             high = middle
@@ -233,22 +287,17 @@ class _Resync:
         previous, delta = self.previous, self.delta
         old_tokens = previous.tokens
         old_pos = pos - delta
-        index = bisect_left(old_tokens, old_pos, key=_token_start)
-        if index >= len(old_tokens) or old_tokens[index].start != old_pos:
+        index = _first_starting_at(old_tokens, old_pos)
+        if index >= len(old_tokens) or token_start(old_tokens, index) != old_pos:
             return False
         if old_tokens[index].kind is not Kind.NEWLINE:
             return False
         if inside_comment(previous.comments, old_pos):
             return False
-        if len(out.tokens) + len(old_tokens) - index > out.max_tokens + 1:
+        if out.count() + len(old_tokens) - index > out.max_tokens + 1:
             return False  # the budget would run out in the tail: lex it instead
-        if delta == 0:
-            out.tokens.extend(old_tokens[index:-1])
-        else:
-            out.tokens.extend(
-                Token(token.kind, token.text, token.start + delta, token.end + delta)
-                for token in old_tokens[index:-1]
-            )
+        # Only references to the old tokens: they are moved when read.
+        out.tail = moved_pieces(pieces_of(old_tokens, index, len(old_tokens) - 1), 0, delta)
         first_comment = bisect_left(previous.comments, (old_pos, -1))
         comments.extend(
             (start + delta, end + delta) for start, end in previous.comments[first_comment:]
@@ -259,8 +308,16 @@ class _Resync:
         return True
 
 
-def _token_start(token: Token) -> int:
-    return token.start
+def _first_starting_at(tokens: Sequence[Token], offset: int) -> int:
+    """Index of the first token starting at or after `offset`."""
+    low, high = 0, len(tokens)
+    while low < high:
+        middle = (low + high) // 2
+        if token_start(tokens, middle) < offset:
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 def _tokenize_from(
@@ -268,63 +325,117 @@ def _tokenize_from(
     max_tokens: int,
     pos: int,
     sink: DiagnosticSink,
-    tokens: list[Token],
+    head: list[Piece],
     comments: list[tuple[int, int]],
     limit_offset: int | None = None,
     resync: _Resync | None = None,
 ) -> LexResult:
-    out = _TokenBuffer(max_tokens, sink)
-    out.tokens = tokens
+    out = _TokenBuffer(max_tokens, sink, head)
     out.limit_offset = limit_offset
     length = len(source)
     # Line feeds from here on are checked for being back in step with the old stream.
     resync_at = resync.from_offset if resync is not None else length + 1
+    tokens = out.tokens
+    append = tokens.append
+    room = out.room
+    single = _SINGLE
+    make = Token
+    ident, newline, operator_kind = Kind.IDENT, Kind.NEWLINE, Kind.OPERATOR
     while pos < length:
-        char = source[pos]
-        if char in _HORIZONTAL_SPACE:
-            pos += 1
-        elif char == "\n" or char == "\r":
-            if pos >= resync_at and char == "\n" and resync.adopt(pos, out, sink, comments):
-                pos = length
-                break
-            pos = _scan_line_break(source, pos, out, sink)
-        elif char in _IDENT_START:
-            end = _identifier_end(source, pos + 1)
-            out.emit(Kind.IDENT, source[pos:end], pos, end)
-            pos = end
-        elif char in _DIGITS:
-            end = _scan_number(source, pos, sink)
-            out.emit(Kind.NUMBER, "", pos, end)
-            pos = end
-        elif char == '"':
-            end = _scan_string(source, pos, sink)
-            out.emit(Kind.STRING, "", pos, end)
-            pos = end
-        elif char == "'":
-            pos = _skip_single_quoted_string(source, pos, sink)
-        elif char == "/" and pos + 1 < length and source[pos + 1] == "/":
-            end = _skip_line_comment(source, pos)
-            comments.append((pos, end))
-            pos = end
-        elif char == "/" and pos + 1 < length and source[pos + 1] == "*":
-            end = _skip_block_comment(source, pos, out, sink)
-            comments.append((pos, end))
-            pos = end
-        elif char in _SINGLE:
-            out.emit(_SINGLE[char], char, pos, pos + 1)
-            pos += 1
-        elif char in OPERATOR_CHARS:
-            pos = _scan_operator(source, pos, out, sink)
-        else:
-            sink.report(
-                pos,
-                f"unsupported character {_describe(char)} in canonical Octoscript",
-                SyntaxCode.INVALID_CHARACTER,
-            )
-            pos += 1
+        # Common tokens come from one C-level scanner, which stops where
+        # `_COMMON` does not match; the character-level scanners take that.
+        # Every match ends with its token, so `pos` is where it stopped.
+        next_match = _COMMON.scanner(source, pos).match
+        while (found := next_match()) is not None:
+            group = found.lastindex
+            start, pos = found.span(group)
+            if group == _IDENT_GROUP:
+                token = make(ident, source[start:pos], start, pos)
+            elif group == _PUNCTUATION_GROUP:
+                char = source[start]
+                token = make(single[char], char, start, pos)
+            elif group == _OPERATOR_GROUP:
+                operator = source[start:pos]
+                if operator not in CANONICAL_OPERATORS:
+                    _report_operator(operator, start, sink)
+                    continue
+                token = make(operator_kind, operator, start, pos)
+            elif group == _NEWLINE_GROUP:
+                if start >= resync_at and resync.adopt(start, out, sink, comments):
+                    pos = length
+                    break
+                token = make(newline, "\n", start, pos)
+            elif group == _NUMBER_GROUP:
+                token = make(Kind.NUMBER, "", start, pos)
+            elif group == _STRING_GROUP:
+                token = make(Kind.STRING, "", start, pos)
+            else:
+                comments.append((start, pos))
+                continue
+            if len(tokens) < room:
+                append(token)
+            else:
+                out.emit(token.kind, token.text, start, pos)
+        if pos < length:
+            pos = _scan_rare(source, pos, out, sink, comments)
     # END sits outside the token budget so a full budget still terminates.
     out.tokens.append(Token(Kind.END, "", length, length))
-    return LexResult(out.tokens, sink.items, sink.truncated, comments, out.limit_offset)
+    tokens: list[Token] | MovedList[Token] = out.tokens
+    if head or out.tail:
+        last = len(out.tokens) - 1
+        fresh: list[Piece] = [(out.tokens, 0, last, None)]
+        tokens = assemble(
+            head + fresh + out.tail + [(out.tokens, last, last + 1, None)], moved_tokens
+        )
+    return LexResult(tokens, sink.items, sink.truncated, comments, out.limit_offset)
+
+
+def _scan_rare(
+    source: str, pos: int, out: _TokenBuffer, sink: DiagnosticSink, comments: list
+) -> int:
+    """One step where `_COMMON` did not match: horizontal space, then one
+    construct (CR, escapes in strings, odd numbers, block comments, ...)."""
+    length = len(source)
+    while pos < length and source[pos] in _HORIZONTAL_SPACE:
+        pos += 1
+    if pos >= length:
+        return pos
+    char = source[pos]
+    if char == "\n" or char == "\r":
+        return _scan_line_break(source, pos, out, sink)
+    if char in IDENT_START:
+        end = identifier_end(source, pos + 1)
+        out.emit(Kind.IDENT, source[pos:end], pos, end)
+        return end
+    if char in _DIGITS:
+        end = _scan_number(source, pos, sink)
+        out.emit(Kind.NUMBER, "", pos, end)
+        return end
+    if char == '"':
+        end = _scan_string(source, pos, sink)
+        out.emit(Kind.STRING, "", pos, end)
+        return end
+    if char == "'":
+        return _skip_single_quoted_string(source, pos, sink)
+    if char == "/" and pos + 1 < length and source[pos + 1] == "/":
+        end = _skip_line_comment(source, pos)
+        comments.append((pos, end))
+        return end
+    if char == "/" and pos + 1 < length and source[pos + 1] == "*":
+        end = _skip_block_comment(source, pos, out, sink)
+        comments.append((pos, end))
+        return end
+    if char in _SINGLE:
+        out.emit(_SINGLE[char], char, pos, pos + 1)
+        return pos + 1
+    if char in OPERATOR_CHARS:
+        return _scan_operator(source, pos, out, sink)
+    sink.report(
+        pos,
+        f"unsupported character {_describe(char)} in canonical Octoscript",
+        SyntaxCode.INVALID_CHARACTER,
+    )
+    return pos + 1
 
 
 def _describe(char: str) -> str:
@@ -351,13 +462,6 @@ def _scan_carriage_return(source: str, pos: int, out: _TokenBuffer, sink: Diagno
         SyntaxCode.BARE_CARRIAGE_RETURN,
     )
     return pos + 1
-
-
-def _identifier_end(source: str, pos: int) -> int:
-    length = len(source)
-    while pos < length and source[pos] in _IDENT_CONTINUE:
-        pos += 1
-    return pos
 
 
 def _digits_end(source: str, pos: int) -> int:
@@ -528,9 +632,13 @@ def _scan_operator(source: str, start: int, out: _TokenBuffer, sink: DiagnosticS
     if operator in CANONICAL_OPERATORS:
         out.emit(Kind.OPERATOR, operator, start, pos)
     else:
-        sink.report(
-            start,
-            f"operator `{operator}` is not part of canonical Octoscript",
-            SyntaxCode.UNSUPPORTED_OPERATOR,
-        )
+        _report_operator(operator, start, sink)
     return pos
+
+
+def _report_operator(operator: str, start: int, sink: DiagnosticSink) -> None:
+    sink.report(
+        start,
+        f"operator `{operator}` is not part of canonical Octoscript",
+        SyntaxCode.UNSUPPORTED_OPERATOR,
+    )

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic
 from .lexer import LexResult, starts_in_initial_state
+from .moved import Move, MovedList
 from .statements import StepMap
 from .tree import DEFINE, IMPORT, LET_INIT, POP, REFERENCE, Node
 
@@ -17,7 +18,8 @@ class ParseResult:
     diagnostics: list[Diagnostic]
     truncated: bool
     first_diagnostic_offset: int | None
-    events: list[tuple]
+    # Lists, or MovedLists after an edit that moved the unchanged tail.
+    events: list[tuple] | MovedList[tuple]
     # Every diagnostic, unbounded, so a later incremental parse can replay them.
     all_diagnostics: list[Diagnostic] = field(default_factory=list)
     # One entry per top-level parse step (a statement or a stray `}`): (index
@@ -76,6 +78,16 @@ def shifted_event(event: tuple, shift: int, delta: int) -> tuple:
     if tag == IMPORT:
         return (IMPORT, event[1], event[2] + delta, event[3] + delta, event[4] + shift)
     return event
+
+
+def moved_events(events: list[tuple], move: Move) -> list[tuple]:
+    shift, delta = move
+    return [shifted_event(event, shift, delta) for event in events]
+
+
+def moved_nodes(nodes: list[Node], move: Move) -> list[Node]:
+    shift, delta = move
+    return [shifted_node(node, shift, delta) for node in nodes]
 
 
 def shifted_node(node: Node, shift: int, delta: int) -> Node:

@@ -13,12 +13,13 @@ import sys
 
 from ..limits import MAX_SYNTAX_NESTING
 from .codes import SyntaxCode
-from .cursor import ParserCursor
+from .cursor import CONTROL_WORDS, ParserCursor
+from .moved import assemble, moved_pieces, pieces_of
 from .parse_result import (
     ParseResult,
     TailReuse,
-    shifted_event,
-    shifted_node,
+    moved_events,
+    moved_nodes,
     unit_starts_by_offset,
 )
 from .statements import StepMap
@@ -34,6 +35,15 @@ _NON_VALUE_TRY_TAIL = frozenset(
     {"use", "let", "fn", "return", "break", "continue", "for", "loop", "while"}
 )
 _LITERAL_WORDS = frozenset({"true", "false", "nil"})
+# Words that start a statement other than an expression statement.
+_STATEMENT_WORDS = frozenset({"use", "let", "fn", "return", "break", "continue"})
+_UNARY_OPERATORS = ("!", "-", "+", "~")
+# Tokens that can make a whole expression alone, and the kinds of the next
+# token that would make it part of a larger one (operators, calls, indexing).
+# (Tuples: `in` compares enum members by identity; a frozenset would call
+# Enum.__hash__, a Python function.)
+_LONE_OPERANDS = (Kind.IDENT, Kind.NUMBER, Kind.STRING)
+_OPERAND_GOES_ON = (Kind.OPERATOR, Kind.LPAREN, Kind.LBRACKET)
 _BINARY_PRECEDENCE = {
     "||": 1,
     "&&": 2,
@@ -84,7 +94,7 @@ def parse(
         sink.items,
         sink.truncated,
         sink.first_offset,
-        parser.events,
+        assemble(parser.events_head + parser.events_fresh() + parser.events_tail, moved_events),
         parser.all_diagnostics,
         parser.units,
         parser.unit_offsets,
@@ -112,8 +122,10 @@ class _Parser(ParserCursor):
         shared_tokens: int = 0,
         tail: TailReuse | None = None,
     ) -> Node:
+        # Fresh top-level nodes; the reused ones before and after them are
+        # pieces of the previous tree (see syntax/moved.py).
         statements: list[Node] = []
-        if previous is not None and self._reuse_units(previous, shared_tokens, statements):
+        if previous is not None and self._reuse_units(previous, shared_tokens):
             pass
         else:
             self.consume_statement_ends()
@@ -138,17 +150,18 @@ class _Parser(ParserCursor):
                 (
                     unit_start,
                     self.index,
-                    len(self.events),
+                    self.events_base + len(self.events),
                     len(self.all_diagnostics),
-                    len(statements),
+                    self.children_base + len(statements),
                 )
             )
         end = self.tokens[-1].end
-        return Node("program", 0, end, statements)
+        fresh = [(statements, 0, len(statements), None)]
+        # One node at a time: a moved node is a copy of its whole subtree.
+        children = assemble(self.children_head + fresh + self.children_tail, moved_nodes, 0)
+        return Node("program", 0, end, children)
 
-    def _reuse_units(
-        self, previous: ParseResult, shared_tokens: int, statements: list[Node]
-    ) -> bool:
+    def _reuse_units(self, previous: ParseResult, shared_tokens: int) -> bool:
         """Adopt the leading steps of `previous` whose tokens are all shared."""
         units = previous.units
         count = 0
@@ -159,10 +172,12 @@ class _Parser(ParserCursor):
             return False
         _, next_index, events_end, diagnostics_end, children_end = units[count - 1]
         self.index = next_index
-        self.events = previous.events[:events_end]
+        self.events_head = pieces_of(previous.events, 0, events_end)
+        self.events_base = events_end
         for diagnostic in previous.all_diagnostics[:diagnostics_end]:
             self.report(diagnostic.offset, diagnostic.message, diagnostic.code)
-        statements.extend(previous.tree.children[:children_end])
+        self.children_head = pieces_of(previous.tree.children, 0, children_end)
+        self.children_base = children_end
         self.units = units[:count]
         self.unit_offsets = previous.unit_offsets[:count]
         self.kept_runs.append((0, 0, count, 0))
@@ -185,19 +200,15 @@ class _Parser(ParserCursor):
         events_base, diagnostics_base, children_base = (
             old_units[position - 1][2:] if position > 0 else (0, 0, 0)
         )
-        new_events, new_diagnostics = len(self.events), len(self.all_diagnostics)
-        new_children = len(statements)
-        if shift == 0 and delta == 0:
-            # Nothing moved (an edit that kept the length): share the old steps.
-            self.events.extend(previous.events[events_base:])
-            statements.extend(previous.tree.children[children_base:])
-        else:
-            self.events.extend(
-                shifted_event(event, shift, delta) for event in previous.events[events_base:]
-            )
-            statements.extend(
-                shifted_node(node, shift, delta) for node in previous.tree.children[children_base:]
-            )
+        new_events = self.events_base + len(self.events)
+        new_diagnostics = len(self.all_diagnostics)
+        new_children = self.children_base + len(statements)
+        # References to the old steps' events and nodes, moved when read.
+        old_events = pieces_of(previous.events, events_base, len(previous.events))
+        self.events_tail = moved_pieces(old_events, shift, delta)
+        old_children = previous.tree.children
+        old_nodes = pieces_of(old_children, children_base, len(old_children))
+        self.children_tail = moved_pieces(old_nodes, shift, delta)
         for diagnostic in previous.all_diagnostics[diagnostics_base:]:
             self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
         self.unit_offsets.extend(offset + delta for offset in previous.unit_offsets[position:])
@@ -227,7 +238,7 @@ class _Parser(ParserCursor):
         return statements
 
     def parse_block(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         if not self.enter_nesting():
             return self.node("error", start)
         if not self.take_kind(Kind.LBRACE):
@@ -241,22 +252,22 @@ class _Parser(ParserCursor):
         return self.node("block", start, statements)
 
     def parse_statement(self) -> Node:
-        start = self.current.start
         keyword = self.index
-        if self.take_ident("use"):
-            return self.node("use", start, self.parse_import(), keyword)
-        if self.take_ident("let"):
+        token = self.tokens[keyword]
+        if token.kind is not Kind.IDENT or token.text not in _STATEMENT_WORDS:
+            return self.parse_expression()
+        start, word = token.start, token.text
+        self.index = keyword + 1  # an identifier is never the END token
+        if word == "let":
             return self.parse_declaration(start, keyword)
-        if self.take_ident("fn"):
+        if word == "fn":
             return self.parse_function_declaration(start, keyword)
-        if self.take_ident("return"):
+        if word == "use":
+            return self.node("use", start, self.parse_import(), keyword)
+        if word == "return":
             value = [] if self.at_statement_boundary() else [self.parse_expression()]
             return self.node("return", start, value, keyword)
-        if self.at_ident("break") or self.at_ident("continue"):
-            kind = self.current.text
-            self.advance()
-            return self.node(kind, start, [], keyword)
-        return self.parse_expression()
+        return self.node(word, start, [], keyword)  # break, continue
 
     def parse_import(self) -> list[Node]:
         module_token = self.index
@@ -327,7 +338,7 @@ class _Parser(ParserCursor):
         return self.node("fn", start, children, binding if binding is not None else keyword)
 
     def parse_parameter_list(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         names: list[Node] = []
         if not self.take_kind(Kind.LPAREN):
             self.report_current("expected `(` after a function name", SyntaxCode.EXPECTED_TOKEN)
@@ -358,36 +369,43 @@ class _Parser(ParserCursor):
     # ---------------------------------------------------------------- expressions
 
     def parse_expression(self) -> Node:
-        start = self.current.start
+        keyword = self.index
+        token = self.tokens[keyword]
+        start = token.start
         if not self.enter_nesting():
             return self.node("error", start)
-        keyword = self.index
-        if self.at_ident("if"):
-            result = self.parse_if_expression()
-        elif self.at_ident("try"):
-            result = self.parse_try_expression()
-        elif self.at_ident("for"):
-            result = self.parse_for_expression()
-        elif self.at_ident("loop"):
-            self.advance()
-            self.push_scope()
-            body = self.parse_block()
-            self.pop_scope()
-            result = self.node("loop", start, [body], keyword)
-        elif self.at_ident("while"):
-            self.advance()
-            self.push_scope()
-            condition = self.parse_condition_or_iterable("while")
-            body = self.parse_block()
-            self.pop_scope()
-            result = self.node("while", start, [condition, body], keyword)
+        kind = token.kind
+        if kind is Kind.IDENT and token.text in CONTROL_WORDS:
+            result = self._parse_control(token.text, start, keyword)
+        elif kind in _LONE_OPERANDS and self.tokens[keyword + 1].kind not in _OPERAND_GOES_ON:
+            # A lone name or literal: what every precedence level below
+            # `parse_assignment` would hand up unchanged.
+            result = self.parse_primary()
         else:
             result = self.parse_assignment()
         self.leave_nesting()
         return result
 
+    def _parse_control(self, word: str, start: int, keyword: int) -> Node:
+        if word == "if":
+            return self.parse_if_expression()
+        if word == "try":
+            return self.parse_try_expression()
+        if word == "for":
+            return self.parse_for_expression()
+        self.advance()
+        self.push_scope()
+        if word == "loop":
+            body = self.parse_block()
+            self.pop_scope()
+            return self.node("loop", start, [body], keyword)
+        condition = self.parse_condition_or_iterable("while")
+        body = self.parse_block()
+        self.pop_scope()
+        return self.node("while", start, [condition, body], keyword)
+
     def parse_condition_or_iterable(self, context: str) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         if self.starts_control_expression():
             self.report_current(
                 f"a control expression used as an `{context}` condition or iterable "
@@ -404,7 +422,7 @@ class _Parser(ParserCursor):
         return self.parse_assignment()
 
     def parse_try_expression(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         keyword = self.index
         self.advance()
         children: list[Node] = []
@@ -431,7 +449,7 @@ class _Parser(ParserCursor):
     def parse_try_branch(self, branch: str) -> Node:
         if not self.at_kind(Kind.LBRACE):
             return self.parse_expression()
-        start = self.current.start
+        start = self.tokens[self.index].start
         if not self.enter_nesting():
             return self.node("error", start)
         self.advance()
@@ -459,7 +477,7 @@ class _Parser(ParserCursor):
         return self.node("block", start, statements)
 
     def parse_if_expression(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         keyword = self.index
         self.advance()
         children: list[Node] = []
@@ -483,7 +501,7 @@ class _Parser(ParserCursor):
         return self.node("if", start, children, keyword)
 
     def parse_conditional_branch(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         if self.at_kind(Kind.LBRACE):
             return self.parse_block()
         if self.starts_lambda():
@@ -498,7 +516,7 @@ class _Parser(ParserCursor):
         return self.parse_expression()
 
     def parse_for_expression(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         keyword = self.index
         self.advance()
         count = 0
@@ -532,7 +550,7 @@ class _Parser(ParserCursor):
             self.report_current(
                 "expected an iterable expression after `in`", SyntaxCode.EXPECTED_EXPRESSION
             )
-            iterable = self.node("error", self.current.start)
+            iterable = self.node("error", self.tokens[self.index].start)
         else:
             iterable = self.parse_condition_or_iterable("for")
         self.push_scope()
@@ -543,7 +561,7 @@ class _Parser(ParserCursor):
         return self.node("for", start, [*names, iterable, body], keyword)
 
     def parse_expression_or_block(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         if self.at_kind(Kind.LBRACE):
             return self.parse_block()
         if self.at_expression_boundary():
@@ -552,7 +570,7 @@ class _Parser(ParserCursor):
         return self.parse_expression()
 
     def parse_assignment(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         left = self.parse_binary()
         operator = self.index
         while self.take_any_op(ASSIGNMENT_OPERATORS):
@@ -567,9 +585,13 @@ class _Parser(ParserCursor):
         Consumes exactly what one function per precedence level would, with
         far fewer Python calls per operand.
         """
-        start = self.current.start
-        left = self.parse_unary()
         tokens = self.tokens
+        token = tokens[self.index]
+        start = token.start
+        if token.kind is Kind.OPERATOR and token.text in _UNARY_OPERATORS:
+            left = self.parse_unary()
+        else:
+            left = self.parse_postfix()
         while True:
             token = tokens[self.index]
             if token.kind is not Kind.OPERATOR:
@@ -578,23 +600,33 @@ class _Parser(ParserCursor):
             if precedence is None or precedence < min_precedence:
                 return left
             operator = self.index
-            self.advance()
+            self.index = operator + 1
             right = self.parse_binary(precedence + 1)
             left = self.node("binary", start, [left, right], operator)
 
     def parse_unary(self) -> Node:
-        start = self.current.start
         operator = self.index
-        if self.take_any_op(("!", "-", "+", "~")):
+        token = self.tokens[operator]
+        if token.kind is Kind.OPERATOR and token.text in _UNARY_OPERATORS:
+            self.index = operator + 1
             operand = self.parse_postfix()
-            return self.node("unary", start, [operand], operator)
+            return self.node("unary", token.start, [operand], operator)
         return self.parse_postfix()
 
     def parse_postfix(self) -> Node:
-        start = self.current.start
+        tokens = self.tokens
+        start = tokens[self.index].start
         node = self.parse_primary()
         while True:
-            if self.at_kind(Kind.LPAREN):
+            token = tokens[self.index]
+            kind = token.kind
+            if (
+                kind is not Kind.LPAREN
+                and kind is not Kind.LBRACKET
+                and not (kind is Kind.OPERATOR and token.text == ".")
+            ):
+                return node
+            if kind is Kind.LPAREN:
                 node = self.parse_call(start, node)
             elif self.take_op("."):
                 member = self.take_plain_ident("expected an identifier after `.`")
@@ -645,21 +677,22 @@ class _Parser(ParserCursor):
             return items
 
     def parse_primary(self) -> Node:
-        token = self.current
-        start = token.start
         index = self.index
+        token = self.tokens[index]
+        start = token.start
         kind = token.kind
+        # A literal or name is one token, never END: it ends where the token does.
         if kind is Kind.NUMBER or kind is Kind.STRING:
-            self.advance()
-            return self.node("literal", start, [], index)
+            self.index = index + 1
+            return Node("literal", start, token.end, [], index)
         if kind is Kind.IDENT:
             if token.text in _LITERAL_WORDS:
-                self.advance()
-                return self.node("literal", start, [], index)
+                self.index = index + 1
+                return Node("literal", start, token.end, [], index)
             if token.text not in RESERVED_WORDS:
-                self.advance()
+                self.index = index + 1
                 self.events.append((REFERENCE, index))
-                return self.node("name", start, [], index)
+                return Node("name", start, token.end, [], index)
             self.report_current(
                 "reserved words cannot be used as expressions here", SyntaxCode.RESERVED_WORD
             )
@@ -689,7 +722,7 @@ class _Parser(ParserCursor):
         return self.node("error", start, [], index)
 
     def parse_record(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         opening = self.index
         self.advance()
         self.consume_newlines()
@@ -697,7 +730,7 @@ class _Parser(ParserCursor):
         if self.take_kind(Kind.RBRACE):
             return self.node("record", start, members, opening)
         while True:
-            member_start = self.current.start
+            member_start = self.tokens[self.index].start
             key = self.take_plain_ident("expected a record member identifier")
             if not self.take_op(":"):
                 self.report_current(
@@ -731,7 +764,7 @@ class _Parser(ParserCursor):
             return self.node("record", start, members, opening)
 
     def parse_lambda(self) -> Node:
-        start = self.current.start
+        start = self.tokens[self.index].start
         self.push_scope()
         params: list[Node] = []
         if self.take_op("||"):
@@ -756,28 +789,3 @@ class _Parser(ParserCursor):
         body = self.parse_expression_or_block()
         self.pop_scope()
         return self.node("lambda", start, [param_node, body])
-
-    # ---------------------------------------------------------------- statement ends
-
-    def require_statement_end(self) -> None:
-        kind = self.current.kind
-        if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
-            self.consume_statement_ends()
-        elif not self.at_end():
-            self.report_current(
-                "expected a newline or `;` after a statement", SyntaxCode.MISSING_STATEMENT_END
-            )
-            self.synchronize_statement()
-
-    def synchronize_statement(self) -> None:
-        while self.current.kind not in (Kind.END, Kind.NEWLINE, Kind.SEMICOLON, Kind.RBRACE):
-            self.advance()
-        self.consume_statement_ends()
-
-    def consume_statement_ends(self) -> None:
-        while self.current.kind in (Kind.NEWLINE, Kind.SEMICOLON):
-            self.advance()
-
-    def consume_newlines(self) -> None:
-        while self.current.kind is Kind.NEWLINE:
-            self.advance()

@@ -10,6 +10,8 @@ run only on canonically valid source.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic
 from .lexer import LexResult
@@ -46,14 +48,18 @@ MSG_ASSIGNMENT_CONDITION = (
 )
 
 _TAIL = SyntaxCode.RUNTIME_LAMBDA_TAIL
+_CONDITIONALS = frozenset({"if", "while", "for"})
+# Nodes whose children keep the grouping around the node itself.
+_TRANSPARENT = frozenset({"member", "binary", "assign", "unary"})
 
 
-# Relative diagnostics (offset from the statement's start, message, code) of
-# each top-level statement of an earlier parse.
-VmMemo = StatementMemo[tuple[tuple[int, str, SyntaxCode], ...]]
+# Per top-level step: its diagnostics as (offset from the step's start,
+# message, code); nothing in them depends on where the step stands.
+Relative = tuple[tuple[int, str, SyntaxCode], ...]
+VmMemo = StatementMemo[Relative]
 
 
-def vm_diagnostics(tree: Node, tokens: list[Token]) -> list[Diagnostic]:
+def vm_diagnostics(tree: Node, tokens: Sequence[Token]) -> list[Diagnostic]:
     found: list[Diagnostic] = []
     for statement in tree.children:
         _statement_diagnostics(statement, tokens, found)
@@ -64,66 +70,64 @@ def vm_diagnostics(tree: Node, tokens: list[Token]) -> list[Diagnostic]:
 def vm_diagnostics_reusing(
     source: str, lex: LexResult, parsed: ParseResult, previous: VmMemo
 ) -> tuple[list[Diagnostic], VmMemo]:
-    """`vm_diagnostics`, reusing the answers for top-level statements the
-    parser kept from the memo's parse.
+    """`vm_diagnostics` of valid source, reusing the answers for the top-level
+    steps the parser kept from the memo's parse.
 
     In valid source a top-level statement's parse, and so what these rules
     find in it, depends only on its own text: the parser starts every
     top-level step in the same state, and the token after the statement ends
-    it. The memo returned holds this version's statements only.
+    it. Kept steps are not even looked at (their nodes may not be made yet).
     """
-    tokens, units, children = lex.tokens, parsed.units, parsed.tree.children
+    units = parsed.units
+    children = parsed.tree.children
 
-    def relative(position: int) -> tuple[tuple[int, str, SyntaxCode], ...]:
-        start = units[position - 1][4] if position > 0 else 0
+    def compute(position: int) -> Relative:
+        child = units[position][4] - 1
+        if child < (units[position - 1][4] if position > 0 else 0):
+            return ()  # a step without a statement (a stray `}`)
+        statement = children[child]
         fresh: list[Diagnostic] = []
-        for statement in children[start : units[position][4]]:
-            _statement_diagnostics(statement, tokens, fresh)
-        base = tokens[units[position][0]].start
-        return tuple((item.offset - base, item.message, item.code) for item in fresh)
+        _statement_diagnostics(statement, lex.tokens, fresh)
+        return tuple((item.offset - statement.start, item.message, item.code) for item in fresh)
 
-    pieces, memo = per_statement(source, lex, units, previous, relative, None)
+    steps, memo = per_statement(source, lex, units, previous, compute, None)
     found: list[Diagnostic] = []
-    for base, items in pieces:
-        if items:  # most statements have none: no generator per statement
-            found.extend(Diagnostic(base + delta, message, code) for delta, message, code in items)
+    for start, relative in steps:
+        if relative:  # most statements have none: no generator per statement
+            found.extend(
+                Diagnostic(start + delta, message, code) for delta, message, code in relative
+            )
     found.sort(key=lambda diagnostic: diagnostic.offset)
     return found, memo
 
 
-def _statement_diagnostics(statement: Node, tokens: list[Token], found: list) -> None:
+def _statement_diagnostics(statement: Node, tokens: Sequence[Token], found: list) -> None:
+    # Each node with the innermost bracketing construct around it.
     stack: list[tuple[Node, str]] = [(statement, "program")]
+    push = stack.append
     while stack:
         node, grouping = stack.pop()
-        if node.kind == "lambda":
+        kind = node.kind
+        if kind == "lambda":
             _check_lambda(node, grouping, tokens, found)
-        elif node.kind in ("if", "while", "for"):
+        elif kind in _CONDITIONALS:
             _check_conditions(node, tokens, found)
-        for child, child_grouping in _children_with_grouping(node, grouping):
-            stack.append((child, child_grouping))
+        children = node.children
+        if not children:
+            continue
+        if kind == "call" or kind == "index":
+            push((children[0], grouping))
+            for child in children[1:]:
+                push((child, kind))
+        elif kind in _TRANSPARENT:
+            for child in children:
+                push((child, grouping))
+        else:
+            for child in children:
+                push((child, kind))
 
 
-def _children_with_grouping(node: Node, grouping: str):
-    """Each child with the innermost bracketing construct around it."""
-    kind = node.kind
-    children = node.children
-    if kind == "call":
-        yield children[0], grouping
-        for argument in children[1:]:
-            yield argument, "call"
-    elif kind in ("member", "binary", "assign", "unary"):
-        for child in children:
-            yield child, grouping
-    elif kind == "index":
-        yield children[0], grouping
-        for child in children[1:]:
-            yield child, "index"
-    else:
-        for child in children:
-            yield child, kind
-
-
-def _check_lambda(node: Node, grouping: str, tokens: list[Token], found: list) -> None:
+def _check_lambda(node: Node, grouping: str, tokens: Sequence[Token], found: list) -> None:
     if len(node.children) < 2 or node.children[1].kind != "block":
         return
     after = first_token_from(tokens, node.end)
@@ -140,7 +144,7 @@ def _check_lambda(node: Node, grouping: str, tokens: list[Token], found: list) -
         found.append(Diagnostic(token.start, MSG_LAMBDA_TAIL.format("("), _TAIL))
 
 
-def _single_parenthesized_value(tokens: list[Token], opening: int) -> bool:
+def _single_parenthesized_value(tokens: Sequence[Token], opening: int) -> bool:
     """Whether `( ... )` holds one value: the VM reads it as a parenthesized
     expression starting a new statement, which must not be empty or a list."""
     depth = 0
@@ -157,12 +161,12 @@ def _single_parenthesized_value(tokens: list[Token], opening: int) -> bool:
     return False
 
 
-def _spelling(tokens: list[Token], index: int) -> str:
+def _spelling(tokens: Sequence[Token], index: int) -> str:
     token = tokens[index]
     return token.text or token.kind.value
 
 
-def _check_conditions(node: Node, tokens: list[Token], found: list) -> None:
+def _check_conditions(node: Node, tokens: Sequence[Token], found: list) -> None:
     children = node.children
     if node.kind == "while":
         conditions = [(children[0], False)]

@@ -177,3 +177,36 @@ def test_by_name_tables_carry_over_an_edit_inside_a_statement():
     third = DocumentAnalysis(renamed, 3, second)
     assert third.completion_index._top_table() is not index._top_table()
     assert answers(third.completion_index, renamed) == answers(plain_index(renamed), renamed)
+
+
+# Typing and backspacing at the start of the text and on its first line: the
+# whole tail moves on every keystroke (see syntax/moved.py).
+start_keystrokes = st.lists(
+    st.tuples(
+        st.integers(min_value=0, max_value=16),
+        st.sampled_from(["", "", "q", " ", "1", "\n", "x = ", "{", "}", "/*", "let "]),
+    ),
+    min_size=1,
+    max_size=10,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([*BASES, LONG]), start_keystrokes)
+def test_typing_at_the_start_equals_fresh(base: str, strokes):
+    previous = DocumentAnalysis(base, 0)
+    _ = previous.completion_index
+    text = base
+    for version, (column, typed) in enumerate(strokes, start=1):
+        line_end = text.find("\n")
+        position = min(column, line_end if line_end >= 0 else len(text))
+        if typed:
+            text = text[:position] + typed + text[position:]
+        else:
+            text = text[: max(position - 1, 0)] + text[position:]
+        current = DocumentAnalysis(text, version, previous)
+        fresh = DocumentAnalysis(text, version)
+        assert snapshot(current) == snapshot(fresh)
+        if current.valid:
+            assert current.formatted == fresh.formatted
+        previous = current

@@ -104,3 +104,39 @@ def _symbol_names(client: RawClient, message_id: int) -> list[str]:
         }
     )
     return [symbol["name"] for symbol in client.response(message_id)["result"]]
+
+
+def _diagnostic_starts(client: LanguageClient) -> list[tuple[int, int]]:
+    return [(item.range.start.line, item.range.start.character) for item in client.diagnostics[URI]]
+
+
+async def test_typing_on_the_first_line_moves_every_later_diagnostic(client: LanguageClient):
+    """Inserts and deletes on the first line move the whole tail (issue 14):
+    the later diagnostics and symbols must come out where a fresh open puts them."""
+    functions = "".join(f"fn f{index}(x) {{\n    return x\n}}\n" for index in range(60))
+    # The runtime parser rejects `== 2` after a block-bodied lambda (line 183).
+    text = "use mod.tool\n" + functions + "let g = || {\n    1\n} == 2\n"
+    open_document(client, text)
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert _diagnostic_starts(client) == [(183, 2)]
+    change(client, 2, (0, 10), (0, 10), "q")  # use mod.toqol
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert _diagnostic_starts(client) == [(183, 2)]
+    change(client, 3, (0, 0), (0, 0), "\n\n")
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert _diagnostic_starts(client) == [(185, 2)]
+    change(client, 4, (185, 2), (185, 4), "+")  # `} + 2` is accepted
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert _diagnostic_starts(client) == []
+    change(client, 5, (0, 0), (2, 0), "")
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    change(client, 6, (0, 10), (0, 11), "")  # backspace: use mod.tool
+    await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    assert _diagnostic_starts(client) == []
+    found = await client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=URI))
+    )
+    names = [symbol.name for symbol in found]
+    assert names[-2:] == ["f59", "g"]
+    last = found[-2]
+    assert (last.range.start.line, last.range.end.line) == (178, 180)

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.syntax import parser as parser_module
 from octoscript_lsp.syntax.check import SyntaxResult, analyze_syntax
+from octoscript_lsp.syntax.moved import MovedList
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 BASES = sorted(path.read_text(encoding="utf-8") for path in FIXTURES.rglob("*.octoscript"))
@@ -247,3 +248,95 @@ def test_line_starts_follow_every_edit(base: str, changes):
         incremental = analyze_syntax(text, previous=previous)
         assert incremental.lines.line_starts == analyze_syntax(text).lines.line_starts
         previous = incremental
+
+
+# Typing at the start of the text: single characters inserted and deleted
+# again (backspace), on the first line or before it. No newline precedes the
+# edit, so the lexer restarts at the text start and re-adopts the tail; every
+# later token, node and event is the previous version's, moved on read.
+keystrokes = st.lists(
+    st.tuples(
+        st.integers(min_value=0, max_value=14),  # offset into the first line (clamped)
+        st.one_of(st.sampled_from(FRAGMENTS), st.just("")),  # "" = backspace
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+def _first_line_edit(text: str, column: int, inserted: str) -> str:
+    line_end = text.find("\n")
+    position = min(column, line_end if line_end >= 0 else len(text))
+    if inserted:
+        return text[:position] + inserted + text[position:]
+    return text[: max(position - 1, 0)] + text[position:]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BASES), keystrokes)
+def test_typing_on_the_first_line_equals_full(base: str, strokes):
+    previous = analyze_syntax(base)
+    text = base
+    for column, inserted in strokes:
+        text = _first_line_edit(text, column, inserted)
+        incremental = analyze_syntax(text, previous=previous)
+        fresh = analyze_syntax(text)
+        assert snapshot(incremental) == snapshot(fresh)
+        assert incremental.parsed.units == fresh.parsed.units
+        assert incremental.parsed.unit_offsets == fresh.parsed.unit_offsets
+        assert incremental.vm == fresh.vm
+        previous = incremental
+
+
+# Single-character inserts and deletes spread over the text: each new place
+# adds stretches to the moved sequences, past MAX_MOVED_PIECES too.
+scattered_keystrokes = st.lists(
+    st.tuples(st.floats(min_value=0, max_value=1), st.sampled_from([*FRAGMENTS, ""])),
+    min_size=1,
+    max_size=30,
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(scattered_keystrokes)
+def test_scattered_typing_on_a_long_document_equals_full(strokes):
+    base = "".join(
+        f"let v{index} = {{a: {index}}}\nfn f{index}(x) {{\n    return |p| {{ p }} + x\n}}\n"
+        for index in range(120)
+    )
+    previous = analyze_syntax(base)
+    text = base
+    for where, inserted in strokes:
+        text = apply(text, where, 0 if inserted else 1, inserted)
+        incremental = analyze_syntax(text, previous=previous)
+        fresh = analyze_syntax(text)
+        assert snapshot(incremental) == snapshot(fresh)
+        assert incremental.parsed.units == fresh.parsed.units
+        assert incremental.vm == fresh.vm
+        previous = incremental
+
+
+def test_typing_on_the_first_line_reparses_one_statement(monkeypatch):
+    base = "use mod.tool\n" + "".join(f"let v{index} = {index}\n" for index in range(400))
+    previous = analyze_syntax(base)
+    parsed_statements = []
+    original = parser_module._Parser.parse_statement
+
+    def counting(self):
+        parsed_statements.append(self.index)
+        return original(self)
+
+    monkeypatch.setattr(parser_module._Parser, "parse_statement", counting)
+    typed = analyze_syntax("use mod.toqol\n" + base[13:], previous=previous)
+    deleted = analyze_syntax(base, previous=typed)
+    assert len(parsed_statements) == 2  # `use mod.toqol`, then `use mod.tool`
+    monkeypatch.undo()
+    # Past the first line everything was carried over, moved by one, lazily.
+    assert isinstance(typed.lex.tokens, MovedList)
+    assert isinstance(typed.parsed.tree.children, MovedList)
+    assert typed.lex.tokens[-2].start == len(base)  # the last newline, moved
+    assert snapshot(typed) == snapshot(analyze_syntax(typed.source))
+    # Backspace: moved back by nothing, so plain lists of the original objects.
+    assert deleted.lex.tokens == previous.lex.tokens
+    assert deleted.lex.tokens[100] is previous.lex.tokens[100]
+    assert snapshot(deleted) == snapshot(previous)
