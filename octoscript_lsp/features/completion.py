@@ -8,8 +8,10 @@ input record, and finally lexical identifiers.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
+from cattrs import Converter
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
@@ -30,7 +32,13 @@ from .positions import PositionMap
 from .prefill import with_required_fields
 from .wire import WireDict
 
-_CONVERTER = get_converter()
+
+@functools.cache
+def _converter() -> Converter:
+    """For `complete`'s typed answer (tests); built on first use, since
+    registering lsprotocol's hooks costs ~20 ms of start-up."""
+    return get_converter()
+
 
 _LEXICAL_WIRE_KINDS = {
     SymbolKind.IMPORT: int(types.CompletionItemKind.Module),
@@ -74,7 +82,7 @@ def complete(
     """The completion answer as lsprotocol objects."""
     answer = complete_wire(analysis, positions, offset, catalogs, prefill)
     if isinstance(answer, WireDict):
-        return _CONVERTER.structure(dict(answer), types.CompletionList)
+        return _converter().structure(dict(answer), types.CompletionList)
     return answer
 
 
