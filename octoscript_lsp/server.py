@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import linecache
 import logging
 import sys
 from collections.abc import Sequence
@@ -533,11 +534,21 @@ def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`."""
+    """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`
+    (the installed program starts through `launch.main`)."""
     options = launch.parse_arguments(argv)
     launch.configure_logging(options)
+    serve()
+
+
+def serve() -> None:
+    """Speak LSP on stdin/stdout until the client ends the session."""
     server.reader = MessageReader(sys.stdin.buffer).start()
     server._thread_pool = ReadExecutor(server.reader)  # pygls reads through it
+    # attrs and cattrs keep the source of every method they generate (for
+    # lsprotocol's hundreds of classes: ~1.5 MiB) so a traceback can quote
+    # it; the server's log never needs those lines.
+    linecache.clearcache()
     # The modules' objects (lsprotocol's hundreds of classes, ...) live as
     # long as the process: keep them out of the collector's full passes,
     # which otherwise revisit them all every few keystrokes (~40 -> ~20 ms).
