@@ -92,36 +92,40 @@ def vm_diagnostics_reusing(
     return found, memo
 
 
+# Node kinds whose children share the bracketing construct around the node.
+_SAME_GROUPING = frozenset({"member", "binary", "assign", "unary"})
+_CONDITIONAL = frozenset({"if", "while", "for"})
+
+
 def _statement_diagnostics(statement: Node, tokens: list[Token], found: list) -> None:
+    # Depth first over (node, innermost bracketing construct around it). The
+    # walk visits every node of the document on a first analysis, so it
+    # pushes children inline rather than through a generator per node
+    # (~6.5 -> ~3 ms at 2,500 lines).
     stack: list[tuple[Node, str]] = [(statement, "program")]
+    push = stack.append
     while stack:
         node, grouping = stack.pop()
-        if node.kind == "lambda":
+        kind = node.kind
+        if kind == "lambda":
             _check_lambda(node, grouping, tokens, found)
-        elif node.kind in ("if", "while", "for"):
+        elif kind in _CONDITIONAL:
             _check_conditions(node, tokens, found)
-        for child, child_grouping in _children_with_grouping(node, grouping):
-            stack.append((child, child_grouping))
-
-
-def _children_with_grouping(node: Node, grouping: str):
-    """Each child with the innermost bracketing construct around it."""
-    kind = node.kind
-    children = node.children
-    if kind == "call":
-        yield children[0], grouping
-        for argument in children[1:]:
-            yield argument, "call"
-    elif kind in ("member", "binary", "assign", "unary"):
-        for child in children:
-            yield child, grouping
-    elif kind == "index":
-        yield children[0], grouping
-        for child in children[1:]:
-            yield child, "index"
-    else:
-        for child in children:
-            yield child, kind
+        children = node.children
+        if kind in _SAME_GROUPING:
+            for child in children:
+                push((child, grouping))
+        elif kind == "call":
+            push((children[0], grouping))
+            for argument in children[1:]:
+                push((argument, "call"))
+        elif kind == "index":
+            push((children[0], grouping))
+            for child in children[1:]:
+                push((child, "index"))
+        else:
+            for child in children:
+                push((child, kind))
 
 
 def _check_lambda(node: Node, grouping: str, tokens: list[Token], found: list) -> None:
