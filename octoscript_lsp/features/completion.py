@@ -35,8 +35,8 @@ from .wire import WireDict
 
 @functools.cache
 def _converter() -> Converter:
-    """For `complete`'s typed answer (tests); built on first use, since
-    registering lsprotocol's hooks costs ~20 ms of start-up."""
+    """For `complete`'s typed answer (tests); built on first use: the server
+    never needs this second converter and its hook tables."""
     return get_converter()
 
 
