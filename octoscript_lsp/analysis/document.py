@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TYPE_CHECKING
 
+from ..lazy_modules import lazy_module
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
 from ..syntax.formatter import (
@@ -19,19 +21,24 @@ from ..syntax.outline import (
     top_level_declarations,
 )
 from ..syntax.tree import SymbolKind
-from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
-from .hints import EMPTY_HINTS, HintReport, collect_hints
-from .imports import ImportReport, collect_imports
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
-from .lexical_units import PlacedMemo, UnitMemo, assemble, unit_summaries
-from .records import (
-    RecordReport,
-    StatementFindings,
-    collect_records,
-    collect_records_by_statement,
-    empty_report,
-)
-from .sites import DelimiterIndex, TextRegions
+
+if TYPE_CHECKING:
+    from .aliases import AliasGraph
+    from .hints import HintReport
+    from .imports import ImportReport
+    from .lexical_units import PlacedMemo, UnitMemo
+    from .records import RecordReport, StatementFindings
+    from .sites import DelimiterIndex, TextRegions
+
+# The views' modules load with the first request that needs one
+# (`lazy_modules`): a new document's syntax diagnostics need none of them.
+_aliases = lazy_module("octoscript_lsp.analysis.aliases")
+_hints = lazy_module("octoscript_lsp.analysis.hints")
+_imports = lazy_module("octoscript_lsp.analysis.imports")
+_lexical_units = lazy_module("octoscript_lsp.analysis.lexical_units")
+_records = lazy_module("octoscript_lsp.analysis.records")
+_sites = lazy_module("octoscript_lsp.analysis.sites")
 
 
 class DocumentAnalysis:
@@ -141,11 +148,11 @@ class DocumentAnalysis:
 
     @cached_property
     def regions(self) -> TextRegions:
-        return TextRegions(self.source, self._previous_regions)
+        return _sites.TextRegions(self.source, self._previous_regions)
 
     @cached_property
     def delimiters(self) -> DelimiterIndex:
-        return DelimiterIndex(self.source, self._previous_delimiters)
+        return _sites.DelimiterIndex(self.source, self._previous_delimiters)
 
     @cached_property
     def completion_index(self) -> LexicalIndex:
@@ -158,10 +165,10 @@ class DocumentAnalysis:
             return EMPTY_INDEX
         tokens, parsed = syntax.tokens, syntax.parsed
         if syntax.lex.token_limit_offset is None:
-            pieces, self.unit_memo = unit_summaries(
+            pieces, self.unit_memo = _lexical_units.unit_summaries(
                 self.source, syntax.lex, parsed.events, parsed.units, self.unit_memo
             )
-            assembled = assemble(pieces, len(self.source), self.placed_memo)
+            assembled = _lexical_units.assemble(pieces, len(self.source), self.placed_memo)
             if assembled is not None:
                 index, self.placed_memo = assembled
                 return index
@@ -176,20 +183,22 @@ class DocumentAnalysis:
     def imports(self) -> ImportReport:
         syntax = self.syntax
         if syntax is None:
-            return ImportReport((), False)
-        return collect_imports(syntax.tokens, syntax.parsed.events, self.metadata_prefix_end)
+            return _imports.ImportReport((), False)
+        return _imports.collect_imports(
+            syntax.tokens, syntax.parsed.events, self.metadata_prefix_end
+        )
 
     @cached_property
     def records(self) -> RecordReport:
         """Static record shapes and alias edges inside the metadata prefix."""
         syntax = self.syntax
         if syntax is None:
-            return empty_report()
+            return _records.empty_report()
         parsed = syntax.parsed
         if syntax.lex.token_limit_offset is not None:
             # Statement texts no longer determine their tokens: scan plainly.
-            return collect_records(syntax.tokens, parsed.events, self.metadata_prefix_end)
-        report, self.record_memo = collect_records_by_statement(
+            return _records.collect_records(syntax.tokens, parsed.events, self.metadata_prefix_end)
+        report, self.record_memo = _records.collect_records_by_statement(
             self.source,
             syntax.lex,
             parsed.events,
@@ -203,15 +212,15 @@ class DocumentAnalysis:
     def hints(self) -> HintReport:
         """Tool-call review hints; only valid source has any."""
         if self.syntax is None or not self.valid:
-            return EMPTY_HINTS
-        return collect_hints(self.syntax, self.lexical, self.imports)
+            return _hints.EMPTY_HINTS
+        return _hints.collect_hints(self.syntax, self.lexical, self.imports)
 
     @cached_property
     def aliases(self) -> AliasGraph:
         """Exact `let a = b[.c[.d]]` edges inside the metadata prefix, targets resolved."""
         if self.syntax is None:
-            return EMPTY_GRAPH
-        return build_alias_graph(self.source, self.completion_index, self.records)
+            return _aliases.EMPTY_GRAPH
+        return _aliases.build_alias_graph(self.source, self.completion_index, self.records)
 
     def visible_import(self, name_start: int, name_end: int):
         """The `use` record of the binding a receiver name resolves to, if it is one."""
