@@ -161,6 +161,10 @@ class OctoscriptServer(LanguageServer):
         )
 
     def catalogs_can_advise(self) -> bool:
+        if self.catalogs.unparsed:
+            # The delayed advice pass parses them (loading jsonschema), not
+            # the first publish: that would hold up the next message.
+            return True
         return self.catalogs.tool_catalog is not None or self.catalogs.module_catalog is not None
 
     def _publish_advice(self, uri: str, state: OpenDocument, syntax_only: list) -> None:

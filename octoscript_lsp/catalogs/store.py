@@ -248,6 +248,11 @@ class CatalogStore:
         self._settle()
         return self._workflow
 
+    @property
+    def unparsed(self) -> bool:
+        """Whether `initializationOptions` catalogs wait to be parsed (on first read)."""
+        return self._pending_options is not None
+
     # -- convenience accessors -------------------------------------------
     @property
     def tool_catalog(self) -> ToolCatalog | None:
