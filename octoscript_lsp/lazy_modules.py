@@ -3,8 +3,8 @@
 Answering `initialize` and publishing the first syntax diagnostics needs the
 protocol, the transport and the syntax layer; jsonschema (catalog
 validation), the analysis views and most request features are needed only
-later. Importing everything at start-up cost about a third of the time to
-the `initialize` answer (`docs/performance.md`, "Start-up").
+later. Loading them at start-up cost about a fifth of the time to the
+`initialize` answer (`docs/performance.md`, "Start-up and memory").
 
 `lazy_module(name)` locates the module at once (a missing module still fails
 at start-up) and returns its module object, whose code runs the first time
