@@ -1,5 +1,5 @@
 """`python -m octoscript_lsp`: run the language server (same as `octoscript-lsp`)."""
 
-from .server import main
+from .launch import main
 
 main()

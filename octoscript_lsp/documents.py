@@ -5,13 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .analysis.document import DocumentAnalysis
-from .features import workspace_symbols
 from .features.positions import PositionMap
-from .features.semantic_tokens import StatementRoles
-from .features.symbols import SymbolRendering
+from .lazy_modules import lazy_module
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
+
+if TYPE_CHECKING:
+    from .features.semantic_tokens import StatementRoles
+    from .features.symbols import SymbolRendering
+
+# Only workspace/symbol needs it (`lazy_modules`).
+workspace_symbols = lazy_module("octoscript_lsp.features.workspace_symbols")
 
 
 @dataclass(slots=True)

@@ -13,7 +13,10 @@
   a traceback with the request's params;
 - document text is not put into pygls' workspace: the server keeps it
   (`text_sync`), so pygls' open/change/close handlers only pass the
-  notification on.
+  notification on;
+- a handled notification leaves nothing behind: pygls files the future of
+  a generator handler (didOpen, didChange, didClose, initialized, ...) under
+  a fresh id and never takes it out, one leaked future per keystroke.
 """
 
 from __future__ import annotations
@@ -221,6 +224,15 @@ class OctoscriptProtocol(LanguageServerProtocol):
             self._send_response(msg_id, error=error.to_response_error())
             return
         super()._send_handler_result(future, msg_id=msg_id)
+
+    def _check_handler_result(self, future: Future) -> None:
+        # The done-callback of every notification handler: the future is
+        # finished, so nothing can cancel it any more. Only the few requests
+        # in flight are in the table, so the scan is short.
+        finished = [key for key, pending in self._request_futures.items() if pending is future]
+        for key in finished:
+            del self._request_futures[key]
+        super()._check_handler_result(future)
 
     def _handle_cancel_notification(self, msg_id) -> None:
         # Handlers here are synchronous: a request not in flight was answered.

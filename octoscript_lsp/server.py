@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import linecache
 import logging
 import sys
 from collections.abc import Sequence
@@ -22,29 +23,30 @@ from . import __version__, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument
-from .features import (
-    advisory,
-    code_actions,
-    completion,
-    diagnostics,
-    folding,
-    formatting,
-    hover,
-    inlay_hints,
-    navigation,
-    prefill,
-    range_formatting,
-    rename,
-    semantic_tokens,
-    signature,
-    symbols,
-    tool_calls,
-    workspace_symbols,
-)
+from .features import diagnostics, semantic_tokens
 from .features.wire import WireDict, WireText
+from .lazy_modules import lazy_module
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
 from .transport import MessageReader, ReadExecutor, shallow_copy_text
+
+# Loaded on first use (`lazy_modules`): answering `initialize` and publishing
+# syntax diagnostics need none of them.
+advisory = lazy_module("octoscript_lsp.features.advisory")
+code_actions = lazy_module("octoscript_lsp.features.code_actions")
+completion = lazy_module("octoscript_lsp.features.completion")
+folding = lazy_module("octoscript_lsp.features.folding")
+formatting = lazy_module("octoscript_lsp.features.formatting")
+hover = lazy_module("octoscript_lsp.features.hover")
+inlay_hints = lazy_module("octoscript_lsp.features.inlay_hints")
+navigation = lazy_module("octoscript_lsp.features.navigation")
+prefill = lazy_module("octoscript_lsp.features.prefill")
+range_formatting = lazy_module("octoscript_lsp.features.range_formatting")
+rename = lazy_module("octoscript_lsp.features.rename")
+signature = lazy_module("octoscript_lsp.features.signature")
+symbols = lazy_module("octoscript_lsp.features.symbols")
+tool_calls = lazy_module("octoscript_lsp.features.tool_calls")
+workspace_symbols = lazy_module("octoscript_lsp.features.workspace_symbols")
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.3
@@ -159,6 +161,10 @@ class OctoscriptServer(LanguageServer):
         )
 
     def catalogs_can_advise(self) -> bool:
+        if self.catalogs.unparsed:
+            # The delayed advice pass parses them (loading jsonschema), not
+            # the first publish: that would hold up the next message.
+            return True
         return self.catalogs.tool_catalog is not None or self.catalogs.module_catalog is not None
 
     def _publish_advice(self, uri: str, state: OpenDocument, syntax_only: list) -> None:
@@ -534,11 +540,21 @@ def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`."""
+    """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`
+    (the installed program starts through `launch.main`)."""
     options = launch.parse_arguments(argv)
     launch.configure_logging(options)
+    serve()
+
+
+def serve() -> None:
+    """Speak LSP on stdin/stdout until the client ends the session."""
     server.reader = MessageReader(sys.stdin.buffer).start()
     server._thread_pool = ReadExecutor(server.reader)  # pygls reads through it
+    # attrs and cattrs keep the source of every method they generate (for
+    # lsprotocol's hundreds of classes: ~1.5 MiB) so a traceback can quote
+    # it; the server's log never needs those lines.
+    linecache.clearcache()
     # The modules' objects (lsprotocol's hundreds of classes, ...) live as
     # long as the process: keep them out of the collector's full passes,
     # which otherwise revisit them all every few keystrokes (~40 -> ~20 ms).

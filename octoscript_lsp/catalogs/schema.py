@@ -10,19 +10,28 @@ Validation stops at the first error: jsonschema yields errors lazily in the
 schema's keyword order, and every array states ``maxItems`` before
 ``items``, so an oversized list is refused before any entry is visited.
 A reason names the location and the broken rule, never the offending value.
+
+jsonschema (with its referencing and format-checking modules, about a tenth
+of the server's start-up) is loaded and the validators are built when the
+first projection is validated, not at import.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import pkgutil
 from collections.abc import Sequence
-from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import jsonschema
-from jsonschema.exceptions import ValidationError
-
+from ..lazy_modules import lazy_module
 from ._checks import reject
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import ValidationError
+
+jsonschema = lazy_module("jsonschema")
 
 SCHEMA_RESOURCE = "schemas/settings.schema.json"
 
@@ -37,11 +46,15 @@ _PHRASES: dict[str, str] = {
 
 
 def _load_schema() -> dict[str, Any]:
-    text = resources.files("octoscript_lsp").joinpath(SCHEMA_RESOURCE).read_text("utf-8")
-    return json.loads(text)
+    # pkgutil rather than importlib.resources, whose import (tempfile,
+    # shutil and the compression modules) costs more than the read.
+    data = pkgutil.get_data("octoscript_lsp", SCHEMA_RESOURCE)
+    if data is None:
+        raise FileNotFoundError(SCHEMA_RESOURCE)
+    return json.loads(data.decode("utf-8"))
 
 
-def _validator(schema: dict[str, Any], definition: str) -> jsonschema.Draft202012Validator:
+def _validator(schema: dict[str, Any], definition: str) -> Draft202012Validator:
     # A wrapper document keeps every `#/$defs/...` reference resolvable.
     wrapper = {"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"}
     return jsonschema.Draft202012Validator(wrapper)
@@ -56,14 +69,16 @@ PROJECTION_DEFINITIONS = (
     "workflowDataCatalog",
     "workflowDataStepContext",
 )
-_VALIDATORS: dict[str, jsonschema.Draft202012Validator] = {
-    name: _validator(SETTINGS_SCHEMA, name) for name in PROJECTION_DEFINITIONS
-}
+
+
+@functools.cache
+def _validators() -> dict[str, Draft202012Validator]:
+    return {name: _validator(SETTINGS_SCHEMA, name) for name in PROJECTION_DEFINITIONS}
 
 
 def validate_definition(value: object, definition: str, where: str) -> None:
     """Raise ``CatalogRejected`` when ``value`` breaks ``$defs/<definition>``."""
-    error = next(_VALIDATORS[definition].iter_errors(value), None)
+    error = next(_validators()[definition].iter_errors(value), None)
     if error is not None:
         reject(_reason(error, where))
 

@@ -226,9 +226,32 @@ class CatalogStore:
     """
 
     def __init__(self) -> None:
-        self.tools: Projection[ToolCatalog] = Projection()
-        self.modules: Projection[ModuleCatalog] = Projection()
-        self.workflow: Projection[WorkflowData] = Projection()
+        self._tools: Projection[ToolCatalog] = Projection()
+        self._modules: Projection[ModuleCatalog] = Projection()
+        self._workflow: Projection[WorkflowData] = Projection()
+        # `initializationOptions` not parsed yet (see `apply_initialization_options`).
+        self._pending_options: dict[str, Any] | None = None
+
+    # -- the projections ---------------------------------------------------
+    @property
+    def tools(self) -> Projection[ToolCatalog]:
+        self._settle()
+        return self._tools
+
+    @property
+    def modules(self) -> Projection[ModuleCatalog]:
+        self._settle()
+        return self._modules
+
+    @property
+    def workflow(self) -> Projection[WorkflowData]:
+        self._settle()
+        return self._workflow
+
+    @property
+    def unparsed(self) -> bool:
+        """Whether `initializationOptions` catalogs wait to be parsed (on first read)."""
+        return self._pending_options is not None
 
     # -- convenience accessors -------------------------------------------
     @property
@@ -264,10 +287,25 @@ class CatalogStore:
 
     # -- updates -----------------------------------------------------------
     def apply_initialization_options(self, options: object) -> None:
-        """Apply ``initializationOptions`` (the whole value) once at startup."""
+        """Apply ``initializationOptions`` (the whole value) once at startup.
+
+        The catalogs are parsed when first read (any projection, status or
+        update), not here: the `initialize` answer needs none of them, and
+        validating them first loads jsonschema. The outcome is the same.
+        """
         if not isinstance(options, dict) or SETTINGS_KEY not in options:
             return
-        section = options[SETTINGS_KEY]
+        self._settle()
+        self._pending_options = options
+
+    def _settle(self) -> None:
+        """Parse the kept ``initializationOptions``, if any."""
+        options = self._pending_options
+        if options is not None:
+            self._pending_options = None
+            self._apply_initialization_section(options[SETTINGS_KEY])
+
+    def _apply_initialization_section(self, section: object) -> None:
         if not isinstance(section, dict):
             reason = "initializationOptions.octoscript is not an object"
             self._apply_all(_Outcome(CatalogState.DISCARDED, reason=reason))
@@ -278,6 +316,7 @@ class CatalogStore:
 
     def apply_did_change_configuration(self, params: object) -> None:
         """Apply raw ``workspace/didChangeConfiguration`` params."""
+        self._settle()
         if not isinstance(params, dict) or "settings" not in params:
             reason = "didChangeConfiguration params are malformed"
             self._apply_all(_Outcome(CatalogState.CLEARED, reason=reason))
@@ -286,6 +325,7 @@ class CatalogStore:
 
     def apply_settings(self, settings: object) -> None:
         """Apply the ``settings`` value of a configuration notification."""
+        self._settle()
         if not isinstance(settings, dict):
             self._apply_all(_Outcome(CatalogState.CLEARED, reason="settings is not an object"))
             return
@@ -307,13 +347,13 @@ class CatalogStore:
         self._apply_workflow(outcome)
 
     def _apply_tools(self, outcome: _Outcome | None) -> None:
-        self.tools = _advance(self.tools, outcome, tool_document, _tool_entries)
+        self._tools = _advance(self._tools, outcome, tool_document, _tool_entries)
 
     def _apply_modules(self, outcome: _Outcome | None) -> None:
-        self.modules = _advance(self.modules, outcome, module_document, _module_entries)
+        self._modules = _advance(self._modules, outcome, module_document, _module_entries)
 
     def _apply_workflow(self, outcome: _Outcome | None) -> None:
-        self.workflow = _advance(self.workflow, outcome, workflow_document, _workflow_entries)
+        self._workflow = _advance(self._workflow, outcome, workflow_document, _workflow_entries)
 
 
 def _advance(

@@ -8,10 +8,11 @@ input record, and finally lexical identifiers.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
-from functools import lru_cache
 
+from cattrs import Converter
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
@@ -34,7 +35,13 @@ from .positions import PositionMap
 from .prefill import with_required_fields
 from .wire import WireDict, WireText
 
-_CONVERTER = get_converter()
+
+@functools.cache
+def _converter() -> Converter:
+    """For `complete`'s typed answer (tests); built on first use: the server
+    never needs this second converter and its hook tables."""
+    return get_converter()
+
 
 _LEXICAL_WIRE_KINDS = {
     SymbolKind.IMPORT: int(types.CompletionItemKind.Module),
@@ -94,9 +101,9 @@ def complete(
     """The completion answer as lsprotocol objects."""
     answer = complete_wire(analysis, positions, offset, catalogs, prefill)
     if isinstance(answer, WireText):
-        return _CONVERTER.structure(json.loads(answer), types.CompletionList)
+        return _converter().structure(json.loads(answer), types.CompletionList)
     if isinstance(answer, WireDict):
-        return _CONVERTER.structure(dict(answer), types.CompletionList)
+        return _converter().structure(dict(answer), types.CompletionList)
     return answer
 
 
@@ -331,7 +338,7 @@ def _lexical(context: CompletionContext) -> types.CompletionList | WireText:
     return WireText(f'{{"isIncomplete":{incomplete},"items":[{items}]}}')
 
 
-@lru_cache(maxsize=MAX_CACHED_COMPLETION_ITEMS)
+@functools.lru_cache(maxsize=MAX_CACHED_COMPLETION_ITEMS)
 def _lexical_item_json(binding: Binding) -> tuple[str, str]:
     """A binding's completion item as JSON text, split where the edit range goes."""
     name = json.dumps(binding.name)

@@ -379,3 +379,32 @@ def test_conformance_states(name: str, expected: tuple[CatalogState, ...]) -> No
     if not (CASES / f"{name}.json").exists():
         pytest.skip("case not present")
     assert _states(_replay(name)) == expected
+
+
+# ------------------------------------------------ deferred initial parsing
+
+
+def test_initialization_catalogs_are_parsed_on_first_read() -> None:
+    store = _started()
+    assert store.unparsed
+    assert store.tools.state is VALID and store.tools.generation == 1
+    assert not store.unparsed
+    assert store.modules.state is VALID and store.workflow.state is VALID
+
+
+@pytest.mark.parametrize(
+    "later",
+    [
+        lambda store: _refresh(store, {"toolCatalog": None}),
+        lambda store: _refresh(store, {"moduleCatalog": [{"path": 5}]}),
+        lambda store: store.apply_did_change_configuration({"settings": None}),
+        lambda store: store.apply_initialization_options({"octoscript": {"toolCatalog": []}}),
+        lambda store: store.apply_initialization_options({"octoscript": 3}),
+    ],
+)
+def test_an_update_before_the_first_read_ends_as_if_parsed_at_once(later) -> None:
+    read_first, unread = _started(), _started()
+    read_first.status()
+    later(read_first)
+    later(unread)
+    assert unread.status() == read_first.status() != _started().status()

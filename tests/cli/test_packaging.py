@@ -49,7 +49,7 @@ def test_wheel_contains_schema_cli_and_entry_points(tmp_path: Path) -> None:
     assert "octoscript_lsp/schemas/settings.schema.json" in names
     assert {"octoscript_lsp/__main__.py", "octoscript_lsp/cli/__main__.py"} <= names
     assert "octoscript = octoscript_lsp.cli:main" in scripts
-    assert "octoscript-lsp = octoscript_lsp.server:main" in scripts
+    assert "octoscript-lsp = octoscript_lsp.launch:main" in scripts
     assert not any(name.startswith("tests/") for name in names)
 
 

@@ -11,9 +11,9 @@ from tests.conftest import SERVER_COMMAND
 
 
 class RawClient:
-    def __init__(self) -> None:
+    def __init__(self, command: list[str] | None = None) -> None:
         self.process = subprocess.Popen(
-            SERVER_COMMAND,
+            command or SERVER_COMMAND,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
