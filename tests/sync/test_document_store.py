@@ -1,0 +1,45 @@
+"""The document store builds each version's analysis with the cyclic collector paused."""
+
+from __future__ import annotations
+
+import gc
+
+import pytest
+
+from octoscript_lsp import documents
+from octoscript_lsp.documents import DocumentStore, collector_paused
+
+URI = "file:///store.octoscript"
+
+
+def test_the_collector_is_paused_while_a_version_is_analysed(monkeypatch: pytest.MonkeyPatch):
+    seen: list[bool] = []
+    real = documents.DocumentAnalysis
+
+    def recording(*args, **kwargs):
+        seen.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(documents, "DocumentAnalysis", recording)
+    store = DocumentStore(lambda uri: "let a = 1\na\n")
+    store.track(URI, 1)
+    state = store.cached(URI)
+    assert state is not None and state.analysis is not None and state.analysis.valid
+    assert seen == [False]
+    assert gc.isenabled()
+
+
+def test_a_collector_switched_off_by_someone_else_stays_off():
+    gc.disable()
+    try:
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+def test_the_collector_comes_back_after_a_failure():
+    with pytest.raises(RuntimeError), collector_paused():
+        raise RuntimeError("parse failed")
+    assert gc.isenabled()
