@@ -89,15 +89,43 @@ def requests(session: Session) -> dict:
     doc = {"uri": URI}
     at = session.at
     return {
-        "completion.identifier": ("textDocument/completion", lambda: {"textDocument": doc, "position": at("value0 + value", 9)}),  # noqa: E501
-        "completion.member": ("textDocument/completion", lambda: {"textDocument": doc, "position": at("result.summary.temperature", 15)}),  # noqa: E501
-        "completion.toolName": ("textDocument/completion", lambda: {"textDocument": doc, "position": at("svc.tool", 4)}),  # noqa: E501
-        "hover": ("textDocument/hover", lambda: {"textDocument": doc, "position": at("value0 + value", 1)}),  # noqa: E501
-        "definition": ("textDocument/definition", lambda: {"textDocument": doc, "position": at("value0 + value", 1)}),  # noqa: E501
-        "references": ("textDocument/references", lambda: {"textDocument": doc, "position": at("let last", 5), "context": {"includeDeclaration": True}}),  # noqa: E501
-        "signatureHelp": ("textDocument/signatureHelp", lambda: {"textDocument": doc, "position": at("api.current(", 12)}),  # noqa: E501
+        "completion.identifier": (
+            "textDocument/completion",
+            lambda: {"textDocument": doc, "position": at("value0 + value", 9)},
+        ),  # noqa: E501
+        "completion.member": (
+            "textDocument/completion",
+            lambda: {"textDocument": doc, "position": at("result.summary.temperature", 15)},
+        ),  # noqa: E501
+        "completion.toolName": (
+            "textDocument/completion",
+            lambda: {"textDocument": doc, "position": at("svc.tool", 4)},
+        ),  # noqa: E501
+        "hover": (
+            "textDocument/hover",
+            lambda: {"textDocument": doc, "position": at("value0 + value", 1)},
+        ),  # noqa: E501
+        "definition": (
+            "textDocument/definition",
+            lambda: {"textDocument": doc, "position": at("value0 + value", 1)},
+        ),  # noqa: E501
+        "references": (
+            "textDocument/references",
+            lambda: {
+                "textDocument": doc,
+                "position": at("let last", 5),
+                "context": {"includeDeclaration": True},
+            },
+        ),  # noqa: E501
+        "signatureHelp": (
+            "textDocument/signatureHelp",
+            lambda: {"textDocument": doc, "position": at("api.current(", 12)},
+        ),  # noqa: E501
         "documentSymbol": ("textDocument/documentSymbol", lambda: {"textDocument": doc}),
-        "formatting": ("textDocument/formatting", lambda: {"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": True}}),  # noqa: E501
+        "formatting": (
+            "textDocument/formatting",
+            lambda: {"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": True}},
+        ),  # noqa: E501
         "semanticTokens": ("textDocument/semanticTokens/full", lambda: {"textDocument": doc}),
         "keystroke": (None, None),
     }

@@ -16,6 +16,8 @@ are encoded incrementally so long lines stay linear.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -25,9 +27,10 @@ from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.surfaces import member as std_member
 from ..analysis.surfaces import std_module_for_import
 from ..syntax.lexer import statement_key
+from ..syntax.statements import events_of
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
-from ..syntax.tree import Node, SymbolKind
-from .wire import WireText, integer_array
+from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, Node, SymbolKind
+from .wire import WireText, integer_array, integer_items
 
 TOKEN_TYPES: tuple[str, ...] = (
     "namespace",
@@ -75,9 +78,17 @@ def full(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> type
 
 
 def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> WireText:
-    """`full`'s answer as JSON text: the encoded numbers are most of the answer."""
-    data = _encode(analysis.source, classify(analysis, memo))
-    return WireText('{"data":' + integer_array(data) + "}")
+    """`full`'s answer as JSON text: the encoded numbers are most of the answer.
+
+    With `memo` each top-level statement's numbers come already rendered
+    from an earlier version when its text and the bindings it reads from
+    outside are unchanged; only its first token's deltas are worked out.
+    """
+    placed = _placed(analysis, memo) if memo is not None else None
+    if placed is None:
+        data = _encode(analysis.source, classify(analysis))
+        return WireText('{"data":' + integer_array(data) + "}")
+    return WireText('{"data":[' + _assemble(analysis, placed) + "]}")
 
 
 def range_tokens(
@@ -96,123 +107,345 @@ def range_tokens(
 def classify(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> list[Item]:
     """Classified spans in source order, block comments already split per line.
 
-    With `memo` (kept by the caller between versions) the structural part is
-    taken per top-level statement from earlier versions with the same
-    statement text; only what depends on other statements (bindings and the
-    imports members resolve to) is looked up again. The memo is refreshed.
+    With `memo` (kept by the caller between versions) each top-level
+    statement's classification is taken from earlier versions with the same
+    statement text, as long as the top-level bindings its free references
+    resolve to mean the same; the memo is refreshed. Without it (or when
+    that rule cannot be trusted, see `_placed`) everything is classified
+    from the tree and the index.
     """
     syntax = analysis.syntax
     if syntax is None:
         return []
-    tokens = syntax.tokens
+    placed = _placed(analysis, memo) if memo is not None else None
+    if placed is not None:
+        return _placed_items(analysis, placed)
     index = analysis.completion_index
-    occurrences = _occurrence_map(index)
-    if memo is None or syntax.lex.token_limit_offset is not None:
-        roles = _tree_roles(syntax.parsed.tree, tokens, occurrences)
-        _apply_index_roles(roles, index)
-        token_items = _token_items(tokens, roles)
-    else:
-        token_items = _items_by_statement(analysis, occurrences, memo)
-    comment_items = _comment_items(analysis.source, syntax.lex.comments)
-    return _merge(token_items, comment_items)
+    tokens = syntax.tokens
+    roles = _tree_roles(syntax.parsed.tree, tokens, _occurrence_map(index))
+    _apply_index_roles(roles, index)
+    return _merge(_token_items(tokens, roles), _comment_items(analysis.source, syntax.lex.comments))
 
 
 # ------------------------------------------------------------- per statement
 
 # One token of a statement, offsets relative to the statement's first token:
-# (start, end, type or -1, modifiers, member receiver start or -1, is identifier).
-_Entry = tuple[int, int, int, int, int, bool]
+# (start, end, type or -1, modifiers, member receiver start or -1, occurrence),
+# occurrence telling whether the parser defines (_DEFINED) or resolves
+# (_REFERENCED) a binding there, else 0.
+_Entry = tuple[int, int, int, int, int, int]
+_DEFINED, _REFERENCED = 1, 2
+# What a top-level binding means to the statements after it: its kind and,
+# for an import, its `use` path (which decides std members' `readonly`).
+_Binding = tuple[SymbolKind, tuple[str, ...] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What a statement's text alone decides (offsets relative to its first token)."""
+
+    entries: tuple[_Entry, ...]
+    imports: tuple[tuple[int, tuple[str, ...]], ...]  # (binding start, `use` path)
+    exports: tuple[tuple[str, _Binding], ...]  # its top-level bindings, in order
+    balanced: bool  # it closes every scope it opens
+    comments: tuple[Item, ...]  # pieces of the comments lying wholly inside it
+    comment_count: int  # how many comments those pieces come from
+
+
+@dataclass(frozen=True, slots=True)
+class _Rendered:
+    """A statement's classified, encoded tokens; valid while each of its free
+    references (`free`) resolves to a binding meaning `bindings`."""
+
+    free: tuple[str, ...]
+    bindings: tuple[_Binding | None, ...]
+    items: tuple[Item, ...]  # relative to the statement's first token
+    first: int  # start of its first item, relative (its items are never empty)
+    head: str  # ",length,type,modifiers" of the first item, then every later item's five
+    lines: int  # line breaks between its first item and its last
+    # Start and end column of its last item: relative to the first item's
+    # column when `lines` is 0 (the first line's columns depend on the text
+    # before the statement), else absolute.
+    last_start_column: int
+    last_end_column: int
+    last_end: int  # end of its last item, relative
 
 
 @dataclass(frozen=True, slots=True)
 class _Statement:
-    entries: tuple[_Entry, ...]
-    imports: tuple[tuple[int, tuple[str, ...]], ...]  # (binding start, `use` path)
+    shape: _Shape
+    rendered: _Rendered | None  # None: nothing to colour
 
 
-# Statement pieces by statement text (through the token after it).
+# Statement pieces by statement key (`lexer.statement_key`).
 StatementRoles = dict[str, _Statement]
+# (offset of its first token, offset where the next statement starts, statement).
+_Place = tuple[int, int, _Statement]
 
 
-def _items_by_statement(
-    analysis: DocumentAnalysis, occurrences: dict[int, Symbol], memo: StatementRoles
-) -> list[Item]:
+def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | None:
+    """Every top-level statement with its classification, reused where valid.
+
+    A statement's classification depends on its text plus the bindings its
+    free references (those no binding inside it resolves) resolve to, and
+    those are the last top-level bindings of their names made by the
+    statements before it. That holds while no earlier statement leaves a
+    scope open and the index kept every occurrence; otherwise None (the
+    caller classifies from scratch).
+    """
     syntax = analysis.syntax
-    tokens, parsed, source = syntax.tokens, syntax.parsed, analysis.source
+    if syntax is None or syntax.lex.token_limit_offset is not None:
+        return None
+    index = analysis.completion_index
+    if index.truncated:
+        return None
+    source, lex, tokens = analysis.source, syntax.lex, syntax.tokens
+    units = syntax.parsed.units
+    last_token = len(tokens) - 1
     fresh: StatementRoles = {}
-    placed: list[tuple[int, _Statement]] = []
+    placed: list[_Place] = []
+    top: dict[str, _Binding] = {}  # the last top-level binding of each name so far
     import_paths: dict[int, tuple[str, ...]] = {}
-    children_start = 0
-    for first, after, _, _, children_end in parsed.units:
+    for position, unit in enumerate(units):
+        first, after = unit[0], unit[1]
         base = tokens[first].start
-        text = statement_key(source, syntax.lex, first, after)
-        statement = fresh.get(text) or memo.get(text)
-        if statement is None:
-            nodes = parsed.tree.children[children_start:children_end]
-            statement = _statement_pieces(nodes, tokens, first, after, base)
-        fresh[text] = statement
-        children_start = children_end
-        placed.append((base, statement))
-        for binding, path in statement.imports:
+        end = tokens[min(after, last_token)].start
+        key = statement_key(source, lex, first, after)
+        known = fresh.get(key) or memo.get(key)
+        shape = known.shape if known is not None else _shape(analysis, position, base, end)
+        if not shape.balanced and position != len(units) - 1:
+            return None
+        for binding, path in shape.imports:
             import_paths[binding + base] = path
+        statement = known
+        if known is None or (
+            known.rendered is not None
+            and tuple(map(top.get, known.rendered.free)) != known.rendered.bindings
+        ):
+            rendered = _render(shape, base, end, source, index, top, import_paths)
+            statement = _Statement(shape, rendered)
+        fresh[key] = statement
+        placed.append((base, end, statement))
+        for name, binding in shape.exports:
+            top[name] = binding
     memo.clear()
     memo.update(fresh)
-    items: list[Item] = []
-    for base, statement in placed:
-        for start, end, token_type, modifiers, receiver, is_ident in statement.entries:
-            start += base
-            if is_ident:
-                symbol = occurrences.get(start)
-                if symbol is not None:
-                    token_type = _SYMBOL_TYPES[symbol.kind]
-                    modifiers = DECLARATION if symbol.start == start else 0
-                elif receiver >= 0:
-                    member = source[start : end + base]
-                    if _is_std_receiver(occurrences.get(receiver + base), member, import_paths):
-                        modifiers = READONLY
-                if token_type < 0:
-                    continue
-            items.append((start, end + base, token_type, modifiers))
-    return items
+    return placed
 
 
-def _statement_pieces(
-    nodes: list[Node], tokens: list[Token], first: int, after: int, base: int
-) -> _Statement:
+def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _Shape:
     """Structural roles of one statement, as `_tree_roles` finds them, relative."""
-    program = Node("program", 0, 0, nodes)
+    syntax = analysis.syntax
+    tokens, parsed = syntax.tokens, syntax.parsed
+    units = parsed.units
+    first, after = units[position][0], units[position][1]
+    children_start = units[position - 1][4] if position > 0 else 0
+    program = Node("program", 0, 0, parsed.tree.children[children_start : units[position][4]])
     roles = _tree_roles(program, tokens, {})
     receivers: dict[int, int] = {}
+    import_paths: dict[int, tuple[str, ...]] = {}
     for node in program.walk():
         if node.kind == "member" and node.token >= 0 and node.children:
             receiver = node.children[0]
             if receiver.kind == "name" and roles.get(tokens[node.token].start) == (PROPERTY, 0):
                 receivers[tokens[node.token].start] = receiver.start
-    import_paths: dict[int, tuple[str, ...]] = {}
-    for node in program.walk():
-        if node.kind == "use" and len(node.children) > 1:
-            binding = node.children[-1]
-            import_paths[binding.start - base] = tuple(
+        elif node.kind == "use" and len(node.children) > 1:
+            import_paths[node.children[-1].start - base] = tuple(
                 tokens[item.token].text for item in node.children
             )
+    occurrences, exports, balanced = _scope_events(
+        tokens, events_of(parsed.events, units, position), base
+    )
     entries: list[_Entry] = []
     for token in tokens[first:after]:
         kind = token.kind
-        start, end = token.start - base, token.end - base
+        start, stop = token.start - base, token.end - base
         if kind is Kind.IDENT:
             role = roles.get(token.start)
             if role is None and token.text in RESERVED_WORDS:
                 role = (KEYWORD, 0)
             token_type, modifiers = role if role is not None else (-1, 0)
             receiver = receivers.get(token.start, base - 1) - base
-            entries.append((start, end, token_type, modifiers, receiver, True))
+            entries.append(
+                (start, stop, token_type, modifiers, receiver, occurrences.get(start, 0))
+            )
         elif kind is Kind.STRING:
-            entries.append((start, end, STRING, 0, -1, False))
+            entries.append((start, stop, STRING, 0, -1, 0))
         elif kind is Kind.NUMBER:
-            entries.append((start, end, NUMBER, 0, -1, False))
+            entries.append((start, stop, NUMBER, 0, -1, 0))
         elif kind is Kind.OPERATOR and token.text not in _PUNCTUATION_OPERATORS:
-            entries.append((start, end, OPERATOR, 0, -1, False))
-    return _Statement(tuple(entries), tuple(import_paths.items()))
+            entries.append((start, stop, OPERATOR, 0, -1, 0))
+    owned = _owned_comments(syntax.lex.comments, base, end)
+    return _Shape(
+        tuple(entries),
+        tuple(import_paths.items()),
+        tuple(
+            (name, (kind, import_paths.get(start) if kind is SymbolKind.IMPORT else None))
+            for name, start, kind in exports
+        ),
+        balanced,
+        tuple(
+            (start - base, stop - base, token_type, modifiers)
+            for start, stop, token_type, modifiers in _comment_items(analysis.source, owned)
+        ),
+        len(owned),
+    )
+
+
+def _scope_events(
+    tokens: list[Token], events: list[tuple], base: int
+) -> tuple[dict[int, int], list[tuple[str, int, SymbolKind]], bool]:
+    """A statement's binding sites and uses (relative start -> _DEFINED or
+    _REFERENCED), its top-level bindings (name, relative start, kind), and
+    whether it closes every scope it opens."""
+    occurrences: dict[int, int] = {}
+    exports: list[tuple[str, int, SymbolKind]] = []
+    depth = 0
+    for event in events:
+        tag = event[0]
+        if tag == PUSH:
+            depth += 1
+        elif tag == POP:
+            depth = max(0, depth - 1)  # the outermost scope is never closed
+        elif tag == DEFINE:
+            token = tokens[event[1]]
+            occurrences[token.start - base] = _DEFINED
+            if depth == 0:
+                exports.append((token.text, token.start - base, event[2]))
+        elif tag == REFERENCE:
+            occurrences[tokens[event[1]].start - base] = _REFERENCED
+    return occurrences, exports, depth == 0
+
+
+def _owned_comments(comments: list[tuple[int, int]], base: int, end: int) -> list[tuple[int, int]]:
+    """The comments starting at or after `base` that end by `end`, in order."""
+    position = bisect_left(comments, base, key=_span_start)
+    owned: list[tuple[int, int]] = []
+    while position < len(comments) and comments[position][1] <= end:
+        owned.append(comments[position])
+        position += 1
+    return owned
+
+
+def _span_start(span: tuple[int, int]) -> int:
+    return span[0]
+
+
+def _render(
+    shape: _Shape,
+    base: int,
+    end: int,
+    source: str,
+    index: LexicalIndex,
+    top: dict[str, _Binding],
+    import_paths: dict[int, tuple[str, ...]],
+) -> _Rendered | None:
+    """Classify one statement's tokens through the index and encode them."""
+    free: list[str] = []
+    symbols: dict[int, Symbol] = {}  # by relative start, for member receivers
+    items: list[Item] = []
+    for start, stop, token_type, modifiers, receiver, occurs in shape.entries:
+        symbol = None
+        if occurs:
+            found = index.occurrence_at(start + base)
+            if found is not None and found.start == start + base:
+                symbol = found.symbol
+            if occurs == _REFERENCED and (symbol is None or not base <= symbol.start < end):
+                free.append(source[start + base : stop + base])
+        if symbol is not None:
+            symbols[start] = symbol
+            token_type = _SYMBOL_TYPES[symbol.kind]
+            modifiers = DECLARATION if symbol.start == start + base else 0
+        elif receiver >= 0:
+            member = source[start + base : stop + base]
+            if _is_std_receiver(symbols.get(receiver), member, import_paths):
+                modifiers = READONLY
+        if token_type >= 0:
+            items.append((start, stop, token_type, modifiers))
+    items = _merge(items, list(shape.comments))
+    if not items:
+        return None
+    return _encoded(source, base, free, tuple(map(top.get, free)), items)
+
+
+def _encoded(
+    source: str,
+    base: int,
+    free: list[str],
+    bindings: tuple[_Binding | None, ...],
+    items: list[Item],
+) -> _Rendered:
+    first = items[0][0] + base
+    encoder = _Encoder(source, source.rfind("\n", 0, first) + 1)
+    numbers: list[int] = []
+    for start, stop, token_type, modifiers in items:
+        numbers.extend(encoder.item(start + base, stop + base, token_type, modifiers))
+    first_column = numbers[1]
+    shift = first_column if encoder.line == 0 else 0
+    return _Rendered(
+        tuple(free),
+        bindings,
+        tuple(items),
+        items[0][0],
+        "," + integer_items(numbers[2:]),
+        encoder.line,
+        encoder.previous_column - shift,
+        encoder.cursor_column - shift,
+        encoder.cursor - base,
+    )
+
+
+def _in_order(
+    comments: list[tuple[int, int]], placed: list[_Place]
+) -> Iterator[tuple[int, int, _Rendered | None]]:
+    """The statements and the comments outside them, in source order:
+    (base, next statement's start, rendered) or (comment start, end, None)."""
+    position = 0
+    count = len(comments)
+    for base, end, statement in placed:
+        while position < count and comments[position][0] < base:
+            yield (*comments[position], None)
+            position += 1
+        position += statement.shape.comment_count
+        if statement.rendered is not None:
+            yield base, end, statement.rendered
+        # A block comment running past the statement (into the next one's
+        # first token, a line break inside it) follows all its items.
+        while position < count and comments[position][0] < end:
+            yield (*comments[position], None)
+            position += 1
+    for start, end in comments[position:]:
+        yield start, end, None
+
+
+def _assemble(analysis: DocumentAnalysis, placed: list[_Place]) -> str:
+    """The encoded numbers of the whole document as JSON array items."""
+    source = analysis.source
+    encoder = _Encoder(source)
+    parts: list[str] = []
+    for start, end, rendered in _in_order(analysis.syntax.lex.comments, placed):
+        if rendered is None:
+            for piece in _comment_items(source, [(start, end)]):
+                parts.append("," + integer_items(encoder.item(*piece)))
+        else:
+            delta_line, delta_column = encoder.statement(start, rendered)
+            parts.append(f",{delta_line},{delta_column}")
+            parts.append(rendered.head)
+    return "".join(parts)[1:]
+
+
+def _placed_items(analysis: DocumentAnalysis, placed: list[_Place]) -> list[Item]:
+    source = analysis.source
+    items: list[Item] = []
+    for start, end, rendered in _in_order(analysis.syntax.lex.comments, placed):
+        if rendered is None:
+            items.extend(_comment_items(source, [(start, end)]))
+        else:
+            items.extend(
+                (first + start, stop + start, token_type, modifiers)
+                for first, stop, token_type, modifiers in rendered.items
+            )
+    return items
 
 
 def _is_std_receiver(
@@ -447,3 +680,64 @@ def _encode(source: str, items: list[Item]) -> list[int]:
         data.extend((delta_line, delta_column, length, token_type, modifiers))
         previous_line, previous_column = line, column
     return data
+
+
+class _Encoder:
+    """`_encode`'s walk one item (or one rendered statement) at a time.
+
+    `cursor` is the end of the last item and `cursor_column` its UTF-16
+    column; `line` counts line feeds as `_encode` does.
+    """
+
+    __slots__ = (
+        "source",
+        "ascii",
+        "line",
+        "cursor",
+        "cursor_column",
+        "previous_line",
+        "previous_column",
+    )
+
+    def __init__(self, source: str, line_start: int = 0) -> None:
+        self.source = source
+        self.ascii = source.isascii()
+        self.line = self.previous_line = self.previous_column = 0
+        self.cursor = line_start
+        self.cursor_column = 0
+
+    def _column(self, start: int) -> int:
+        source = self.source
+        newline = source.rfind("\n", self.cursor, start)
+        if newline != -1:
+            self.line += source.count("\n", self.cursor, newline + 1)
+            self.cursor, self.cursor_column = newline + 1, 0
+        if self.ascii:
+            return self.cursor_column + start - self.cursor
+        return self.cursor_column + _utf16_width(source[self.cursor : start])
+
+    def _deltas(self, column: int) -> tuple[int, int]:
+        delta_line = self.line - self.previous_line
+        return delta_line, column - self.previous_column if delta_line == 0 else column
+
+    def item(self, start: int, end: int, token_type: int, modifiers: int) -> tuple[int, ...]:
+        """The five numbers of one item."""
+        column = self._column(start)
+        length = end - start if self.ascii else _utf16_width(self.source[start:end])
+        delta_line, delta_column = self._deltas(column)
+        self.cursor, self.cursor_column = end, column + length
+        self.previous_line, self.previous_column = self.line, column
+        return delta_line, delta_column, length, token_type, modifiers
+
+    def statement(self, base: int, rendered: _Rendered) -> tuple[int, int]:
+        """The first two numbers of a rendered statement at `base`; the
+        walk then continues after its last item."""
+        column = self._column(base + rendered.first)
+        deltas = self._deltas(column)
+        self.line += rendered.lines
+        self.previous_line = self.line
+        shift = column if rendered.lines == 0 else 0
+        self.previous_column = rendered.last_start_column + shift
+        self.cursor = base + rendered.last_end
+        self.cursor_column = rendered.last_end_column + shift
+        return deltas
