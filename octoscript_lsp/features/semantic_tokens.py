@@ -130,11 +130,11 @@ def classify(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> 
 # ------------------------------------------------------------- per statement
 
 # One token of a statement, offsets relative to the statement's first token:
-# (start, end, type or -1, modifiers, member receiver start or -1, occurrence),
-# occurrence telling whether the parser defines (_DEFINED) or resolves
-# (_REFERENCED) a binding there, else 0.
-_Entry = tuple[int, int, int, int, int, int]
-_DEFINED, _REFERENCED = 1, 2
+# (start, end, type or -1, modifiers, member receiver start or -1, whether
+# the parser resolves a reference there). A binding's definition is
+# classified from the parser's scope events alone: it is one whatever else
+# the document holds.
+_Entry = tuple[int, int, int, int, int, bool]
 # What a top-level binding means to the statements after it: its kind and,
 # for an import, its `use` path (which decides std members' `readonly`).
 _Binding = tuple[SymbolKind, tuple[str, ...] | None]
@@ -253,7 +253,7 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
             import_paths[node.children[-1].start - base] = tuple(
                 tokens[item.token].text for item in node.children
             )
-    occurrences, exports, balanced = _scope_events(
+    definitions, references, exports, balanced = _scope_events(
         tokens, events_of(parsed.events, units, position), base
     )
     entries: list[_Entry] = []
@@ -261,14 +261,17 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
         kind = token.kind
         start, stop = token.start - base, token.end - base
         if kind is Kind.IDENT:
-            role = roles.get(token.start)
+            defined = definitions.get(start)
+            role = (
+                (_SYMBOL_TYPES[defined], DECLARATION)
+                if defined is not None
+                else roles.get(token.start)
+            )
             if role is None and token.text in RESERVED_WORDS:
                 role = (KEYWORD, 0)
             token_type, modifiers = role if role is not None else (-1, 0)
             receiver = receivers.get(token.start, base - 1) - base
-            entries.append(
-                (start, stop, token_type, modifiers, receiver, occurrences.get(start, 0))
-            )
+            entries.append((start, stop, token_type, modifiers, receiver, start in references))
         elif kind is Kind.STRING:
             entries.append((start, stop, STRING, 0, -1, 0))
         elif kind is Kind.NUMBER:
@@ -294,11 +297,12 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
 
 def _scope_events(
     tokens: list[Token], events: list[tuple], base: int
-) -> tuple[dict[int, int], list[tuple[str, int, SymbolKind]], bool]:
-    """A statement's binding sites and uses (relative start -> _DEFINED or
-    _REFERENCED), its top-level bindings (name, relative start, kind), and
-    whether it closes every scope it opens."""
-    occurrences: dict[int, int] = {}
+) -> tuple[dict[int, SymbolKind], set[int], list[tuple[str, int, SymbolKind]], bool]:
+    """A statement's definitions (relative start -> kind), the relative
+    starts of its references, its top-level bindings (name, relative start,
+    kind), and whether it closes every scope it opens."""
+    definitions: dict[int, SymbolKind] = {}
+    references: set[int] = set()
     exports: list[tuple[str, int, SymbolKind]] = []
     depth = 0
     for event in events:
@@ -309,12 +313,12 @@ def _scope_events(
             depth = max(0, depth - 1)  # the outermost scope is never closed
         elif tag == DEFINE:
             token = tokens[event[1]]
-            occurrences[token.start - base] = _DEFINED
+            definitions[token.start - base] = event[2]
             if depth == 0:
                 exports.append((token.text, token.start - base, event[2]))
         elif tag == REFERENCE:
-            occurrences[tokens[event[1]].start - base] = _REFERENCED
-    return occurrences, exports, depth == 0
+            references.add(tokens[event[1]].start - base)
+    return definitions, references, exports, depth == 0
 
 
 def _owned_comments(comments: list[tuple[int, int]], base: int, end: int) -> list[tuple[int, int]]:
@@ -344,18 +348,17 @@ def _render(
     free: list[str] = []
     symbols: dict[int, Symbol] = {}  # by relative start, for member receivers
     items: list[Item] = []
-    for start, stop, token_type, modifiers, receiver, occurs in shape.entries:
+    for start, stop, token_type, modifiers, receiver, referenced in shape.entries:
         symbol = None
-        if occurs:
-            found = index.occurrence_at(start + base)
-            if found is not None and found.start == start + base:
-                symbol = found.symbol
-            if occurs == _REFERENCED and (symbol is None or not base <= symbol.start < end):
-                free.append(source[start + base : stop + base])
+        if referenced:
+            name = source[start + base : stop + base]
+            # The binding visible at a reference is the one it resolves to.
+            symbol = index.visible(name, start + base)
+            if symbol is None or not base <= symbol.start < end:
+                free.append(name)
         if symbol is not None:
             symbols[start] = symbol
-            token_type = _SYMBOL_TYPES[symbol.kind]
-            modifiers = DECLARATION if symbol.start == start + base else 0
+            token_type, modifiers = _SYMBOL_TYPES[symbol.kind], 0
         elif receiver >= 0:
             member = source[start + base : stop + base]
             if _is_std_receiver(symbols.get(receiver), member, import_paths):
@@ -376,22 +379,18 @@ def _encoded(
     items: list[Item],
 ) -> _Rendered:
     first = items[0][0] + base
-    encoder = _Encoder(source, source.rfind("\n", 0, first) + 1)
-    numbers: list[int] = []
-    for start, stop, token_type, modifiers in items:
-        numbers.extend(encoder.item(start + base, stop + base, token_type, modifiers))
-    first_column = numbers[1]
-    shift = first_column if encoder.line == 0 else 0
+    run = _encode_run(source, items, base, source.rfind("\n", 0, first) + 1)
+    shift = run.data[1] if run.line == 0 else 0  # the first item's column
     return _Rendered(
         tuple(free),
         bindings,
         tuple(items),
         items[0][0],
-        "," + integer_items(numbers[2:]),
-        encoder.line,
-        encoder.previous_column - shift,
-        encoder.cursor_column - shift,
-        encoder.cursor - base,
+        "," + integer_items(run.data[2:]),
+        run.line,
+        run.last_column - shift,
+        run.cursor_column - shift,
+        run.cursor - base,
     )
 
 
@@ -654,15 +653,30 @@ def _utf16_width(text: str) -> int:
 
 def _encode(source: str, items: list[Item]) -> list[int]:
     """LSP relative encoding with UTF-16 columns, computed incrementally."""
+    return _encode_run(source, items, 0, 0).data
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    data: list[int]
+    line: int  # line breaks counted from where the run started
+    last_column: int  # UTF-16 column of the last item's start
+    cursor: int  # end of the last item
+    cursor_column: int  # its UTF-16 column
+
+
+def _encode_run(source: str, items: list[Item], base: int, line_start: int) -> _Run:
+    """`items` (offsets relative to `base`) encoded from `line_start`, a line's start."""
     data: list[int] = []
     ascii_source = source.isascii()
     line = 0
-    line_start = 0
     previous_line = 0
     previous_column = 0
-    cursor = 0  # offset whose UTF-16 column on `line` is `cursor_column`
+    cursor = line_start  # offset whose UTF-16 column on `line` is `cursor_column`
     cursor_column = 0
     for start, end, token_type, modifiers in items:
+        start += base
+        end += base
         newline = source.rfind("\n", cursor, start)
         if newline != -1:
             line += source.count("\n", cursor, newline + 1)
@@ -679,7 +693,7 @@ def _encode(source: str, items: list[Item]) -> list[int]:
         delta_column = column - previous_column if delta_line == 0 else column
         data.extend((delta_line, delta_column, length, token_type, modifiers))
         previous_line, previous_column = line, column
-    return data
+    return _Run(data, line, previous_column, cursor, cursor_column)
 
 
 class _Encoder:
