@@ -205,6 +205,10 @@ def test_rendered_statements_carried_across_versions_equal_a_fresh_answer(base, 
         fresh = DocumentAnalysis(text)
         assert json.loads(full_wire(current, memo)) == {"data": full(fresh).data}
         assert full_wire(fresh) == full_wire(DocumentAnalysis(text), {})
+        middle = len(text) // 2
+        assert range_tokens(current, middle - 40, middle + 40, memo) == range_tokens(
+            fresh, middle - 40, middle + 40
+        )
         previous = current
 
 
