@@ -10,8 +10,13 @@ Classification has three layers, later ones winning:
 3. keywords, reserved words, literals, operators and comments come straight
    from the tokens and the lexer's comment spans.
 
-Everything is one pass over the tree plus one pass over the tokens; positions
-are encoded incrementally so long lines stay linear.
+From scratch everything is one pass over the tree plus one pass over the
+tokens; positions are encoded incrementally so long lines stay linear.
+Between versions of a document (a memo the caller keeps), each top-level
+statement keeps its classified and encoded numbers, relative to itself,
+while its text and the meaning of the top-level bindings it reads from
+outside are unchanged; an answer then joins those fragments and works out
+only each statement's first two numbers (see `_placed`).
 """
 
 from __future__ import annotations
@@ -234,7 +239,8 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
 
 
 def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _Shape:
-    """Structural roles of one statement, as `_tree_roles` finds them, relative."""
+    """What one statement's text decides: structural roles as `_tree_roles`
+    finds them, definitions, references and comments, all relative."""
     syntax = analysis.syntax
     tokens, parsed = syntax.tokens, syntax.parsed
     units = parsed.units
