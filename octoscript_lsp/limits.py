@@ -100,3 +100,6 @@ MAX_SUGGESTION_DISTANCE = 3
 # Command line: a `--settings` / `catalog check` file holds at most the three
 # projections' retained budgets plus the properties the parsers ignore.
 MAX_SETTINGS_FILE_BYTES = 4 * 1024 * 1024
+# Semantic tokens: references of changed statements resolved one by one
+# (`LexicalIndex.visible`) before one table of every occurrence pays off.
+MAX_SEMANTIC_VISIBLE_LOOKUPS = 64

@@ -31,6 +31,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.surfaces import member as std_member
 from ..analysis.surfaces import std_module_for_import
+from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
 from ..syntax.lexer import statement_key
 from ..syntax.statements import events_of
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
@@ -211,6 +212,7 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
     placed: list[_Place] = []
     top: dict[str, _Binding] = {}  # the last top-level binding of each name so far
     import_paths: dict[int, tuple[str, ...]] = {}
+    resolve = _Resolver(index)
     for position, unit in enumerate(units):
         first, after = unit[0], unit[1]
         base = tokens[first].start
@@ -227,7 +229,7 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
             known.rendered is not None
             and tuple(map(top.get, known.rendered.free)) != known.rendered.bindings
         ):
-            rendered = _render(shape, base, end, source, index, top, import_paths)
+            rendered = _render(shape, base, end, source, resolve, top, import_paths)
             statement = _Statement(shape, rendered)
         fresh[key] = statement
         placed.append((base, end, statement))
@@ -236,6 +238,27 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
     memo.clear()
     memo.update(fresh)
     return placed
+
+
+class _Resolver:
+    """The binding a reference resolves to: the one visible there
+    (`index.visible`) while few are asked, as after a keystroke; one table
+    of every occurrence once many are (the first answer, a large paste)."""
+
+    __slots__ = ("index", "lookups", "table")
+
+    def __init__(self, index: LexicalIndex) -> None:
+        self.index = index
+        self.lookups = 0
+        self.table: dict[int, Symbol] | None = None
+
+    def __call__(self, name: str, offset: int) -> Symbol | None:
+        if self.table is None:
+            self.lookups += 1
+            if self.lookups <= MAX_SEMANTIC_VISIBLE_LOOKUPS:
+                return self.index.visible(name, offset)
+            self.table = _occurrence_map(self.index)
+        return self.table.get(offset)
 
 
 def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _Shape:
@@ -346,7 +369,7 @@ def _render(
     base: int,
     end: int,
     source: str,
-    index: LexicalIndex,
+    resolve: _Resolver,
     top: dict[str, _Binding],
     import_paths: dict[int, tuple[str, ...]],
 ) -> _Rendered | None:
@@ -358,8 +381,7 @@ def _render(
         symbol = None
         if referenced:
             name = source[start + base : stop + base]
-            # The binding visible at a reference is the one it resolves to.
-            symbol = index.visible(name, start + base)
+            symbol = resolve(name, start + base)
             if symbol is None or not base <= symbol.start < end:
                 free.append(name)
         if symbol is not None:
