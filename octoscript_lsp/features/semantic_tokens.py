@@ -207,7 +207,7 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
         return None
     source, lex, tokens = analysis.source, syntax.lex, syntax.tokens
     units = syntax.parsed.units
-    last_token = len(tokens) - 1
+    last_token, last_unit = len(tokens) - 1, len(units) - 1
     fresh: StatementRoles = {}
     placed: list[_Place] = []
     top: dict[str, _Binding] = {}  # the last top-level binding of each name so far
@@ -220,14 +220,16 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
         key = statement_key(source, lex, first, after)
         known = fresh.get(key) or memo.get(key)
         shape = known.shape if known is not None else _shape(analysis, position, base, end)
-        if not shape.balanced and position != len(units) - 1:
+        if not shape.balanced and position != last_unit:
             return None
         for binding, path in shape.imports:
             import_paths[binding + base] = path
         statement = known
+        rendered = known.rendered if known is not None else None
         if known is None or (
-            known.rendered is not None
-            and tuple(map(top.get, known.rendered.free)) != known.rendered.bindings
+            rendered is not None
+            and rendered.free
+            and tuple(map(top.get, rendered.free)) != rendered.bindings
         ):
             rendered = _render(shape, base, end, source, resolve, top, import_paths)
             statement = _Statement(shape, rendered)
