@@ -91,9 +91,10 @@ def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) ->
     outside are unchanged; only its first token's deltas are worked out.
     """
     placed = _placed(analysis, memo) if memo is not None else None
-    if placed is None:
-        data = _encode(analysis.source, classify(analysis))
-        return WireText('{"data":' + integer_array(data) + "}")
+    if placed is None or analysis.completion_index.truncated:
+        # Statements there are classified afresh: one encoding pass is cheapest.
+        items = _placed_items(analysis, placed) if placed is not None else classify(analysis)
+        return WireText('{"data":' + integer_array(_encode(analysis.source, items)) + "}")
     return WireText('{"data":[' + _assemble(analysis, placed) + "]}")
 
 
@@ -136,11 +137,12 @@ def classify(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> 
 # ------------------------------------------------------------- per statement
 
 # One token of a statement, offsets relative to the statement's first token:
-# (start, end, type or -1, modifiers, member receiver start or -1, whether
-# the parser resolves a reference there). A binding's definition is
-# classified from the parser's scope events alone: it is one whatever else
+# (start, end, structural type or -1, modifiers, member receiver start or
+# -1, whether the parser resolves a reference there, the kind of binding
+# the parser defines there or None). A definition is classified from that
+# kind alone while the index kept every occurrence: it is one whatever else
 # the document holds.
-_Entry = tuple[int, int, int, int, int, bool]
+_Entry = tuple[int, int, int, int, int, bool, SymbolKind | None]
 # What a top-level binding means to the statements after it: its kind and,
 # for an import, its `use` path (which decides std members' `readonly`).
 _Binding = tuple[SymbolKind, tuple[str, ...] | None]
@@ -159,14 +161,10 @@ class _Shape:
 
 
 @dataclass(frozen=True, slots=True)
-class _Rendered:
-    """A statement's classified, encoded tokens; valid while each of its free
-    references (`free`) resolves to a binding meaning `bindings`."""
+class _Fragment:
+    """A statement's items encoded, all but its first two numbers."""
 
-    free: tuple[str, ...]
-    bindings: tuple[_Binding | None, ...]
-    items: tuple[Item, ...]  # relative to the statement's first token
-    first: int  # start of its first item, relative (its items are never empty)
+    first: int  # start of its first item, relative
     head: str  # ",length,type,modifiers" of the first item, then every later item's five
     lines: int  # line breaks between its first item and its last
     # Start and end column of its last item: relative to the first item's
@@ -177,10 +175,24 @@ class _Rendered:
     last_end: int  # end of its last item, relative
 
 
+@dataclass(slots=True)
+class _Rendered:
+    """A statement's classified tokens; valid while each of its free
+    references (`free`) resolves to a binding meaning `bindings`."""
+
+    free: tuple[str, ...]
+    bindings: tuple[_Binding | None, ...]
+    items: tuple[Item, ...]  # relative to the statement's first token; never empty
+    encoded: _Fragment | None = None  # made by the first answer that needs it
+
+
 @dataclass(frozen=True, slots=True)
 class _Statement:
     shape: _Shape
     rendered: _Rendered | None  # None: nothing to colour
+    # Whether `rendered` may serve later versions: not when the index ran
+    # out of occurrences, where the budget's end decided it too.
+    lasting: bool
 
 
 # Statement pieces by statement key (`lexer.statement_key`).
@@ -196,15 +208,15 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
     free references (those no binding inside it resolves) resolve to, and
     those are the last top-level bindings of their names made by the
     statements before it. That holds while no earlier statement leaves a
-    scope open and the index kept every occurrence; otherwise None (the
-    caller classifies from scratch).
+    scope open (otherwise None: the caller classifies from scratch) and the
+    index kept every occurrence (otherwise where its budget ran out matters
+    too: only what the statement's text decides is reused).
     """
     syntax = analysis.syntax
     if syntax is None or syntax.lex.token_limit_offset is not None:
         return None
     index = analysis.completion_index
-    if index.truncated:
-        return None
+    lasting = not index.truncated
     source, lex, tokens = analysis.source, syntax.lex, syntax.tokens
     units = syntax.parsed.units
     last_token, last_unit = len(tokens) - 1, len(units) - 1
@@ -226,13 +238,18 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
             import_paths[binding + base] = path
         statement = known
         rendered = known.rendered if known is not None else None
-        if known is None or (
-            rendered is not None
-            and rendered.free
-            and tuple(map(top.get, rendered.free)) != rendered.bindings
+        if (
+            known is None
+            or not known.lasting
+            or not lasting
+            or (
+                rendered is not None
+                and rendered.free
+                and tuple(map(top.get, rendered.free)) != rendered.bindings
+            )
         ):
             rendered = _render(shape, base, end, source, resolve, top, import_paths)
-            statement = _Statement(shape, rendered)
+            statement = _Statement(shape, rendered, lasting)
         fresh[key] = statement
         placed.append((base, end, statement))
         for name, binding in shape.exports:
@@ -245,14 +262,23 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
 class _Resolver:
     """The binding a reference resolves to: the one visible there
     (`index.visible`) while few are asked, as after a keystroke; one table
-    of every occurrence once many are (the first answer, a large paste)."""
+    of every occurrence once many are (the first answer, a large paste, an
+    index that ran out of occurrences: then only the table is exact)."""
 
     __slots__ = ("index", "lookups", "table")
 
     def __init__(self, index: LexicalIndex) -> None:
         self.index = index
         self.lookups = 0
-        self.table: dict[int, Symbol] | None = None
+        self.table: dict[int, Symbol] | None = _occurrence_map(index) if index.truncated else None
+
+    def definition(self, kind: SymbolKind, offset: int) -> SymbolKind | None:
+        """The kind of the binding the parser defines at `offset` as the index
+        has it (none once its occurrence budget ran out before it)."""
+        if self.table is None:
+            return kind
+        symbol = self.table.get(offset)
+        return symbol.kind if symbol is not None and symbol.start == offset else None
 
     def __call__(self, name: str, offset: int) -> Symbol | None:
         if self.table is None:
@@ -292,23 +318,28 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
         kind = token.kind
         start, stop = token.start - base, token.end - base
         if kind is Kind.IDENT:
-            defined = definitions.get(start)
-            role = (
-                (_SYMBOL_TYPES[defined], DECLARATION)
-                if defined is not None
-                else roles.get(token.start)
-            )
+            role = roles.get(token.start)
             if role is None and token.text in RESERVED_WORDS:
                 role = (KEYWORD, 0)
             token_type, modifiers = role if role is not None else (-1, 0)
             receiver = receivers.get(token.start, base - 1) - base
-            entries.append((start, stop, token_type, modifiers, receiver, start in references))
+            entries.append(
+                (
+                    start,
+                    stop,
+                    token_type,
+                    modifiers,
+                    receiver,
+                    start in references,
+                    definitions.get(start),
+                )
+            )
         elif kind is Kind.STRING:
-            entries.append((start, stop, STRING, 0, -1, 0))
+            entries.append((start, stop, STRING, 0, -1, False, None))
         elif kind is Kind.NUMBER:
-            entries.append((start, stop, NUMBER, 0, -1, 0))
+            entries.append((start, stop, NUMBER, 0, -1, False, None))
         elif kind is Kind.OPERATOR and token.text not in _PUNCTUATION_OPERATORS:
-            entries.append((start, stop, OPERATOR, 0, -1, 0))
+            entries.append((start, stop, OPERATOR, 0, -1, False, None))
     owned = _owned_comments(syntax.lex.comments, base, end)
     return _Shape(
         tuple(entries),
@@ -379,13 +410,17 @@ def _render(
     free: list[str] = []
     symbols: dict[int, Symbol] = {}  # by relative start, for member receivers
     items: list[Item] = []
-    for start, stop, token_type, modifiers, receiver, referenced in shape.entries:
+    for start, stop, token_type, modifiers, receiver, referenced, defined in shape.entries:
         symbol = None
         if referenced:
             name = source[start + base : stop + base]
             symbol = resolve(name, start + base)
             if symbol is None or not base <= symbol.start < end:
                 free.append(name)
+        elif defined is not None:
+            kind = resolve.definition(defined, start + base)
+            if kind is not None:
+                token_type, modifiers = _SYMBOL_TYPES[kind], DECLARATION
         if symbol is not None:
             symbols[start] = symbol
             token_type, modifiers = _SYMBOL_TYPES[symbol.kind], 0
@@ -398,30 +433,26 @@ def _render(
     items = _merge(items, list(shape.comments))
     if not items:
         return None
-    return _encoded(source, base, free, tuple(map(top.get, free)), items)
+    return _Rendered(tuple(free), tuple(map(top.get, free)), tuple(items))
 
 
-def _encoded(
-    source: str,
-    base: int,
-    free: list[str],
-    bindings: tuple[_Binding | None, ...],
-    items: list[Item],
-) -> _Rendered:
-    first = items[0][0] + base
-    run = _encode_run(source, items, base, source.rfind("\n", 0, first) + 1)
-    shift = run.data[1] if run.line == 0 else 0  # the first item's column
-    return _Rendered(
-        tuple(free),
-        bindings,
-        tuple(items),
-        items[0][0],
-        "," + integer_items(run.data[2:]),
-        run.line,
-        run.last_column - shift,
-        run.cursor_column - shift,
-        run.cursor - base,
-    )
+def _fragment(source: str, base: int, rendered: _Rendered) -> _Fragment:
+    """`rendered`'s encoding, made once (it does not depend on where the
+    statement lies) and kept on it."""
+    if rendered.encoded is None:
+        items = rendered.items
+        first = items[0][0] + base
+        run = _encode_run(source, items, base, source.rfind("\n", 0, first) + 1)
+        shift = run.data[1] if run.line == 0 else 0  # the first item's column
+        rendered.encoded = _Fragment(
+            items[0][0],
+            "," + integer_items(run.data[2:]),
+            run.line,
+            run.last_column - shift,
+            run.cursor_column - shift,
+            run.cursor - base,
+        )
+    return rendered.encoded
 
 
 def _in_order(
@@ -457,9 +488,10 @@ def _assemble(analysis: DocumentAnalysis, placed: list[_Place]) -> str:
             for piece in _comment_items(source, [(start, end)]):
                 parts.append("," + integer_items(encoder.item(*piece)))
         else:
-            delta_line, delta_column = encoder.statement(start, rendered)
+            fragment = _fragment(source, start, rendered)
+            delta_line, delta_column = encoder.statement(start, fragment)
             parts.append(f",{delta_line},{delta_column}")
-            parts.append(rendered.head)
+            parts.append(fragment.head)
     return "".join(parts)[1:]
 
 
@@ -773,8 +805,8 @@ class _Encoder:
         self.previous_line, self.previous_column = self.line, column
         return delta_line, delta_column, length, token_type, modifiers
 
-    def statement(self, base: int, rendered: _Rendered) -> tuple[int, int]:
-        """The first two numbers of a rendered statement at `base`; the
+    def statement(self, base: int, rendered: _Fragment) -> tuple[int, int]:
+        """The first two numbers of an encoded statement at `base`; the
         walk then continues after its last item."""
         column = self._column(base + rendered.first)
         deltas = self._deltas(column)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -210,6 +211,33 @@ def test_rendered_statements_carried_across_versions_equal_a_fresh_answer(base, 
             fresh, middle - 40, middle + 40
         )
         previous = current
+
+
+# Past the lexical index's occurrence budget: later references stay unresolved.
+OVER_BUDGET = "use mod.std.math\nlet v0 = 1\n" + "".join(
+    f"fn f{index}(a) {{ return math.pi + a + v{index - 1} }}\n"
+    f"let v{index} = f{index}(v{index - 1})\n"
+    for index in range(1, 700)
+)
+
+
+@pytest.mark.parametrize("where", [0.0, 0.3, 0.5, 0.97])
+def test_statements_past_the_occurrence_budget_equal_a_fresh_answer(where) -> None:
+    memo: dict = {}
+    previous = DocumentAnalysis(OVER_BUDGET, 0)
+    assert previous.completion_index.truncated
+    assert json.loads(full_wire(previous, memo)) == {
+        "data": full(DocumentAnalysis(OVER_BUDGET)).data
+    }
+    text = OVER_BUDGET
+    for version, inserted in enumerate(["let w = v3\n", "fn g(v5) { v5 }\n", ""], start=1):
+        text = apply(text, where, 0 if inserted else 12, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        assert json.loads(full_wire(current, memo)) == {"data": full(DocumentAnalysis(text)).data}
+        previous = current
+    # Early calls resolve to their function, the last ones no longer do.
+    assert ("f1", "function", ()) in texts(OVER_BUDGET)[:40]
+    assert texts(OVER_BUDGET)[-2] == ("f699", "variable", ())
 
 
 def test_a_changed_binding_reclassifies_the_statements_reading_it() -> None:
