@@ -91,10 +91,9 @@ def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) ->
     outside are unchanged; only its first token's deltas are worked out.
     """
     placed = _placed(analysis, memo) if memo is not None else None
-    if placed is None or analysis.completion_index.truncated:
-        # Statements there are classified afresh: one encoding pass is cheapest.
-        items = _placed_items(analysis, placed) if placed is not None else classify(analysis)
-        return WireText('{"data":' + integer_array(_encode(analysis.source, items)) + "}")
+    if placed is None:
+        data = _encode(analysis.source, classify(analysis))
+        return WireText('{"data":' + integer_array(data) + "}")
     return WireText('{"data":[' + _assemble(analysis, placed) + "]}")
 
 
@@ -190,15 +189,19 @@ class _Rendered:
 class _Statement:
     shape: _Shape
     rendered: _Rendered | None  # None: nothing to colour
-    # Whether `rendered` may serve later versions: not when the index ran
-    # out of occurrences, where the budget's end decided it too.
+    # Whether `rendered` may serve later versions: not when the index's
+    # occurrence budget ran out inside the statement.
     lasting: bool
+    # Its classification when the budget ran out before it (nothing resolved,
+    # which its text alone decides), once needed.
+    unresolved: _Rendered | None = None
 
 
 # Statement pieces by statement key (`lexer.statement_key`).
 StatementRoles = dict[str, _Statement]
-# (offset of its first token, offset where the next statement starts, statement).
-_Place = tuple[int, int, _Statement]
+# (offset of its first token, offset where the next statement starts, its
+# shape, its classification in this version).
+_Place = tuple[int, int, _Shape, _Rendered | None]
 
 
 def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | None:
@@ -208,15 +211,16 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
     free references (those no binding inside it resolves) resolve to, and
     those are the last top-level bindings of their names made by the
     statements before it. That holds while no earlier statement leaves a
-    scope open (otherwise None: the caller classifies from scratch) and the
-    index kept every occurrence (otherwise where its budget ran out matters
-    too: only what the statement's text decides is reused).
+    scope open (otherwise None: the caller classifies from scratch). Where
+    the index ran out of occurrences, the statements before the last one it
+    kept follow that rule, the ones after it have nothing resolved (their
+    text alone decides), and the one holding it is classified afresh.
     """
     syntax = analysis.syntax
     if syntax is None or syntax.lex.token_limit_offset is not None:
         return None
     index = analysis.completion_index
-    lasting = not index.truncated
+    cut = _last_occurrence(index) if index.truncated else len(analysis.source)
     source, lex, tokens = analysis.source, syntax.lex, syntax.tokens
     units = syntax.parsed.units
     last_token, last_unit = len(tokens) - 1, len(units) - 1
@@ -238,10 +242,15 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
             import_paths[binding + base] = path
         statement = known
         rendered = known.rendered if known is not None else None
-        if (
+        if base > cut:
+            if known is None or known.unresolved is None:
+                unresolved = _render(shape, base, end, source, _UNRESOLVED, top, import_paths)
+                statement = _Statement(shape, None, False, unresolved)
+            rendered = statement.unresolved
+        elif (
             known is None
             or not known.lasting
-            or not lasting
+            or end > cut  # the budget ran out inside it
             or (
                 rendered is not None
                 and rendered.free
@@ -249,14 +258,35 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
             )
         ):
             rendered = _render(shape, base, end, source, resolve, top, import_paths)
-            statement = _Statement(shape, rendered, lasting)
+            statement = _Statement(shape, rendered, end <= cut, known and known.unresolved)
         fresh[key] = statement
-        placed.append((base, end, statement))
+        placed.append((base, end, shape, rendered))
         for name, binding in shape.exports:
             top[name] = binding
     memo.clear()
     memo.update(fresh)
     return placed
+
+
+def _last_occurrence(index: LexicalIndex) -> int:
+    """Start of the last definition or reference a truncated index kept."""
+    last = -1
+    for symbol in index.symbols:
+        last = max(last, symbol.start, symbol.references[-1][0] if symbol.references else -1)
+    return last
+
+
+class _Unresolved:
+    """A resolver past the occurrence budget: nothing resolves."""
+
+    def __call__(self, name: str, offset: int) -> Symbol | None:
+        return None
+
+    def definition(self, kind: SymbolKind, offset: int) -> SymbolKind | None:
+        return None
+
+
+_UNRESOLVED = _Unresolved()
 
 
 class _Resolver:
@@ -402,7 +432,7 @@ def _render(
     base: int,
     end: int,
     source: str,
-    resolve: _Resolver,
+    resolve: _Resolver | _Unresolved,
     top: dict[str, _Binding],
     import_paths: dict[int, tuple[str, ...]],
 ) -> _Rendered | None:
@@ -462,13 +492,13 @@ def _in_order(
     (base, next statement's start, rendered) or (comment start, end, None)."""
     position = 0
     count = len(comments)
-    for base, end, statement in placed:
+    for base, end, shape, rendered in placed:
         while position < count and comments[position][0] < base:
             yield (*comments[position], None)
             position += 1
-        position += statement.shape.comment_count
-        if statement.rendered is not None:
-            yield base, end, statement.rendered
+        position += shape.comment_count
+        if rendered is not None:
+            yield base, end, rendered
         # A block comment running past the statement (into the next one's
         # first token, a line break inside it) follows all its items.
         while position < count and comments[position][0] < end:

@@ -221,7 +221,7 @@ OVER_BUDGET = "use mod.std.math\nlet v0 = 1\n" + "".join(
 )
 
 
-@pytest.mark.parametrize("where", [0.0, 0.3, 0.5, 0.97])
+@pytest.mark.parametrize("where", [0.0, 0.3, 0.5, 0.6, 0.63, 0.66, 0.7, 0.97])
 def test_statements_past_the_occurrence_budget_equal_a_fresh_answer(where) -> None:
     memo: dict = {}
     previous = DocumentAnalysis(OVER_BUDGET, 0)
