@@ -36,6 +36,7 @@ from ..syntax.lexer import statement_key
 from ..syntax.statements import events_of
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, Node, SymbolKind
+from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
 from .wire import WireText, integer_array, integer_items
 
 TOKEN_TYPES: tuple[str, ...] = (
@@ -73,14 +74,12 @@ _SYMBOL_TYPES = {
     SymbolKind.LOOP_BINDING: VARIABLE,
 }
 
-# (start, end, type, modifiers), code-point offsets on a single line.
-Item = tuple[int, int, int, int]
 Role = tuple[int, int]
 
 
 def full(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> types.SemanticTokens:
     """Every semantic token of the document (`memo`: see `classify`)."""
-    return types.SemanticTokens(data=_encode(analysis.source, classify(analysis, memo)))
+    return types.SemanticTokens(data=encode(analysis.source, classify(analysis, memo)))
 
 
 def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> WireText:
@@ -92,7 +91,7 @@ def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) ->
     """
     placed = _placed(analysis, memo) if memo is not None else None
     if placed is None:
-        data = _encode(analysis.source, classify(analysis))
+        data = encode(analysis.source, classify(analysis))
         return WireText('{"data":' + integer_array(data) + "}")
     return WireText('{"data":[' + _assemble(analysis, placed) + "]}")
 
@@ -107,7 +106,7 @@ def range_tokens(
     items = [
         item for item in classify(analysis, memo) if item[0] < end_offset and item[1] > start_offset
     ]
-    return types.SemanticTokens(data=_encode(analysis.source, items))
+    return types.SemanticTokens(data=encode(analysis.source, items))
 
 
 def classify(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> list[Item]:
@@ -159,21 +158,6 @@ class _Shape:
     comment_count: int  # how many comments those pieces come from
 
 
-@dataclass(frozen=True, slots=True)
-class _Fragment:
-    """A statement's items encoded, all but its first two numbers."""
-
-    first: int  # start of its first item, relative
-    head: str  # ",length,type,modifiers" of the first item, then every later item's five
-    lines: int  # line breaks between its first item and its last
-    # Start and end column of its last item: relative to the first item's
-    # column when `lines` is 0 (the first line's columns depend on the text
-    # before the statement), else absolute.
-    last_start_column: int
-    last_end_column: int
-    last_end: int  # end of its last item, relative
-
-
 @dataclass(slots=True)
 class _Rendered:
     """A statement's classified tokens; valid while each of its free
@@ -182,7 +166,7 @@ class _Rendered:
     free: tuple[str, ...]
     bindings: tuple[_Binding | None, ...]
     items: tuple[Item, ...]  # relative to the statement's first token; never empty
-    encoded: _Fragment | None = None  # made by the first answer that needs it
+    encoded: Fragment | None = None  # made by the first answer that needs it
 
 
 @dataclass(frozen=True, slots=True)
@@ -466,22 +450,11 @@ def _render(
     return _Rendered(tuple(free), tuple(map(top.get, free)), tuple(items))
 
 
-def _fragment(source: str, base: int, rendered: _Rendered) -> _Fragment:
+def _fragment(source: str, base: int, rendered: _Rendered) -> Fragment:
     """`rendered`'s encoding, made once (it does not depend on where the
     statement lies) and kept on it."""
     if rendered.encoded is None:
-        items = rendered.items
-        first = items[0][0] + base
-        run = _encode_run(source, items, base, source.rfind("\n", 0, first) + 1)
-        shift = run.data[1] if run.line == 0 else 0  # the first item's column
-        rendered.encoded = _Fragment(
-            items[0][0],
-            "," + integer_items(run.data[2:]),
-            run.line,
-            run.last_column - shift,
-            run.cursor_column - shift,
-            run.cursor - base,
-        )
+        rendered.encoded = encode_fragment(source, base, rendered.items)
     return rendered.encoded
 
 
@@ -511,7 +484,7 @@ def _in_order(
 def _assemble(analysis: DocumentAnalysis, placed: list[_Place]) -> str:
     """The encoded numbers of the whole document as JSON array items."""
     source = analysis.source
-    encoder = _Encoder(source)
+    encoder = Encoder(source)
     parts: list[str] = []
     for start, end, rendered in _in_order(analysis.syntax.lex.comments, placed):
         if rendered is None:
@@ -732,118 +705,3 @@ def _merge(first: list[Item], second: list[Item]) -> list[Item]:
     merged.extend(first[i:])
     merged.extend(second[j:])
     return merged
-
-
-# --------------------------------------------------------------------------- encoding
-
-
-def _utf16_width(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
-
-
-def _encode(source: str, items: list[Item]) -> list[int]:
-    """LSP relative encoding with UTF-16 columns, computed incrementally."""
-    return _encode_run(source, items, 0, 0).data
-
-
-@dataclass(frozen=True, slots=True)
-class _Run:
-    data: list[int]
-    line: int  # line breaks counted from where the run started
-    last_column: int  # UTF-16 column of the last item's start
-    cursor: int  # end of the last item
-    cursor_column: int  # its UTF-16 column
-
-
-def _encode_run(source: str, items: list[Item], base: int, line_start: int) -> _Run:
-    """`items` (offsets relative to `base`) encoded from `line_start`, a line's start."""
-    data: list[int] = []
-    ascii_source = source.isascii()
-    line = 0
-    previous_line = 0
-    previous_column = 0
-    cursor = line_start  # offset whose UTF-16 column on `line` is `cursor_column`
-    cursor_column = 0
-    for start, end, token_type, modifiers in items:
-        start += base
-        end += base
-        newline = source.rfind("\n", cursor, start)
-        if newline != -1:
-            line += source.count("\n", cursor, newline + 1)
-            line_start = newline + 1
-            cursor, cursor_column = line_start, 0
-        if ascii_source:
-            column = start - line_start
-            length = end - start
-        else:
-            column = cursor_column + _utf16_width(source[cursor:start])
-            length = _utf16_width(source[start:end])
-        cursor, cursor_column = end, column + length
-        delta_line = line - previous_line
-        delta_column = column - previous_column if delta_line == 0 else column
-        data.extend((delta_line, delta_column, length, token_type, modifiers))
-        previous_line, previous_column = line, column
-    return _Run(data, line, previous_column, cursor, cursor_column)
-
-
-class _Encoder:
-    """`_encode`'s walk one item (or one rendered statement) at a time.
-
-    `cursor` is the end of the last item and `cursor_column` its UTF-16
-    column; `line` counts line feeds as `_encode` does.
-    """
-
-    __slots__ = (
-        "source",
-        "ascii",
-        "line",
-        "cursor",
-        "cursor_column",
-        "previous_line",
-        "previous_column",
-    )
-
-    def __init__(self, source: str, line_start: int = 0) -> None:
-        self.source = source
-        self.ascii = source.isascii()
-        self.line = self.previous_line = self.previous_column = 0
-        self.cursor = line_start
-        self.cursor_column = 0
-
-    def _column(self, start: int) -> int:
-        source = self.source
-        newline = source.rfind("\n", self.cursor, start)
-        if newline != -1:
-            self.line += source.count("\n", self.cursor, newline + 1)
-            self.cursor, self.cursor_column = newline + 1, 0
-        if self.ascii:
-            return self.cursor_column + start - self.cursor
-        return self.cursor_column + _utf16_width(source[self.cursor : start])
-
-    def _deltas(self, column: int) -> tuple[int, int]:
-        delta_line = self.line - self.previous_line
-        return delta_line, column - self.previous_column if delta_line == 0 else column
-
-    def item(self, start: int, end: int, token_type: int, modifiers: int) -> tuple[int, ...]:
-        """The five numbers of one item."""
-        column = self._column(start)
-        length = end - start if self.ascii else _utf16_width(self.source[start:end])
-        delta_line, delta_column = self._deltas(column)
-        self.cursor, self.cursor_column = end, column + length
-        self.previous_line, self.previous_column = self.line, column
-        return delta_line, delta_column, length, token_type, modifiers
-
-    def statement(self, base: int, rendered: _Fragment) -> tuple[int, int]:
-        """The first two numbers of an encoded statement at `base`; the
-        walk then continues after its last item."""
-        column = self._column(base + rendered.first)
-        deltas = self._deltas(column)
-        self.line += rendered.lines
-        self.previous_line = self.line
-        shift = column if rendered.lines == 0 else 0
-        self.previous_column = rendered.last_start_column + shift
-        self.cursor = base + rendered.last_end
-        self.cursor_column = rendered.last_end_column + shift
-        return deltas
