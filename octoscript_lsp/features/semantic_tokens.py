@@ -229,7 +229,8 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
         if base > cut:
             if known is None or known.unresolved is None:
                 unresolved = _render(shape, base, end, source, _UNRESOLVED, top, import_paths)
-                statement = _Statement(shape, None, False, unresolved)
+                lasting = known is not None and known.lasting
+                statement = _Statement(shape, rendered, lasting, unresolved)
             rendered = statement.unresolved
         elif (
             known is None
