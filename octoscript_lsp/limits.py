@@ -115,3 +115,6 @@ MAX_SETTINGS_FILE_BYTES = 4 * 1024 * 1024
 # Completion items of identifiers kept as finished JSON text, by (name, kind):
 # a document's bindings, and those of a few others, fit.
 MAX_CACHED_COMPLETION_ITEMS = 8192
+# Semantic tokens: references of changed statements resolved one by one
+# (`LexicalIndex.visible`) before one table of every occurrence pays off.
+MAX_SEMANTIC_VISIBLE_LOOKUPS = 64

@@ -325,9 +325,9 @@ def format_range(
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
-def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> list[dict]:
+def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> WireText:
     state = _analyzed(ls, params.text_document.uri)
-    return symbols.document_symbols(state.analysis, state.positions, state.symbol_rendering)
+    return symbols.document_symbols_wire(state.analysis, state.positions, state.symbol_rendering)
 
 
 @server.feature(

@@ -119,11 +119,17 @@ class DocumentAnalysis:
     @cached_property
     def outline(self) -> list[Declaration]:
         """Top-level `fn` and `let` declarations; only valid source has any."""
+        return [item for piece in self.outline_pieces for item in piece]
+
+    @cached_property
+    def outline_pieces(self) -> list[tuple[Declaration, ...]]:
+        """`outline` by top-level statement, statements without any left out;
+        a statement unchanged since the version before keeps its tuple."""
         syntax = self.syntax
         if syntax is None or not syntax.valid:
             return []
         if syntax.lex.token_limit_offset is not None:
-            return top_level_declarations(syntax.tokens)
+            return [(item,) for item in top_level_declarations(syntax.tokens)]
         found, self.outline_memo = declarations_by_statement(
             self.source, syntax.lex, syntax.parsed.units, self.outline_memo
         )

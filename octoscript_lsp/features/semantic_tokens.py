@@ -10,12 +10,19 @@ Classification has three layers, later ones winning:
 3. keywords, reserved words, literals, operators and comments come straight
    from the tokens and the lexer's comment spans.
 
-Everything is one pass over the tree plus one pass over the tokens; positions
-are encoded incrementally so long lines stay linear.
+From scratch everything is one pass over the tree plus one pass over the
+tokens; positions are encoded incrementally so long lines stay linear.
+Between versions of a document (a memo the caller keeps), each top-level
+statement keeps its classified and encoded numbers, relative to itself,
+while its text and the meaning of the top-level bindings it reads from
+outside are unchanged; an answer then joins those fragments and works out
+only each statement's first two numbers (see `_placed`).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -24,10 +31,13 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.surfaces import member as std_member
 from ..analysis.surfaces import std_module_for_import
+from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
 from ..syntax.lexer import statement_key
+from ..syntax.statements import events_of
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
-from ..syntax.tree import Node, SymbolKind
-from .wire import WireText, integer_array
+from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, Node, SymbolKind
+from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
+from .wire import WireText, integer_array, integer_items
 
 TOKEN_TYPES: tuple[str, ...] = (
     "namespace",
@@ -64,20 +74,26 @@ _SYMBOL_TYPES = {
     SymbolKind.LOOP_BINDING: VARIABLE,
 }
 
-# (start, end, type, modifiers), code-point offsets on a single line.
-Item = tuple[int, int, int, int]
 Role = tuple[int, int]
 
 
 def full(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> types.SemanticTokens:
     """Every semantic token of the document (`memo`: see `classify`)."""
-    return types.SemanticTokens(data=_encode(analysis.source, classify(analysis, memo)))
+    return types.SemanticTokens(data=encode(analysis.source, classify(analysis, memo)))
 
 
 def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> WireText:
-    """`full`'s answer as JSON text: the encoded numbers are most of the answer."""
-    data = _encode(analysis.source, classify(analysis, memo))
-    return WireText('{"data":' + integer_array(data) + "}")
+    """`full`'s answer as JSON text: the encoded numbers are most of the answer.
+
+    With `memo` each top-level statement's numbers come already rendered
+    from an earlier version when its text and the bindings it reads from
+    outside are unchanged; only its first token's deltas are worked out.
+    """
+    placed = _placed(analysis, memo) if memo is not None else None
+    if placed is None:
+        data = encode(analysis.source, classify(analysis))
+        return WireText('{"data":' + integer_array(data) + "}")
+    return WireText('{"data":[' + _assemble(analysis, placed) + "]}")
 
 
 def range_tokens(
@@ -90,129 +106,411 @@ def range_tokens(
     items = [
         item for item in classify(analysis, memo) if item[0] < end_offset and item[1] > start_offset
     ]
-    return types.SemanticTokens(data=_encode(analysis.source, items))
+    return types.SemanticTokens(data=encode(analysis.source, items))
 
 
 def classify(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> list[Item]:
     """Classified spans in source order, block comments already split per line.
 
-    With `memo` (kept by the caller between versions) the structural part is
-    taken per top-level statement from earlier versions with the same
-    statement text; only what depends on other statements (bindings and the
-    imports members resolve to) is looked up again. The memo is refreshed.
+    With `memo` (kept by the caller between versions) each top-level
+    statement's classification is taken from earlier versions with the same
+    statement text, as long as the top-level bindings its free references
+    resolve to mean the same; the memo is refreshed. Without it (or when
+    that rule cannot be trusted, see `_placed`) everything is classified
+    from the tree and the index.
     """
     syntax = analysis.syntax
     if syntax is None:
         return []
-    tokens = syntax.tokens
+    placed = _placed(analysis, memo) if memo is not None else None
+    if placed is not None:
+        return _placed_items(analysis, placed)
     index = analysis.completion_index
-    occurrences = _occurrence_map(index)
-    if memo is None or syntax.lex.token_limit_offset is not None:
-        roles = _tree_roles(syntax.parsed.tree, tokens, occurrences)
-        _apply_index_roles(roles, index)
-        token_items = _token_items(tokens, roles)
-    else:
-        token_items = _items_by_statement(analysis, occurrences, memo)
-    comment_items = _comment_items(analysis.source, syntax.lex.comments)
-    return _merge(token_items, comment_items)
+    tokens = syntax.tokens
+    roles = _tree_roles(syntax.parsed.tree, tokens, _occurrence_map(index))
+    _apply_index_roles(roles, index)
+    return _merge(_token_items(tokens, roles), _comment_items(analysis.source, syntax.lex.comments))
 
 
 # ------------------------------------------------------------- per statement
 
 # One token of a statement, offsets relative to the statement's first token:
-# (start, end, type or -1, modifiers, member receiver start or -1, is identifier).
-_Entry = tuple[int, int, int, int, int, bool]
+# (start, end, structural type or -1, modifiers, member receiver start or
+# -1, whether the parser resolves a reference there, the kind of binding
+# the parser defines there or None). A definition is classified from that
+# kind alone while the index kept every occurrence: it is one whatever else
+# the document holds.
+_Entry = tuple[int, int, int, int, int, bool, SymbolKind | None]
+# What a top-level binding means to the statements after it: its kind and,
+# for an import, its `use` path (which decides std members' `readonly`).
+_Binding = tuple[SymbolKind, tuple[str, ...] | None]
+
+
+@dataclass(frozen=True, slots=True)
+class _Shape:
+    """What a statement's text alone decides (offsets relative to its first token)."""
+
+    entries: tuple[_Entry, ...]
+    imports: tuple[tuple[int, tuple[str, ...]], ...]  # (binding start, `use` path)
+    exports: tuple[tuple[str, _Binding], ...]  # its top-level bindings, in order
+    balanced: bool  # it closes every scope it opens
+    comments: tuple[Item, ...]  # pieces of the comments lying wholly inside it
+    comment_count: int  # how many comments those pieces come from
+
+
+@dataclass(slots=True)
+class _Rendered:
+    """A statement's classified tokens; valid while each of its free
+    references (`free`) resolves to a binding meaning `bindings`."""
+
+    free: tuple[str, ...]
+    bindings: tuple[_Binding | None, ...]
+    items: tuple[Item, ...]  # relative to the statement's first token; never empty
+    encoded: Fragment | None = None  # made by the first answer that needs it
 
 
 @dataclass(frozen=True, slots=True)
 class _Statement:
-    entries: tuple[_Entry, ...]
-    imports: tuple[tuple[int, tuple[str, ...]], ...]  # (binding start, `use` path)
+    shape: _Shape
+    rendered: _Rendered | None  # None: nothing to colour
+    # Whether `rendered` may serve later versions: not when the index's
+    # occurrence budget ran out inside the statement.
+    lasting: bool
+    # Its classification when the budget ran out before it (nothing resolved,
+    # which its text alone decides), once needed.
+    unresolved: _Rendered | None = None
 
 
-# Statement pieces by statement text (through the token after it).
+# Statement pieces by statement key (`lexer.statement_key`).
 StatementRoles = dict[str, _Statement]
+# (offset of its first token, offset where the next statement starts, its
+# shape, its classification in this version).
+_Place = tuple[int, int, _Shape, _Rendered | None]
 
 
-def _items_by_statement(
-    analysis: DocumentAnalysis, occurrences: dict[int, Symbol], memo: StatementRoles
-) -> list[Item]:
+def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | None:
+    """Every top-level statement with its classification, reused where valid.
+
+    A statement's classification depends on its text plus the bindings its
+    free references (those no binding inside it resolves) resolve to, and
+    those are the last top-level bindings of their names made by the
+    statements before it. That holds while no earlier statement leaves a
+    scope open (otherwise None: the caller classifies from scratch). Where
+    the index ran out of occurrences, the statements before the last one it
+    kept follow that rule, the ones after it have nothing resolved (their
+    text alone decides), and the one holding it is classified afresh.
+    """
     syntax = analysis.syntax
-    tokens, parsed, source = syntax.tokens, syntax.parsed, analysis.source
+    if syntax is None or syntax.lex.token_limit_offset is not None:
+        return None
+    index = analysis.completion_index
+    cut = _last_occurrence(index) if index.truncated else len(analysis.source)
+    source, lex, tokens = analysis.source, syntax.lex, syntax.tokens
+    units = syntax.parsed.units
+    last_token, last_unit = len(tokens) - 1, len(units) - 1
     fresh: StatementRoles = {}
-    placed: list[tuple[int, _Statement]] = []
+    placed: list[_Place] = []
+    top: dict[str, _Binding] = {}  # the last top-level binding of each name so far
     import_paths: dict[int, tuple[str, ...]] = {}
-    children_start = 0
-    for first, after, _, _, children_end in parsed.units:
+    resolve = _Resolver(index)
+    for position, unit in enumerate(units):
+        first, after = unit[0], unit[1]
         base = tokens[first].start
-        text = statement_key(source, syntax.lex, first, after)
-        statement = fresh.get(text) or memo.get(text)
-        if statement is None:
-            nodes = parsed.tree.children[children_start:children_end]
-            statement = _statement_pieces(nodes, tokens, first, after, base)
-        fresh[text] = statement
-        children_start = children_end
-        placed.append((base, statement))
-        for binding, path in statement.imports:
+        end = tokens[min(after, last_token)].start
+        key = statement_key(source, lex, first, after)
+        known = fresh.get(key) or memo.get(key)
+        shape = known.shape if known is not None else _shape(analysis, position, base, end)
+        if not shape.balanced and position != last_unit:
+            return None
+        for binding, path in shape.imports:
             import_paths[binding + base] = path
+        statement = known
+        rendered = known.rendered if known is not None else None
+        if base > cut:
+            if known is None or known.unresolved is None:
+                unresolved = _render(shape, base, end, source, _UNRESOLVED, top, import_paths)
+                lasting = known is not None and known.lasting
+                statement = _Statement(shape, rendered, lasting, unresolved)
+            rendered = statement.unresolved
+        elif (
+            known is None
+            or not known.lasting
+            or end > cut  # the budget ran out inside it
+            or (
+                rendered is not None
+                and rendered.free
+                and tuple(map(top.get, rendered.free)) != rendered.bindings
+            )
+        ):
+            rendered = _render(shape, base, end, source, resolve, top, import_paths)
+            statement = _Statement(shape, rendered, end <= cut, known and known.unresolved)
+        fresh[key] = statement
+        placed.append((base, end, shape, rendered))
+        for name, binding in shape.exports:
+            top[name] = binding
     memo.clear()
     memo.update(fresh)
-    items: list[Item] = []
-    for base, statement in placed:
-        for start, end, token_type, modifiers, receiver, is_ident in statement.entries:
-            start += base
-            if is_ident:
-                symbol = occurrences.get(start)
-                if symbol is not None:
-                    token_type = _SYMBOL_TYPES[symbol.kind]
-                    modifiers = DECLARATION if symbol.start == start else 0
-                elif receiver >= 0:
-                    member = source[start : end + base]
-                    if _is_std_receiver(occurrences.get(receiver + base), member, import_paths):
-                        modifiers = READONLY
-                if token_type < 0:
-                    continue
-            items.append((start, end + base, token_type, modifiers))
-    return items
+    return placed
 
 
-def _statement_pieces(
-    nodes: list[Node], tokens: list[Token], first: int, after: int, base: int
-) -> _Statement:
-    """Structural roles of one statement, as `_tree_roles` finds them, relative."""
-    program = Node("program", 0, 0, nodes)
+def _last_occurrence(index: LexicalIndex) -> int:
+    """Start of the last definition or reference a truncated index kept."""
+    last = -1
+    for symbol in index.symbols:
+        last = max(last, symbol.start, symbol.references[-1][0] if symbol.references else -1)
+    return last
+
+
+class _Unresolved:
+    """A resolver past the occurrence budget: nothing resolves."""
+
+    def __call__(self, name: str, offset: int) -> Symbol | None:
+        return None
+
+    def definition(self, kind: SymbolKind, offset: int) -> SymbolKind | None:
+        return None
+
+
+_UNRESOLVED = _Unresolved()
+
+
+class _Resolver:
+    """The binding a reference resolves to: the one visible there
+    (`index.visible`) while few are asked, as after a keystroke; one table
+    of every occurrence once many are (the first answer, a large paste, an
+    index that ran out of occurrences: then only the table is exact)."""
+
+    __slots__ = ("index", "lookups", "table")
+
+    def __init__(self, index: LexicalIndex) -> None:
+        self.index = index
+        self.lookups = 0
+        self.table: dict[int, Symbol] | None = _occurrence_map(index) if index.truncated else None
+
+    def definition(self, kind: SymbolKind, offset: int) -> SymbolKind | None:
+        """The kind of the binding the parser defines at `offset` as the index
+        has it (none once its occurrence budget ran out before it)."""
+        if self.table is None:
+            return kind
+        symbol = self.table.get(offset)
+        return symbol.kind if symbol is not None and symbol.start == offset else None
+
+    def __call__(self, name: str, offset: int) -> Symbol | None:
+        if self.table is None:
+            self.lookups += 1
+            if self.lookups <= MAX_SEMANTIC_VISIBLE_LOOKUPS:
+                return self.index.visible(name, offset)
+            self.table = _occurrence_map(self.index)
+        return self.table.get(offset)
+
+
+def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _Shape:
+    """What one statement's text decides: structural roles as `_tree_roles`
+    finds them, definitions, references and comments, all relative."""
+    syntax = analysis.syntax
+    tokens, parsed = syntax.tokens, syntax.parsed
+    units = parsed.units
+    first, after = units[position][0], units[position][1]
+    children_start = units[position - 1][4] if position > 0 else 0
+    program = Node("program", 0, 0, parsed.tree.children[children_start : units[position][4]])
     roles = _tree_roles(program, tokens, {})
     receivers: dict[int, int] = {}
+    import_paths: dict[int, tuple[str, ...]] = {}
     for node in program.walk():
         if node.kind == "member" and node.token >= 0 and node.children:
             receiver = node.children[0]
             if receiver.kind == "name" and roles.get(tokens[node.token].start) == (PROPERTY, 0):
                 receivers[tokens[node.token].start] = receiver.start
-    import_paths: dict[int, tuple[str, ...]] = {}
-    for node in program.walk():
-        if node.kind == "use" and len(node.children) > 1:
-            binding = node.children[-1]
-            import_paths[binding.start - base] = tuple(
+        elif node.kind == "use" and len(node.children) > 1:
+            import_paths[node.children[-1].start - base] = tuple(
                 tokens[item.token].text for item in node.children
             )
+    definitions, references, exports, balanced = _scope_events(
+        tokens, events_of(parsed.events, units, position), base
+    )
     entries: list[_Entry] = []
     for token in tokens[first:after]:
         kind = token.kind
-        start, end = token.start - base, token.end - base
+        start, stop = token.start - base, token.end - base
         if kind is Kind.IDENT:
             role = roles.get(token.start)
             if role is None and token.text in RESERVED_WORDS:
                 role = (KEYWORD, 0)
             token_type, modifiers = role if role is not None else (-1, 0)
             receiver = receivers.get(token.start, base - 1) - base
-            entries.append((start, end, token_type, modifiers, receiver, True))
+            entries.append(
+                (
+                    start,
+                    stop,
+                    token_type,
+                    modifiers,
+                    receiver,
+                    start in references,
+                    definitions.get(start),
+                )
+            )
         elif kind is Kind.STRING:
-            entries.append((start, end, STRING, 0, -1, False))
+            entries.append((start, stop, STRING, 0, -1, False, None))
         elif kind is Kind.NUMBER:
-            entries.append((start, end, NUMBER, 0, -1, False))
+            entries.append((start, stop, NUMBER, 0, -1, False, None))
         elif kind is Kind.OPERATOR and token.text not in _PUNCTUATION_OPERATORS:
-            entries.append((start, end, OPERATOR, 0, -1, False))
-    return _Statement(tuple(entries), tuple(import_paths.items()))
+            entries.append((start, stop, OPERATOR, 0, -1, False, None))
+    owned = _owned_comments(syntax.lex.comments, base, end)
+    return _Shape(
+        tuple(entries),
+        tuple(import_paths.items()),
+        tuple(
+            (name, (kind, import_paths.get(start) if kind is SymbolKind.IMPORT else None))
+            for name, start, kind in exports
+        ),
+        balanced,
+        tuple(
+            (start - base, stop - base, token_type, modifiers)
+            for start, stop, token_type, modifiers in _comment_items(analysis.source, owned)
+        ),
+        len(owned),
+    )
+
+
+def _scope_events(
+    tokens: list[Token], events: list[tuple], base: int
+) -> tuple[dict[int, SymbolKind], set[int], list[tuple[str, int, SymbolKind]], bool]:
+    """A statement's definitions (relative start -> kind), the relative
+    starts of its references, its top-level bindings (name, relative start,
+    kind), and whether it closes every scope it opens."""
+    definitions: dict[int, SymbolKind] = {}
+    references: set[int] = set()
+    exports: list[tuple[str, int, SymbolKind]] = []
+    depth = 0
+    for event in events:
+        tag = event[0]
+        if tag == PUSH:
+            depth += 1
+        elif tag == POP:
+            depth = max(0, depth - 1)  # the outermost scope is never closed
+        elif tag == DEFINE:
+            token = tokens[event[1]]
+            definitions[token.start - base] = event[2]
+            if depth == 0:
+                exports.append((token.text, token.start - base, event[2]))
+        elif tag == REFERENCE:
+            references.add(tokens[event[1]].start - base)
+    return definitions, references, exports, depth == 0
+
+
+def _owned_comments(comments: list[tuple[int, int]], base: int, end: int) -> list[tuple[int, int]]:
+    """The comments starting at or after `base` that end by `end`, in order."""
+    position = bisect_left(comments, base, key=_span_start)
+    owned: list[tuple[int, int]] = []
+    while position < len(comments) and comments[position][1] <= end:
+        owned.append(comments[position])
+        position += 1
+    return owned
+
+
+def _span_start(span: tuple[int, int]) -> int:
+    return span[0]
+
+
+def _render(
+    shape: _Shape,
+    base: int,
+    end: int,
+    source: str,
+    resolve: _Resolver | _Unresolved,
+    top: dict[str, _Binding],
+    import_paths: dict[int, tuple[str, ...]],
+) -> _Rendered | None:
+    """Classify one statement's tokens through the index and encode them."""
+    free: list[str] = []
+    symbols: dict[int, Symbol] = {}  # by relative start, for member receivers
+    items: list[Item] = []
+    for start, stop, token_type, modifiers, receiver, referenced, defined in shape.entries:
+        symbol = None
+        if referenced:
+            name = source[start + base : stop + base]
+            symbol = resolve(name, start + base)
+            if symbol is None or not base <= symbol.start < end:
+                free.append(name)
+        elif defined is not None:
+            kind = resolve.definition(defined, start + base)
+            if kind is not None:
+                token_type, modifiers = _SYMBOL_TYPES[kind], DECLARATION
+        if symbol is not None:
+            symbols[start] = symbol
+            token_type, modifiers = _SYMBOL_TYPES[symbol.kind], 0
+        elif receiver >= 0:
+            member = source[start + base : stop + base]
+            if _is_std_receiver(symbols.get(receiver), member, import_paths):
+                modifiers = READONLY
+        if token_type >= 0:
+            items.append((start, stop, token_type, modifiers))
+    items = _merge(items, list(shape.comments))
+    if not items:
+        return None
+    return _Rendered(tuple(free), tuple(map(top.get, free)), tuple(items))
+
+
+def _fragment(source: str, base: int, rendered: _Rendered) -> Fragment:
+    """`rendered`'s encoding, made once (it does not depend on where the
+    statement lies) and kept on it."""
+    if rendered.encoded is None:
+        rendered.encoded = encode_fragment(source, base, rendered.items)
+    return rendered.encoded
+
+
+def _in_order(
+    comments: list[tuple[int, int]], placed: list[_Place]
+) -> Iterator[tuple[int, int, _Rendered | None]]:
+    """The statements and the comments outside them, in source order:
+    (base, next statement's start, rendered) or (comment start, end, None)."""
+    position = 0
+    count = len(comments)
+    for base, end, shape, rendered in placed:
+        while position < count and comments[position][0] < base:
+            yield (*comments[position], None)
+            position += 1
+        position += shape.comment_count
+        if rendered is not None:
+            yield base, end, rendered
+        # A block comment running past the statement (into the next one's
+        # first token, a line break inside it) follows all its items.
+        while position < count and comments[position][0] < end:
+            yield (*comments[position], None)
+            position += 1
+    for start, end in comments[position:]:
+        yield start, end, None
+
+
+def _assemble(analysis: DocumentAnalysis, placed: list[_Place]) -> str:
+    """The encoded numbers of the whole document as JSON array items."""
+    source = analysis.source
+    encoder = Encoder(source)
+    parts: list[str] = []
+    for start, end, rendered in _in_order(analysis.syntax.lex.comments, placed):
+        if rendered is None:
+            for piece in _comment_items(source, [(start, end)]):
+                parts.append("," + integer_items(encoder.item(*piece)))
+        else:
+            fragment = _fragment(source, start, rendered)
+            delta_line, delta_column = encoder.statement(start, fragment)
+            parts.append(f",{delta_line},{delta_column}")
+            parts.append(fragment.head)
+    return "".join(parts)[1:]
+
+
+def _placed_items(analysis: DocumentAnalysis, placed: list[_Place]) -> list[Item]:
+    source = analysis.source
+    items: list[Item] = []
+    for start, end, rendered in _in_order(analysis.syntax.lex.comments, placed):
+        if rendered is None:
+            items.extend(_comment_items(source, [(start, end)]))
+        else:
+            items.extend(
+                (first + start, stop + start, token_type, modifiers)
+                for first, stop, token_type, modifiers in rendered.items
+            )
+    return items
 
 
 def _is_std_receiver(
@@ -408,42 +706,3 @@ def _merge(first: list[Item], second: list[Item]) -> list[Item]:
     merged.extend(first[i:])
     merged.extend(second[j:])
     return merged
-
-
-# --------------------------------------------------------------------------- encoding
-
-
-def _utf16_width(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
-
-
-def _encode(source: str, items: list[Item]) -> list[int]:
-    """LSP relative encoding with UTF-16 columns, computed incrementally."""
-    data: list[int] = []
-    ascii_source = source.isascii()
-    line = 0
-    line_start = 0
-    previous_line = 0
-    previous_column = 0
-    cursor = 0  # offset whose UTF-16 column on `line` is `cursor_column`
-    cursor_column = 0
-    for start, end, token_type, modifiers in items:
-        newline = source.rfind("\n", cursor, start)
-        if newline != -1:
-            line += source.count("\n", cursor, newline + 1)
-            line_start = newline + 1
-            cursor, cursor_column = line_start, 0
-        if ascii_source:
-            column = start - line_start
-            length = end - start
-        else:
-            column = cursor_column + _utf16_width(source[cursor:start])
-            length = _utf16_width(source[start:end])
-        cursor, cursor_column = end, column + length
-        delta_line = line - previous_line
-        delta_column = column - previous_column if delta_line == 0 else column
-        data.extend((delta_line, delta_column, length, token_type, modifiers))
-        previous_line, previous_column = line, column
-    return data

@@ -1,55 +1,95 @@
 """textDocument/documentSymbol: top-level `fn` and `let` only.
 
-Answers are plain JSON-ready dicts: a large outline built from lsprotocol
+Answers are built as JSON-ready dicts (a large outline built from lsprotocol
 classes spends most of its time in attrs validation and cattrs
-unstructuring, which dicts skip entirely (see docs/performance.md).
+unstructuring), and the server sends them as finished JSON text rendered
+once per top-level statement and reused by later versions while the
+statement stays where it was (see docs/performance.md).
 """
 
 from __future__ import annotations
+
+import json
+from dataclasses import dataclass
 
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..syntax.outline import Declaration
 from .positions import PositionMap
-from .wire import WireList
+from .wire import WireList, WireText
 
 _FUNCTION = int(types.SymbolKind.Function)
 _VARIABLE = int(types.SymbolKind.Variable)
 
 
-# Rendered entries of the previous answer, by declaration: reused while the
-# declaration is the same object on the same line, that line starting at the
-# same offset with the same text before it (a declaration's range lies in
-# its own statement, whose text is then unchanged too).
-SymbolRendering = dict[int, tuple[Declaration, tuple[int, int], str, dict]]
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """One top-level statement's entries, rendered for one placement."""
+
+    declarations: tuple[Declaration, ...]
+    line: tuple[int, int]  # (line, offset of its start) of the first declaration
+    lead: str  # the text on that line before the first declaration
+    entries: tuple[dict, ...]
+    text: str  # the entries as JSON array items
+
+
+# Rendered statements of the previous answer, by the id of their declaration
+# tuple (one per statement text and offset, from the outline memo; the piece
+# keeps it alive, so the id cannot be reused meanwhile). A piece is reused
+# while its first line has the same number and the same text before the
+# declaration: everything else it shows lies in its statement's own text.
+SymbolRendering = dict[int, _Piece]
 
 
 def document_symbols(
     analysis: DocumentAnalysis, positions: PositionMap, rendered: SymbolRendering | None = None
 ) -> WireList:
     """The outline; `rendered` (kept by the caller between versions) is read and
-    refreshed so unmoved declarations are not converted to positions again."""
+    refreshed so unmoved statements are not converted to positions again."""
+    pieces = _pieces(analysis, positions, rendered)
+    return WireList(entry for piece in pieces for entry in piece.entries)
+
+
+def document_symbols_wire(
+    analysis: DocumentAnalysis, positions: PositionMap, rendered: SymbolRendering | None = None
+) -> WireText:
+    """`document_symbols` as JSON text, joined from per-statement texts."""
+    pieces = _pieces(analysis, positions, rendered)
+    return WireText("[" + ",".join([piece.text for piece in pieces]) + "]")
+
+
+def _pieces(
+    analysis: DocumentAnalysis, positions: PositionMap, rendered: SymbolRendering | None
+) -> list[_Piece]:
     syntax = analysis.syntax
     if syntax is None or not syntax.valid:
-        return WireList()
-    previous = dict(rendered) if rendered is not None else {}
+        return []
+    previous = rendered if rendered is not None else {}
     fresh: SymbolRendering = {}
-    answer = WireList()
-    for item in analysis.outline:
-        line = positions.line_of(item.start)
-        lead = analysis.source[line[1] : item.start]
-        known = previous.get(id(item))
-        if known is not None and known[0] is item and known[1] == line and known[2] == lead:
-            entry = known[3]
-        else:
-            entry = _entry(item, positions)
-        fresh[id(item)] = (item, line, lead, entry)
-        answer.append(entry)
+    found: list[_Piece] = []
+    source = analysis.source
+    line_of = positions.line_of
+    for declarations in analysis.outline_pieces:
+        start = declarations[0].start
+        line = line_of(start)
+        lead = source[line[1] : start]
+        piece = previous.get(id(declarations))
+        if (
+            piece is None
+            or piece.declarations is not declarations
+            or piece.line != line
+            or piece.lead != lead
+        ):
+            entries = tuple(_entry(item, positions) for item in declarations)
+            text = ",".join(_entry_text(entry) for entry in entries)
+            piece = _Piece(declarations, line, lead, entries, text)
+        fresh[id(declarations)] = piece
+        found.append(piece)
     if rendered is not None:
         rendered.clear()
         rendered.update(fresh)
-    return answer
+    return found
 
 
 def _entry(item: Declaration, positions: PositionMap) -> dict:
@@ -60,3 +100,20 @@ def _entry(item: Declaration, positions: PositionMap) -> dict:
         "range": wire_range(item.start, item.end),
         "selectionRange": wire_range(item.selection_start, item.selection_end),
     }
+
+
+def _entry_text(entry: dict) -> str:
+    """An entry as compact JSON (a format string: faster than the encoder here)."""
+    return (
+        f'{{"name":{json.dumps(entry["name"])},"kind":{entry["kind"]},'
+        f'"range":{_range_text(entry["range"])},'
+        f'"selectionRange":{_range_text(entry["selectionRange"])}}}'
+    )
+
+
+def _range_text(wire_range: dict) -> str:
+    start, end = wire_range["start"], wire_range["end"]
+    return (
+        f'{{"start":{{"line":{start["line"]},"character":{start["character"]}}},'
+        f'"end":{{"line":{end["line"]},"character":{end["character"]}}}}}'
+    )

@@ -8,6 +8,8 @@ unstructuring, which cost more than computing the answer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class WireList(list):
     """A JSON-ready list answer."""
@@ -32,10 +34,15 @@ _SMALL_INTEGERS = tuple(str(number) for number in range(4096))
 
 def integer_array(numbers: list[int]) -> str:
     """`numbers` (all >= 0) as a JSON array."""
+    return "[" + integer_items(numbers) + "]"
+
+
+def integer_items(numbers: Sequence[int]) -> str:
+    """`numbers` (all >= 0) as the comma-separated items of a JSON array."""
     try:
-        return "[" + ",".join(map(_SMALL_INTEGERS.__getitem__, numbers)) + "]"
+        return ",".join(map(_SMALL_INTEGERS.__getitem__, numbers))
     except IndexError:  # a number past the table: the plain way
-        return "[" + ",".join(map(str, numbers)) + "]"
+        return ",".join(map(str, numbers))
 
 
 def is_wire(value: object) -> bool:

@@ -97,13 +97,14 @@ def declarations_by_statement(
     lex: LexResult,
     units: list[tuple[int, int, int, int, int]],
     previous: OutlineMemo,
-) -> tuple[list[Declaration], OutlineMemo]:
-    """`top_level_declarations` of valid source, statement by statement.
+) -> tuple[list[tuple[Declaration, ...]], OutlineMemo]:
+    """`top_level_declarations` of valid source, statement by statement: the
+    declarations of each statement that has any, in order.
 
     In valid source every top-level statement starts outside any brace and
     closes what it opens, so its declarations come from its own tokens; a
-    statement whose text an earlier version had reuses that answer (moved by
-    the offset difference).
+    statement whose text an earlier version had reuses that answer (the same
+    tuple at the same offset, else moved by the offset difference).
     """
     tokens = lex.tokens
     pieces, memo = per_statement(
@@ -116,7 +117,7 @@ def declarations_by_statement(
         ),
         lambda declarations, delta: tuple(_moved(item, delta) for item in declarations),
     )
-    return [item for _, declarations in pieces for item in declarations], memo
+    return [declarations for _, declarations in pieces if declarations], memo
 
 
 def _moved(item: Declaration, delta: int) -> Declaration:

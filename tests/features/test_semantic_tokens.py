@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +21,13 @@ from octoscript_lsp.features.semantic_tokens import (
 from octoscript_lsp.features.wire import integer_array
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.syntax.test_incremental import BASES, apply
+
+# Comments between, inside and across statements, a multi-line string, astral text.
+COMMENTED = (
+    "// head\nuse mod.std.math /* a\r\n b */ let x = 1\n"
+    'let s = "a\nb" let t = "\U0001f600" // tail\n'
+    "fn f(p) { /* in\n side */ return math.pi + p + x }\n/* last\n*/"
+)
 
 Decoded = tuple[int, int, int, str, tuple[str, ...]]
 
@@ -183,6 +191,69 @@ def test_statement_roles_carried_across_versions_equal_a_fresh_classification(ba
         current = DocumentAnalysis(text, version, previous)
         assert classify(current, memo) == classify(DocumentAnalysis(text))
         previous = current
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([*BASES, LONG, COMMENTED]), edits)
+def test_rendered_statements_carried_across_versions_equal_a_fresh_answer(base, changes):
+    memo: dict = {}
+    previous = DocumentAnalysis(base, 0)
+    assert json.loads(full_wire(previous, memo)) == {"data": full(DocumentAnalysis(base)).data}
+    text = base
+    for version, (where, removed, inserted) in enumerate(changes, start=1):
+        text = apply(text, where, removed, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        fresh = DocumentAnalysis(text)
+        assert json.loads(full_wire(current, memo)) == {"data": full(fresh).data}
+        assert full_wire(fresh) == full_wire(DocumentAnalysis(text), {})
+        middle = len(text) // 2
+        assert range_tokens(current, middle - 40, middle + 40, memo) == range_tokens(
+            fresh, middle - 40, middle + 40
+        )
+        previous = current
+
+
+# Past the lexical index's occurrence budget: later references stay unresolved.
+OVER_BUDGET = "use mod.std.math\nlet v0 = 1\n" + "".join(
+    f"fn f{index}(a) {{ return math.pi + a + v{index - 1} }}\n"
+    f"let v{index} = f{index}(v{index - 1})\n"
+    for index in range(1, 700)
+)
+
+
+@pytest.mark.parametrize("where", [0.0, 0.3, 0.5, 0.6, 0.63, 0.66, 0.7, 0.97])
+def test_statements_past_the_occurrence_budget_equal_a_fresh_answer(where) -> None:
+    memo: dict = {}
+    previous = DocumentAnalysis(OVER_BUDGET, 0)
+    assert previous.completion_index.truncated
+    assert json.loads(full_wire(previous, memo)) == {
+        "data": full(DocumentAnalysis(OVER_BUDGET)).data
+    }
+    text = OVER_BUDGET
+    for version, inserted in enumerate(["let w = v3\n", "fn g(v5) { v5 }\n", ""], start=1):
+        text = apply(text, where, 0 if inserted else 12, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        assert json.loads(full_wire(current, memo)) == {"data": full(DocumentAnalysis(text)).data}
+        previous = current
+    # Early calls resolve to their function, the last ones no longer do.
+    assert ("f1", "function", ()) in texts(OVER_BUDGET)[:40]
+    assert texts(OVER_BUDGET)[-2] == ("f699", "variable", ())
+
+
+def test_a_changed_binding_reclassifies_the_statements_reading_it() -> None:
+    memo: dict = {}
+    source = "use mod.std.math\nlet a = 1\nfn f(x) { return math.pi + a + x }\n"
+    assert json.loads(full_wire(DocumentAnalysis(source, 1), memo)) == {
+        "data": full(DocumentAnalysis(source)).data
+    }
+    # Only the first two statements change; the function reads both.
+    edited = "let math = {pi: 3}\nfn a() {}\nfn f(x) { return math.pi + a + x }\n"
+    answer = json.loads(full_wire(DocumentAnalysis(edited, 2), memo))["data"]
+    assert answer == full(DocumentAnalysis(edited)).data
+    assert ("pi", "property", ("readonly",)) in texts(source)
+    assert ("math", "variable", ()) in texts(edited)
+    assert ("pi", "property", ()) in texts(edited)  # no longer a std member
+    assert ("a", "function", ()) in texts(edited)
 
 
 def test_wire_answer_is_the_full_answer_as_json() -> None:

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features.positions import PositionMap
-from octoscript_lsp.features.symbols import document_symbols
+from octoscript_lsp.features.symbols import document_symbols, document_symbols_wire
 
 BASE = "".join(
     f"fn f{index}(x) {{\n    return x\n}}\nlet v{index} = f{index}(1)\n" for index in range(40)
@@ -35,6 +37,9 @@ def test_rendered_entries_equal_a_fresh_outline(edit):
     second = DocumentAnalysis(text, 2, first)
     answer = list(document_symbols(second, PositionMap(text), rendering))
     assert answer == fresh(text)
+    third = DocumentAnalysis(text + "let last = 1\n", 3, second)
+    wire = document_symbols_wire(third, PositionMap(third.source), rendering)
+    assert json.loads(wire) == fresh(third.source)
     assert len(answer) == len(second.outline) > 70
 
 
@@ -45,3 +50,15 @@ def test_unmoved_declarations_keep_their_entries():
     text = BASE.replace("let v30 = f30(1)", "let v30 = f30(7)")
     after = list(document_symbols(DocumentAnalysis(text, 2, first), PositionMap(text), rendering))
     assert after[0] is before[0] and after[-1] is before[-1]
+
+
+def test_wire_answer_is_the_outline_as_json():
+    text = 'let a = 1\nfn g(x) {\n  return "\U0001f600"\n}\nlet v = g(1); let w = v\n'
+    analysis = DocumentAnalysis(text)
+    answer = json.loads(document_symbols_wire(analysis, PositionMap(text)))
+    assert answer == fresh(text)
+    assert [entry["name"] for entry in answer] == ["a", "g", "v", "w"]
+    assert answer[3]["selectionRange"]["start"] == {"line": 4, "character": 18}
+    assert (
+        json.loads(document_symbols_wire(DocumentAnalysis("let = "), PositionMap("let = "))) == []
+    )

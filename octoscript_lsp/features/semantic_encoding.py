@@ -1,0 +1,160 @@
+"""Semantic tokens' LSP encoding: relative positions with UTF-16 columns.
+
+`encode` turns a whole document's items into the answer's numbers;
+`encode_fragment` encodes one top-level statement's items apart from where
+the statement lies, and `Encoder` walks a document placing such fragments
+(and loose items) one after the other, working out only the numbers that
+depend on what precedes them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .wire import integer_items
+
+# (start, end, type, modifiers), code-point offsets on a single line.
+Item = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Fragment:
+    """A statement's items encoded, all but its first two numbers."""
+
+    first: int  # start of its first item, relative
+    head: str  # ",length,type,modifiers" of the first item, then every later item's five
+    lines: int  # line breaks between its first item and its last
+    # Start and end column of its last item: relative to the first item's
+    # column when `lines` is 0 (the first line's columns depend on the text
+    # before the statement), else absolute.
+    last_start_column: int
+    last_end_column: int
+    last_end: int  # end of its last item, relative
+
+
+def encode_fragment(source: str, base: int, items: Sequence[Item]) -> Fragment:
+    """A statement's items (offsets relative to `base`, never empty) encoded."""
+    first = items[0][0] + base
+    run = _encode_run(source, items, base, source.rfind("\n", 0, first) + 1)
+    shift = run.data[1] if run.line == 0 else 0  # the first item's column
+    return Fragment(
+        items[0][0],
+        "," + integer_items(run.data[2:]),
+        run.line,
+        run.last_column - shift,
+        run.cursor_column - shift,
+        run.cursor - base,
+    )
+
+
+def _utf16_width(text: str) -> int:
+    if text.isascii():
+        return len(text)
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+def encode(source: str, items: list[Item]) -> list[int]:
+    """LSP relative encoding with UTF-16 columns, computed incrementally."""
+    return _encode_run(source, items, 0, 0).data
+
+
+@dataclass(frozen=True, slots=True)
+class _Run:
+    data: list[int]
+    line: int  # line breaks counted from where the run started
+    last_column: int  # UTF-16 column of the last item's start
+    cursor: int  # end of the last item
+    cursor_column: int  # its UTF-16 column
+
+
+def _encode_run(source: str, items: Sequence[Item], base: int, line_start: int) -> _Run:
+    """`items` (offsets relative to `base`) encoded from `line_start`, a line's start."""
+    data: list[int] = []
+    ascii_source = source.isascii()
+    line = 0
+    previous_line = 0
+    previous_column = 0
+    cursor = line_start  # offset whose UTF-16 column on `line` is `cursor_column`
+    cursor_column = 0
+    for start, end, token_type, modifiers in items:
+        start += base
+        end += base
+        newline = source.rfind("\n", cursor, start)
+        if newline != -1:
+            line += source.count("\n", cursor, newline + 1)
+            line_start = newline + 1
+            cursor, cursor_column = line_start, 0
+        if ascii_source:
+            column = start - line_start
+            length = end - start
+        else:
+            column = cursor_column + _utf16_width(source[cursor:start])
+            length = _utf16_width(source[start:end])
+        cursor, cursor_column = end, column + length
+        delta_line = line - previous_line
+        delta_column = column - previous_column if delta_line == 0 else column
+        data.extend((delta_line, delta_column, length, token_type, modifiers))
+        previous_line, previous_column = line, column
+    return _Run(data, line, previous_column, cursor, cursor_column)
+
+
+class Encoder:
+    """`encode`'s walk one item (or one rendered statement) at a time.
+
+    `cursor` is the end of the last item and `cursor_column` its UTF-16
+    column; `line` counts line feeds as `encode` does.
+    """
+
+    __slots__ = (
+        "source",
+        "ascii",
+        "line",
+        "cursor",
+        "cursor_column",
+        "previous_line",
+        "previous_column",
+    )
+
+    def __init__(self, source: str, line_start: int = 0) -> None:
+        self.source = source
+        self.ascii = source.isascii()
+        self.line = self.previous_line = self.previous_column = 0
+        self.cursor = line_start
+        self.cursor_column = 0
+
+    def _column(self, start: int) -> int:
+        source = self.source
+        newline = source.rfind("\n", self.cursor, start)
+        if newline != -1:
+            self.line += source.count("\n", self.cursor, newline + 1)
+            self.cursor, self.cursor_column = newline + 1, 0
+        if self.ascii:
+            return self.cursor_column + start - self.cursor
+        return self.cursor_column + _utf16_width(source[self.cursor : start])
+
+    def _deltas(self, column: int) -> tuple[int, int]:
+        delta_line = self.line - self.previous_line
+        return delta_line, column - self.previous_column if delta_line == 0 else column
+
+    def item(self, start: int, end: int, token_type: int, modifiers: int) -> tuple[int, ...]:
+        """The five numbers of one item."""
+        column = self._column(start)
+        length = end - start if self.ascii else _utf16_width(self.source[start:end])
+        delta_line, delta_column = self._deltas(column)
+        self.cursor, self.cursor_column = end, column + length
+        self.previous_line, self.previous_column = self.line, column
+        return delta_line, delta_column, length, token_type, modifiers
+
+    def statement(self, base: int, rendered: Fragment) -> tuple[int, int]:
+        """The first two numbers of an encoded statement at `base`; the
+        walk then continues after its last item."""
+        column = self._column(base + rendered.first)
+        deltas = self._deltas(column)
+        self.line += rendered.lines
+        self.previous_line = self.line
+        shift = column if rendered.lines == 0 else 0
+        self.previous_column = rendered.last_start_column + shift
+        self.cursor = base + rendered.last_end
+        self.cursor_column = rendered.last_end_column + shift
+        return deltas
