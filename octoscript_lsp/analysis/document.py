@@ -24,7 +24,14 @@ from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
-from .lexical_units import StatementIndex, UnitMemo, piecewise_index, unit_summaries
+from .lexical_units import (
+    OVER_OCCURRENCE_BUDGET,
+    DeferredIndex,
+    StatementIndex,
+    UnitMemo,
+    piecewise_index,
+    unit_summaries,
+)
 from .records import RecordReport, empty_report
 from .sites import DelimiterIndex, TextRegions
 from .statement_facts import FactMemo, PrefixFacts, collect_facts, import_report
@@ -162,7 +169,7 @@ class DocumentAnalysis:
         return DelimiterIndex(self.source, self._previous_delimiters)
 
     @cached_property
-    def completion_index(self) -> LexicalIndex | StatementIndex:
+    def completion_index(self) -> LexicalIndex | StatementIndex | DeferredIndex:
         """The lexical index of the whole parse, broken source included.
 
         Completion and signature help use it together with the safe prefix.
@@ -179,12 +186,15 @@ class DocumentAnalysis:
             if not isinstance(earlier, StatementIndex):
                 earlier = None
             index = piecewise_index(pieces, len(self.source), earlier, parsed.kept)
+            if index is OVER_OCCURRENCE_BUDGET:
+                events, length = parsed.events, len(self.source)
+                return DeferredIndex(lambda: build_lexical_index(tokens, events, length))
             if index is not None:
                 return index
         return build_lexical_index(tokens, parsed.events, len(self.source))
 
     @cached_property
-    def lexical(self) -> LexicalIndex | StatementIndex:
+    def lexical(self) -> LexicalIndex | StatementIndex | DeferredIndex:
         """The navigation index: only valid source has one."""
         return self.completion_index if self.valid else EMPTY_INDEX
 

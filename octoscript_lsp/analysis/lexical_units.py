@@ -19,6 +19,7 @@ answers None).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from operator import itemgetter
 
@@ -27,7 +28,7 @@ from ..syntax.lexer import LexResult
 from ..syntax.statements import StatementMemo, StepMap, events_of, per_statement
 from ..syntax.tokens import Token
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
-from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
+from .lexical import OPEN_END, Binding, LexicalIndex, Occurrence, Symbol, innermost_visible
 
 # (kind, name, start, end, visible_start, visible_end, references, top_level),
 # offsets relative to the statement's first token; visible_end may be OPEN_END.
@@ -152,10 +153,11 @@ def piecewise_index(
     source_length: int,
     previous: StatementIndex | None = None,
     kept: StepMap | None = None,
-) -> StatementIndex | None:
-    """The index over the statements' summaries; None when a budget could run
-    out or a statement before the last leaves a scope open (the plain build
-    decides those). With the previous version's index and the parser's map
+) -> StatementIndex | _OverBudget | None:
+    """The index over the statements' summaries; OVER_OCCURRENCE_BUDGET when
+    the occurrence budget runs out; None when the site budget could or a
+    statement before the last leaves a scope open (the plain build decides
+    those). With the previous version's index and the parser's map
     of kept statements, its by-name tables are reused where they still hold."""
     last = len(pieces) - 1
     sites = bound = 0
@@ -170,8 +172,37 @@ def piecewise_index(
     if bound > MAX_LEXICAL_SYMBOL_OCCURRENCES and index.occurrence_count() > (
         MAX_LEXICAL_SYMBOL_OCCURRENCES
     ):
-        return None
+        return OVER_OCCURRENCE_BUDGET
     return index
+
+
+class _OverBudget:
+    """`piecewise_index`'s answer when the occurrence budget runs out: the
+    plain build would be truncated."""
+
+
+OVER_OCCURRENCE_BUDGET = _OverBudget()
+
+
+class DeferredIndex:
+    """A lexical index known to be truncated, built only when read further.
+
+    Most requests only ask whether the index is truncated (and then answer
+    nothing or refuse), so past the occurrence budget a keystroke no longer
+    replays the whole document's events to say so.
+    """
+
+    truncated = True
+    incomplete = True
+
+    def __init__(self, build: Callable[[], LexicalIndex]) -> None:
+        self._build = build
+        self._built: LexicalIndex | None = None
+
+    def __getattr__(self, name: str):
+        if self._built is None:
+            self._built = self._build()
+        return getattr(self._built, name)
 
 
 @dataclass(frozen=True, slots=True)

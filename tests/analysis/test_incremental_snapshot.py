@@ -210,3 +210,15 @@ def test_typing_at_the_start_equals_fresh(base: str, strokes):
         if current.valid:
             assert current.formatted == fresh.formatted
         previous = current
+
+
+def test_past_the_occurrence_budget_the_truncated_index_is_built_on_first_read():
+    # Definitions count against the occurrence budget, not the site budget.
+    text = "".join(f"let a{number} = 1\n" for number in range(4200)) + "a7\n"
+    index = DocumentAnalysis(text).completion_index
+    assert index.truncated and index.incomplete
+    assert index._built is None  # known truncated without replaying the events
+    plain = plain_index(text)
+    assert plain.truncated
+    assert index_view(index) == index_view(plain)
+    assert index.visible("a7", len(text) - 2) == plain.visible("a7", len(text) - 2)
