@@ -22,6 +22,7 @@ from ..syntax.text import (
     identifier_end,
     identifier_start_before,
     is_canonical_identifier,
+    skip_string,
 )
 from .sites import DelimiterIndex, MemberSite, TextRegions, call_context, member_site
 
@@ -189,19 +190,10 @@ class _RecordScan:
     def _string(self) -> None:
         self._value()
         source, offset = self.source, self.offset
-        self.index += 1
-        while self.index < offset:
-            char = source[self.index]
-            if char == '"':
-                self.index += 1
-                return
-            if char == "\\":
-                self.index = min(self.index + 2, offset)
-            elif char in "\n\r":
-                raise _Abort
-            else:
-                self.index += 1
-        raise _Abort
+        end, closed = skip_string(source, self.index + 1, offset)
+        if not closed:
+            raise _Abort
+        self.index = end
 
     def _colon(self) -> None:
         level = self.level

@@ -15,6 +15,7 @@ from ..syntax.text import (
     TRIVIA_SPACE,
     identifier_end,
     is_canonical_identifier,
+    skip_string,
     skip_trivia,
 )
 from ..syntax.tree import SymbolKind
@@ -123,18 +124,8 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
 
 
 def _string_end(source: str, opening: int, limit: int) -> int | None:
-    index = opening + 1
-    while index < limit:
-        char = source[index]
-        if char == '"':
-            return index + 1
-        if char == "\\":
-            index += 2
-        elif char in "\n\r":
-            return None
-        else:
-            index += 1
-    return None
+    end, closed = skip_string(source, opening + 1, limit)
+    return end if closed else None
 
 
 def _comment_end(source: str, start: int, limit: int) -> int | None:

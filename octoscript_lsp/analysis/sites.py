@@ -26,6 +26,7 @@ from ..syntax.text import (
     identifier_start_before,
     is_canonical_identifier,
     skip_space_backward,
+    skip_string,
     skip_trivia,
 )
 
@@ -405,7 +406,7 @@ def _scan_delimiters(
             if checkpoint is not None:
                 checkpoint(index, stack)
         elif char == '"':
-            index, terminated = _skip_string_until(source, index + 1, offset)
+            index, terminated = skip_string(source, index + 1, offset)
             if index is None:
                 raise _Refused
             if not terminated:
@@ -581,20 +582,6 @@ class _EarlierScan:
         target.finished = earlier.finished
         target._earlier = None
         return True
-
-
-def _skip_string_until(source: str, index: int, offset: int) -> tuple[int | None, bool]:
-    while index < offset:
-        char = source[index]
-        if char == '"':
-            return index + 1, True
-        if char == "\\":
-            index += 2
-        elif char in "\n\r":
-            return None, False
-        else:
-            index += 1
-    return index, False
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from .tokens import (
     OPERATOR_CHARS,
     Kind,
     Token,
+    first_token_from,
     moved_tokens,
     token_end,
     token_start,
@@ -287,7 +288,7 @@ class _Resync:
         previous, delta = self.previous, self.delta
         old_tokens = previous.tokens
         old_pos = pos - delta
-        index = _first_starting_at(old_tokens, old_pos)
+        index = first_token_from(old_tokens, old_pos)
         if index >= len(old_tokens) or token_start(old_tokens, index) != old_pos:
             return False
         if old_tokens[index].kind is not Kind.NEWLINE:
@@ -306,18 +307,6 @@ class _Resync:
             if diagnostic.offset >= old_pos:
                 sink.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
         return True
-
-
-def _first_starting_at(tokens: Sequence[Token], offset: int) -> int:
-    """Index of the first token starting at or after `offset`."""
-    low, high = 0, len(tokens)
-    while low < high:
-        middle = (low + high) // 2
-        if token_start(tokens, middle) < offset:
-            low = middle + 1
-        else:
-            high = middle
-    return low
 
 
 def _tokenize_from(

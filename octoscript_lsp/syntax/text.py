@@ -78,3 +78,24 @@ def skip_trivia(source: str, index: int, limit: int | None = None) -> int | None
             index = close + 2
         else:
             return index
+
+
+def skip_string(source: str, index: int, limit: int) -> tuple[int | None, bool]:
+    """Skip a string literal's body from `index` (just after its opening quote).
+
+    (after the closing quote, True) when it closes before `limit`; (None,
+    False) at a line break, which ends an unterminated string as the lexer
+    sees it; (where the scan stopped, False) when `limit` comes first.
+    Escapes are skipped whole, not checked (the lexer reports bad ones).
+    """
+    while index < limit:
+        char = source[index]
+        if char == '"':
+            return index + 1, True
+        if char == "\\":
+            index += 2
+        elif char in "\n\r":
+            return None, False
+        else:
+            index += 1
+    return index, False
