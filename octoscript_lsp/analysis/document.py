@@ -64,10 +64,11 @@ class DocumentAnalysis:
             previous.outline_memo if previous is not None else EMPTY_MEMO
         )
         self.format_memo: FormatMemo = previous.format_memo if previous is not None else {}
-        # The version before's lexical index, if it was built: its by-name
-        # tables often hold for this version too.
-        self._previous_index = (
-            previous.__dict__.get("completion_index") if previous is not None else None
+        # The version before's lexical index, if it was built per statement:
+        # its by-name tables often hold for this version too.
+        earlier_index = previous.__dict__.get("completion_index") if previous is not None else None
+        self._previous_index: StatementIndex | None = (
+            earlier_index if isinstance(earlier_index, StatementIndex) else None
         )
         # The latest earlier string and comment regions, for the same reason.
         self._previous_regions: TextRegions | None = (
@@ -183,8 +184,6 @@ class DocumentAnalysis:
                 self.source, syntax.lex, parsed.events, parsed.units, self.unit_memo
             )
             earlier, self._previous_index = self._previous_index, None
-            if not isinstance(earlier, StatementIndex):
-                earlier = None
             index = piecewise_index(pieces, len(self.source), earlier, parsed.kept)
             if index is OVER_OCCURRENCE_BUDGET:
                 events, length = parsed.events, len(self.source)
