@@ -300,7 +300,7 @@ def hints_for_syntax(syntax: SyntaxResult) -> HintReport:
     length = len(syntax.source)
     lexical = build_lexical_index(syntax.tokens, syntax.parsed.events, length)
     # One piece for the whole text: a single pass serves imports and aliases.
-    facts = PrefixFacts([(0, facts_of(syntax.tokens, syntax.parsed.events))], length)
+    facts = PrefixFacts([(0, (0, facts_of(syntax.tokens, syntax.parsed.events)))], length)
     aliases = AliasGraph(syntax.source, lexical, RecordReport(facts))
     return collect_hints(syntax, lexical, import_report(facts), aliases)
 

@@ -3,8 +3,10 @@
 One pass over a statement's scope events finds its record shapes, its alias
 edges (see `record_scan`) and its complete `use` imports. The facts of a
 statement depend only on its text, so `per_statement` hands them from one
-version to the next (shifted when the statement moved); only edited
-statements are scanned again. Budgets and the metadata prefix are applied by
+version to the next; only edited statements are scanned again. Facts keep
+the offsets of the place they were found at (their origin): a statement
+that moved is shifted only when a reader asks for its facts, so an edit
+that moves every later statement costs nothing here. Budgets and the metadata prefix are applied by
 the readers (`records.RecordReport`, `import_report`), which look up one
 statement by offset instead of merging every statement's facts.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from operator import itemgetter
 
 from ..limits import MAX_MODULE_IMPORTS
@@ -63,9 +66,11 @@ class StatementFacts:
 
 
 NO_FACTS = StatementFacts((), (), (), 0)
-# (statement offset, its facts), in source order.
-FactPieces = list[tuple[int, StatementFacts]]
-FactMemo = StatementMemo[StatementFacts]
+# (where the statement was when its facts were found, its facts).
+Anchored = tuple[int, StatementFacts]
+# (statement offset, its anchored facts), in source order.
+FactPieces = list[tuple[int, Anchored]]
+FactMemo = StatementMemo[Anchored]
 _OFFSET = itemgetter(0)
 
 
@@ -126,15 +131,19 @@ def collect_facts(
     tokens = lex.tokens
     if lex.token_limit_offset is not None:
         # Statement texts no longer determine their tokens: one piece, scanned plainly.
-        return [(0, facts_of(tokens, events))], EMPTY_MEMO
-    return per_statement(
-        source,
-        lex,
-        units,
-        previous,
-        lambda position: facts_of(tokens, events_of(events, units, position)),
-        shifted_facts,
-    )
+        return [(0, (0, facts_of(tokens, events)))], EMPTY_MEMO
+
+    def found_at(position: int) -> Anchored:
+        origin = tokens[units[position][0]].start
+        return origin, facts_of(tokens, events_of(events, units, position))
+
+    return per_statement(source, lex, units, previous, found_at, None)
+
+
+def _placed(offset: int, anchored: Anchored) -> StatementFacts:
+    """A statement's facts at its offset in this version."""
+    origin, facts = anchored
+    return facts if offset == origin else shifted_facts(facts, offset - origin)
 
 
 class PrefixFacts:
@@ -150,41 +159,63 @@ class PrefixFacts:
     __slots__ = (
         "pieces",
         "prefix_end",
-        "with_shapes",
-        "with_aliases",
-        "with_imports",
+        "_shapes",
+        "_aliases",
+        "_imports",
         "shape_total",
         "field_total",
         "alias_total",
+        "__dict__",
     )
 
     def __init__(self, pieces: FactPieces, prefix_end: int) -> None:
         self.pieces = pieces
         self.prefix_end = prefix_end
-        self.with_shapes: list[StatementFacts] = []
-        self.with_aliases: list[StatementFacts] = []
-        self.with_imports: list[StatementFacts] = []
+        # (offset, anchored facts) of the statements that have each kind;
+        # shifted into place only when a reader asks (`with_*`).
+        self._shapes: list[tuple[int, Anchored]] = []
+        self._aliases: list[tuple[int, Anchored]] = []
+        self._imports: list[tuple[int, Anchored]] = []
         shapes = fields = aliases = 0
-        for offset, facts in pieces:
+        for offset, anchored in pieces:
             if offset >= prefix_end:
                 break
+            facts = anchored[1]
             if facts is NO_FACTS:
                 continue
             if facts.shapes:
-                self.with_shapes.append(facts)
+                self._shapes.append((offset, anchored))
                 shapes += len(facts.shapes)
                 fields += facts.retained_fields
             if facts.aliases:
-                self.with_aliases.append(facts)
+                self._aliases.append((offset, anchored))
                 aliases += len(facts.aliases)
             if facts.imports:
-                self.with_imports.append(facts)
+                self._imports.append((offset, anchored))
         self.shape_total, self.field_total, self.alias_total = shapes, fields, aliases
+
+    @cached_property
+    def with_shapes(self) -> list[StatementFacts]:
+        return [_placed(offset, anchored) for offset, anchored in self._shapes]
+
+    @cached_property
+    def with_aliases(self) -> list[StatementFacts]:
+        return [_placed(offset, anchored) for offset, anchored in self._aliases]
+
+    @cached_property
+    def with_imports(self) -> list[StatementFacts]:
+        return [_placed(offset, anchored) for offset, anchored in self._imports]
 
     def at(self, offset: int) -> StatementFacts:
         """The facts of the statement an offset lies in (its first token or later)."""
         position = bisect_right(self.pieces, offset, key=_OFFSET) - 1
-        return self.pieces[position][1] if position >= 0 else NO_FACTS
+        if position < 0:
+            return NO_FACTS
+        return _placed(*self.pieces[position])
+
+    def placed(self) -> list[tuple[int, StatementFacts]]:
+        """Every statement's offset and facts in this version (costly: tests)."""
+        return [(offset, _placed(offset, anchored)) for offset, anchored in self.pieces]
 
 
 def import_report(facts: PrefixFacts) -> ImportReport:

@@ -33,7 +33,7 @@ def whole_text_facts(source: str):
 
 def test_one_statement_holds_its_shapes_aliases_and_nested_imports():
     analysis = DocumentAnalysis(SOURCE)
-    pieces = analysis.statement_facts.pieces
+    pieces = analysis.statement_facts.placed()
     assert [SOURCE[offset : offset + 3] for offset, _ in pieces] == ["use", "let", "fn ", "let"]
     function = pieces[2][1]
     assert [SOURCE[slice(*shape.binding)] for shape, _ in function.shapes] == ["t"]
@@ -66,7 +66,7 @@ def test_prefix_facts_leave_out_statements_past_the_prefix():
 
 def test_import_report_applies_the_prefix_inside_one_piece():
     source = "use mod.a\nuse mod.b\n"
-    facts = PrefixFacts([(0, whole_text_facts(source))], source.index("use mod.b") + 4)
+    facts = PrefixFacts([(0, (0, whole_text_facts(source)))], source.index("use mod.b") + 4)
     assert [item.path for item in import_report(facts).imports] == [("mod", "a")]
 
 
@@ -96,7 +96,7 @@ def test_budgets_are_exact_when_counting_is_not_enough():
 
 def test_one_piece_for_the_whole_text_reads_like_statement_pieces():
     analysis = DocumentAnalysis(SOURCE)
-    whole = RecordReport(PrefixFacts([(0, whole_text_facts(SOURCE))], len(SOURCE)))
+    whole = RecordReport(PrefixFacts([(0, (0, whole_text_facts(SOURCE)))], len(SOURCE)))
     assert repr(whole) == repr(analysis.records)
 
 
@@ -121,7 +121,7 @@ def test_reused_facts_equal_fresh_facts(changes):
         text = apply(text, where, removed, inserted)
         current = DocumentAnalysis(text, version, previous)
         fresh = DocumentAnalysis(text, version)
-        assert current.statement_facts.pieces == fresh.statement_facts.pieces
+        assert current.statement_facts.placed() == fresh.statement_facts.placed()
         assert repr(current.records) == repr(fresh.records)
         assert current.imports == fresh.imports
         previous = current
