@@ -573,10 +573,14 @@ class _EarlierScan:
             target.positions.extend(earlier.positions[at + 1 :])
             target.states.extend(earlier.states[at + 1 :])
         else:
-            target.positions.extend(offset + delta for offset in earlier.positions[at + 1 :])
+            target.positions.extend([offset + delta for offset in earlier.positions[at + 1 :]])
+            # Most line starts are outside every delimiter: their empty state stays.
             target.states.extend(
-                tuple((kind, opened + delta, commas) for kind, opened, commas in state)
-                for state in earlier.states[at + 1 :]
+                [
+                    state
+                    and tuple((kind, opened + delta, commas) for kind, opened, commas in state)
+                    for state in earlier.states[at + 1 :]
+                ]
             )
         # Where the earlier scan stopped short, later queries go on scanning.
         target.finished = earlier.finished
