@@ -1,0 +1,108 @@
+"""The per-statement lexical index answers every query as the plain replay does.
+
+Documents are made of whole top-level statements that bind, shadow and
+reference a few shared names (so references cross statements), with broken
+fragments mixed in; versions replace, insert or delete statements, and some
+versions never build their index, so the next one reuses what an older one
+computed and the by-name tables carried over from the version before.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.analysis.lexical_units import StatementIndex
+from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
+from tests.analysis.test_incremental_snapshot import answers, index_view, plain_index, snapshot
+
+name = st.sampled_from(["a", "b", "x"])
+two = st.tuples(name, name)
+three = st.tuples(name, name, name)
+statements = st.one_of(
+    two.map(lambda n: f"let {n[0]} = {n[1]}\n"),
+    two.map(lambda n: f"let {n[0]} = |{n[1]}| {n[1]} + {n[0]}\n"),
+    three.map(
+        lambda n: f"fn {n[0]}({n[1]}) {{\n  let {n[2]} = {n[1]}\n  return {n[2]} + {n[0]}\n}}\n"
+    ),
+    two.map(lambda n: f"if {n[1]} {{\n  let {n[0]} = {n[1]}\n}}\n"),
+    two.map(lambda n: f"if {n[1]} {{ let {n[0]} = 1 }} else {{ let {n[1]} = {n[0]} }}\n"),
+    two.map(lambda n: f"for {n[0]} in {n[1]} {{ {n[0]} }}\n"),
+    two.map(lambda n: f"try {{ let {n[0]} = 1 }} catch {n[1]} {{ {n[1]} }}\n"),
+    two.map(lambda n: f"while {n[0]} {{ let {n[1]} = {n[0]}; {n[1]} }}\n"),
+    two.map(lambda n: f"let {n[0]} = {n[1]}; let {n[1]} = {n[0]}; let {n[0]} = {n[0]}\n"),
+    two.map(lambda n: f"{n[0]}.{n[1]}({n[0]})\n"),
+    name.map(lambda n: f"use mod.{n}\n"),
+    name.map(lambda n: f"use mod.std.{n}\n"),
+    name,
+    st.sampled_from(
+        ["{", "}", "(", ")", "fn ", "let ", "|", "\n", "/*", "*/", "// c\n", '"s"', ";"]
+    ),
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(statements, max_size=10).map("".join))
+def test_statement_index_answers_as_the_plain_index(text: str):
+    assert answers(DocumentAnalysis(text).completion_index, text) == answers(
+        plain_index(text), text
+    )
+
+
+changes = st.lists(
+    st.tuples(
+        st.integers(min_value=0, max_value=9),
+        statements,
+        st.sampled_from(["replace", "insert", "delete", "indent"]),
+        # Whether this version builds its index, and whether it is queried
+        # (which builds the by-name tables the next version may carry over).
+        st.sampled_from(["skip", "build", "query"]),
+    ),
+    min_size=1,
+    max_size=8,
+)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(statements, min_size=1, max_size=8), changes)
+def test_edited_statements_answer_as_a_fresh_index(parts: list[str], edits):
+    text = "".join(parts)
+    previous = DocumentAnalysis(text, 0)
+    answers(previous.completion_index, text)
+    for version, (at, statement, how, use) in enumerate(edits, start=1):
+        at %= len(parts)
+        if how == "replace":
+            parts[at] = statement
+        elif how == "insert":
+            parts.insert(at, statement)
+        elif how == "delete" and len(parts) > 1:
+            del parts[at]
+        else:
+            parts.insert(0, " ")  # every statement moves
+        text = "".join(parts)
+        current = DocumentAnalysis(text, version, previous)
+        if use == "query" or version == len(edits):
+            assert answers(current.completion_index, text) == answers(plain_index(text), text)
+            assert snapshot(current) == snapshot(DocumentAnalysis(text, version))
+        elif use == "build":
+            _ = current.completion_index
+        previous = current
+
+
+def test_occurrence_and_site_budgets_decide_as_the_plain_index():
+    half = MAX_LEXICAL_SYMBOL_OCCURRENCES // 2
+    # One definition of `b`, then two occurrences per statement: 2n + 1 in all.
+    for count in (half - 1, half, half + 1):
+        text = "let b = 1\n" + "".join(f"let a{number} = b\n" for number in range(count))
+        index, plain = DocumentAnalysis(text).completion_index, plain_index(text)
+        assert (
+            index.truncated == plain.truncated == (2 * count + 1 > MAX_LEXICAL_SYMBOL_OCCURRENCES)
+        )
+        assert index_view(index) == index_view(plain)
+    for count in (MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_COMPLETION_SITES + 1):
+        text = "q\n" * count
+        index, plain = DocumentAnalysis(text).completion_index, plain_index(text)
+        assert isinstance(index, StatementIndex) == (count <= MAX_LEXICAL_COMPLETION_SITES)
+        assert index.incomplete == plain.incomplete == (count > MAX_LEXICAL_COMPLETION_SITES)
+        assert index_view(index) == index_view(plain)
