@@ -13,9 +13,11 @@ from ..syntax.formatter import (
     format_tokens,
 )
 from ..syntax.outline import (
+    AnchoredDeclarations,
     Declaration,
     OutlineMemo,
     declarations_by_statement,
+    placed_declarations,
     top_level_declarations,
 )
 from ..syntax.statements import EMPTY_MEMO
@@ -127,17 +129,20 @@ class DocumentAnalysis:
     @cached_property
     def outline(self) -> list[Declaration]:
         """Top-level `fn` and `let` declarations; only valid source has any."""
-        return [item for piece in self.outline_pieces for item in piece]
+        return [item for piece in self.outline_pieces for item in placed_declarations(piece)]
 
     @cached_property
-    def outline_pieces(self) -> list[tuple[Declaration, ...]]:
-        """`outline` by top-level statement, statements without any left out;
-        a statement unchanged since the version before keeps its tuple."""
+    def outline_pieces(self) -> list[AnchoredDeclarations]:
+        """`outline` by top-level statement, statements without any left out:
+        (offset, offset found at, declarations as found); a statement kept
+        since the version before keeps its tuple."""
         syntax = self.syntax
         if syntax is None or not syntax.valid:
             return []
         if syntax.lex.token_limit_offset is not None:
-            return [(item,) for item in top_level_declarations(syntax.tokens)]
+            return [
+                (item.start, item.start, (item,)) for item in top_level_declarations(syntax.tokens)
+            ]
         found, self.outline_memo = declarations_by_statement(
             self.source, syntax.lex, syntax.parsed.units, self.outline_memo
         )

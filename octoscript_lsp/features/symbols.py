@@ -4,7 +4,9 @@ Answers are built as JSON-ready dicts (a large outline built from lsprotocol
 classes spends most of its time in attrs validation and cattrs
 unstructuring), and the server sends them as finished JSON text rendered
 once per top-level statement and reused by later versions while the
-statement stays where it was (see docs/performance.md).
+statement keeps its first line and the text before it on that line (an
+edit on an earlier line that adds no line break moves it but changes
+nothing shown; see docs/performance.md).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..syntax.outline import Declaration
+from ..syntax.outline import Declaration, placed_declarations
 from .positions import PositionMap
 from .wire import WireList, WireText
 
@@ -28,15 +30,15 @@ class _Piece:
     """One top-level statement's entries, rendered for one placement."""
 
     declarations: tuple[Declaration, ...]
-    line: tuple[int, int]  # (line, offset of its start) of the first declaration
+    line: int  # the line of the first declaration
     lead: str  # the text on that line before the first declaration
     entries: tuple[dict, ...]
     text: str  # the entries as JSON array items
 
 
 # Rendered statements of the previous answer, by the id of their declaration
-# tuple (one per statement text and offset, from the outline memo; the piece
-# keeps it alive, so the id cannot be reused meanwhile). A piece is reused
+# tuple (one per statement the parser kept, whatever its offset, from the
+# outline memo; the piece keeps it alive, so the id cannot be reused meanwhile). A piece is reused
 # while its first line has the same number and the same text before the
 # declaration: everything else it shows lies in its statement's own text.
 SymbolRendering = dict[int, _Piece]
@@ -70,20 +72,22 @@ def _pieces(
     found: list[_Piece] = []
     source = analysis.source
     line_of = positions.line_of
-    for declarations in analysis.outline_pieces:
-        start = declarations[0].start
+    for anchored in analysis.outline_pieces:
+        offset, origin, declarations = anchored
+        start = declarations[0].start + offset - origin
         line = line_of(start)
         lead = source[line[1] : start]
         piece = previous.get(id(declarations))
         if (
             piece is None
             or piece.declarations is not declarations
-            or piece.line != line
+            or piece.line != line[0]
             or piece.lead != lead
         ):
-            entries = tuple(_entry(item, positions) for item in declarations)
+            placed = placed_declarations(anchored)
+            entries = tuple(_entry(item, positions) for item in placed)
             text = ",".join(_entry_text(entry) for entry in entries)
-            piece = _Piece(declarations, line, lead, entries, text)
+            piece = _Piece(declarations, line[0], lead, entries, text)
         fresh[id(declarations)] = piece
         found.append(piece)
     if rendered is not None:

@@ -89,7 +89,12 @@ def _let_end(tokens: list[Token], after_name: int, end: int) -> int:
 
 
 # A top-level statement's declarations by its text: (its offset, declarations).
-OutlineMemo = StatementMemo[tuple[Declaration, ...]]
+OutlineMemo = StatementMemo[tuple[int, tuple[Declaration, ...]]]
+
+
+# A statement's declarations as found: (its offset now, its offset when they
+# were found, the declarations with the offsets of then).
+AnchoredDeclarations = tuple[int, int, tuple[Declaration, ...]]
 
 
 def declarations_by_statement(
@@ -97,27 +102,34 @@ def declarations_by_statement(
     lex: LexResult,
     units: list[tuple[int, int, int, int, int]],
     previous: OutlineMemo,
-) -> tuple[list[tuple[Declaration, ...]], OutlineMemo]:
+) -> tuple[list[AnchoredDeclarations], OutlineMemo]:
     """`top_level_declarations` of valid source, statement by statement: the
     declarations of each statement that has any, in order.
 
     In valid source every top-level statement starts outside any brace and
     closes what it opens, so its declarations come from its own tokens; a
-    statement whose text an earlier version had reuses that answer (the same
-    tuple at the same offset, else moved by the offset difference).
+    statement the parser kept keeps its tuple, with the offsets of the place
+    it was found at (`placed_declarations` moves them when asked), so an edit
+    that moves every later statement makes no new declarations.
     """
     tokens = lex.tokens
-    pieces, memo = per_statement(
-        source,
-        lex,
-        units,
-        previous,
-        lambda position: tuple(
-            top_level_declarations(tokens[units[position][0] : units[position][1]])
-        ),
-        lambda declarations, delta: tuple(_moved(item, delta) for item in declarations),
-    )
-    return [declarations for _, declarations in pieces if declarations], memo
+
+    def found_at(position: int) -> tuple[int, tuple[Declaration, ...]]:
+        first, after = units[position][0], units[position][1]
+        return tokens[first].start, tuple(top_level_declarations(tokens[first:after]))
+
+    pieces, memo = per_statement(source, lex, units, previous, found_at, None)
+    return [
+        (offset, origin, declarations) for offset, (origin, declarations) in pieces if declarations
+    ], memo
+
+
+def placed_declarations(piece: AnchoredDeclarations) -> tuple[Declaration, ...]:
+    """A statement's declarations at its offset in this version."""
+    offset, origin, declarations = piece
+    if offset == origin:
+        return declarations
+    return tuple(_moved(item, offset - origin) for item in declarations)
 
 
 def _moved(item: Declaration, delta: int) -> Declaration:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features.positions import PositionMap
@@ -62,3 +64,41 @@ def test_wire_answer_is_the_outline_as_json():
     assert (
         json.loads(document_symbols_wire(DocumentAnalysis("let = "), PositionMap("let = "))) == []
     )
+
+
+def test_a_character_typed_on_an_earlier_line_keeps_the_later_entries():
+    rendering: dict = {}
+    first = DocumentAnalysis(BASE, 1)
+    before = list(document_symbols(first, PositionMap(BASE), rendering))
+    text = BASE.replace("fn f0(x)", "fn f0(xy)", 1)  # every later offset moves by one
+    second = DocumentAnalysis(text, 2, first)
+    after = list(document_symbols(second, PositionMap(text), rendering))
+    assert after == fresh(text)
+    assert after[-1] is before[-1]  # same line, same text before it: not rendered again
+    assert after[0] is not before[0]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(
+            st.floats(min_value=0, max_value=1),
+            st.integers(min_value=0, max_value=3),
+            st.sampled_from(["", "q", "\n", "  ", "😀", "let z = 1\n", "fn h() {}\n", "}"]),
+        ),
+        min_size=1,
+        max_size=6,
+    )
+)
+def test_rendering_carried_over_edits_equals_a_fresh_outline(changes):
+    rendering: dict = {}
+    previous = DocumentAnalysis(BASE, 0)
+    document_symbols(previous, PositionMap(BASE), rendering)
+    text = BASE
+    for version, (where, removed, inserted) in enumerate(changes, start=1):
+        at = int(where * len(text))
+        text = text[:at] + inserted + text[at + removed :]
+        current = DocumentAnalysis(text, version, previous)
+        wire = document_symbols_wire(current, PositionMap(text), rendering)
+        assert json.loads(wire) == fresh(text)
+        previous = current
