@@ -19,16 +19,13 @@ insert/delete keystroke at PLACE instead (its unchanged tail moved by one).
 from __future__ import annotations
 
 import argparse
-import cProfile
 import gc
-import io
-import pstats
 import sys
 import time
 from collections.abc import Callable
 
 # profile_requests puts ../shared/conformance (lspbench, lspcase) on the path.
-from profile_requests import URI, Session, offset_to_position, requests
+from profile_requests import URI, Session, offset_to_position, print_profile, requests
 
 # Character typed and deleted again at each place.
 TYPED = "q"
@@ -146,13 +143,7 @@ def main() -> int:
             continue
         cpu_ms(keystroke, 4)  # warm up
         if args.profile:
-            profiler = cProfile.Profile()
-            profiler.enable()
-            cpu_ms(keystroke, repeat)
-            profiler.disable()
-            out = io.StringIO()
-            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(35)
-            print(out.getvalue())
+            print_profile(lambda keystroke=keystroke: cpu_ms(keystroke, repeat), 35)
         else:
             print(f"{name:28} {cpu_ms(keystroke, repeat):7.2f} ms")
     return 0

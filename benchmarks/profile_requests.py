@@ -140,6 +140,17 @@ def run_kind(session: Session, method: str | None, params, repeat: int) -> float
     return (time.process_time() - before) * 1000 / repeat
 
 
+def print_profile(run, lines: int = 45) -> None:
+    """Run `run()` under cProfile and print the costliest calls by cumulative time."""
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run()
+    profiler.disable()
+    out = io.StringIO()
+    pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(lines)
+    print(out.getvalue())
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lines", type=int, default=2500)
@@ -153,13 +164,7 @@ def main() -> int:
             continue
         run_kind(session, method, params, 3)  # warm up
         if args.profile:
-            profiler = cProfile.Profile()
-            profiler.enable()
-            run_kind(session, method, params, args.repeat)
-            profiler.disable()
-            out = io.StringIO()
-            pstats.Stats(profiler, stream=out).sort_stats("cumulative").print_stats(45)
-            print(out.getvalue())
+            print_profile(lambda m=method, p=params: run_kind(session, m, p, args.repeat))
         else:
             print(f"{name:24} {run_kind(session, method, params, args.repeat):7.2f} ms")
     return 0
