@@ -22,7 +22,7 @@ from pygls.lsp.server import LanguageServer
 from . import __version__, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
-from .documents import DocumentStore, OpenDocument
+from .documents import DocumentStore, OpenDocument, collector_paused
 from .features import diagnostics, semantic_tokens
 from .features.wire import WireDict, WireText
 from .lazy_modules import lazy_module
@@ -136,11 +136,14 @@ class OctoscriptServer(LanguageServer):
         if state.refused:
             self.push_diagnostics(uri, version, diagnostics.too_many_documents())
             return
-        cached = self.cached(uri)
-        if cached is None or cached.analysis is None or cached.positions is None:
-            return  # no client-sent text to analyse
-        syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
-        self.push_diagnostics(uri, version, syntax_only)
+        # The collector pass the parse's new objects call for runs once the
+        # verdict is written, not before (writes to stdout are synchronous).
+        with collector_paused():
+            cached = self.cached(uri)
+            if cached is None or cached.analysis is None or cached.positions is None:
+                return  # no client-sent text to analyse
+            syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
+            self.push_diagnostics(uri, version, syntax_only)
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises
         if self.catalogs_can_advise() or cached.advised:
