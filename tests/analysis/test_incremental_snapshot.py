@@ -32,6 +32,18 @@ edits = st.lists(
 )
 
 
+def edited_versions(base: str, changes):
+    """(version, text, snapshot) after each edit, each snapshot built from the one before."""
+    previous = DocumentAnalysis(base, 0)
+    _ = previous.completion_index
+    text = base
+    for version, (where, removed, inserted) in enumerate(changes, start=1):
+        text = apply(text, where, removed, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        yield version, text, current
+        previous = current
+
+
 def index_view(index: LexicalIndex) -> tuple:
     return (index.symbols, index.sites, index.truncated, index.sites_truncated)
 
@@ -54,12 +66,7 @@ def snapshot(analysis: DocumentAnalysis) -> tuple:
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([*BASES, LONG]), edits, st.lists(st.booleans(), min_size=5, max_size=5))
 def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list[bool]):
-    previous = DocumentAnalysis(base, 0)
-    _ = previous.completion_index
-    text = base
-    for version, (where, removed, inserted) in enumerate(changes, start=1):
-        text = apply(text, where, removed, inserted)
-        current = DocumentAnalysis(text, version, previous)
+    for version, text, current in edited_versions(base, changes):
         # Some versions are never asked for their index; the next one still reuses.
         if build_index[version - 1] or version == len(changes):
             assert snapshot(current) == snapshot(DocumentAnalysis(text, version))
@@ -73,7 +80,6 @@ def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list
                 assert open_delimiters_before(
                     text, offset, current.delimiters
                 ) == open_delimiters_before(text, offset)
-        previous = current
 
 
 def answers(index, text: str) -> tuple:
@@ -138,14 +144,8 @@ def test_statement_index_answers_as_the_replayed_index():
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(BASES), edits)
 def test_incremental_statement_index_answers_as_a_fresh_replay(base: str, changes):
-    previous = DocumentAnalysis(base, 0)
-    _ = previous.completion_index
-    text = base
-    for version, (where, removed, inserted) in enumerate(changes, start=1):
-        text = apply(text, where, removed, inserted)
-        current = DocumentAnalysis(text, version, previous)
+    for _, text, current in edited_versions(base, changes):
         assert answers(current.completion_index, text) == answers(plain_index(text), text)
-        previous = current
 
 
 def test_unchanged_statements_reuse_their_summaries():
