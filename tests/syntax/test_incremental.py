@@ -90,16 +90,30 @@ def apply(text: str, where: float, removed: int, inserted: str) -> str:
     return text[:position] + inserted + text[position + removed :]
 
 
+def reparsed(base: str, edit, changes):
+    """(incremental, fresh) results after each change, each incremental one
+    reusing the one before; `edit(text, change)` makes the next text."""
+    previous = analyze_syntax(base)
+    text = base
+    for change in changes:
+        text = edit(text, *change)
+        incremental = analyze_syntax(text, previous=previous)
+        yield incremental, analyze_syntax(text)
+        previous = incremental
+
+
+def assert_same_parse(incremental, fresh) -> None:
+    assert snapshot(incremental) == snapshot(fresh)
+    assert incremental.parsed.units == fresh.parsed.units
+    assert incremental.parsed.unit_offsets == fresh.parsed.unit_offsets
+    assert incremental.vm == fresh.vm
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(BASES), edits)
 def test_incremental_equals_full(base: str, changes):
-    previous = analyze_syntax(base)
-    text = base
-    for where, removed, inserted in changes:
-        text = apply(text, where, removed, inserted)
-        incremental = analyze_syntax(text, previous=previous)
-        assert snapshot(incremental) == snapshot(analyze_syntax(text))
-        previous = incremental
+    for incremental, fresh in reparsed(base, apply, changes):
+        assert_same_parse(incremental, fresh)
 
 
 def test_edit_near_the_end_reuses_almost_everything():
@@ -150,16 +164,8 @@ def test_incremental_equals_full_on_a_long_document(changes):
         f'let v{index} = [{index}, "s"]\nfn f{index}(x) {{\n    return x + v{index}\n}}\n'
         for index in range(300)
     )
-    previous = analyze_syntax(base)
-    text = base
-    for where, removed, inserted in changes:
-        text = apply(text, where, removed, inserted)
-        incremental = analyze_syntax(text, previous=previous)
-        fresh = analyze_syntax(text)
-        assert snapshot(incremental) == snapshot(fresh)
-        assert incremental.parsed.units == fresh.parsed.units
-        assert incremental.parsed.unit_offsets == fresh.parsed.unit_offsets
-        previous = incremental
+    for incremental, fresh in reparsed(base, apply, changes):
+        assert_same_parse(incremental, fresh)
 
 
 def _incremental_and_fresh(before: str, after: str) -> tuple[SyntaxResult, SyntaxResult]:
@@ -217,15 +223,11 @@ same_length_edits = st.lists(
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(BASES), same_length_edits)
 def test_incremental_equals_full_after_same_length_replacements(base: str, changes):
-    previous = analyze_syntax(base)
-    text = base
-    for where, inserted in changes:
-        text = apply(text, where, len(inserted), inserted)[: len(text)]
-        incremental = analyze_syntax(text, previous=previous)
-        fresh = analyze_syntax(text)
-        assert snapshot(incremental) == snapshot(fresh)
-        assert incremental.parsed.units == fresh.parsed.units
-        previous = incremental
+    def replace(text: str, where: float, inserted: str) -> str:
+        return apply(text, where, len(inserted), inserted)[: len(text)]
+
+    for incremental, fresh in reparsed(base, replace, changes):
+        assert_same_parse(incremental, fresh)
 
 
 def test_replacing_a_digit_shares_the_tail():
@@ -241,13 +243,8 @@ def test_replacing_a_digit_shares_the_tail():
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(BASES), edits)
 def test_line_starts_follow_every_edit(base: str, changes):
-    previous = analyze_syntax(base)
-    text = base
-    for where, removed, inserted in changes:
-        text = apply(text, where, removed, inserted)
-        incremental = analyze_syntax(text, previous=previous)
-        assert incremental.lines.line_starts == analyze_syntax(text).lines.line_starts
-        previous = incremental
+    for incremental, fresh in reparsed(base, apply, changes):
+        assert incremental.lines.line_starts == fresh.lines.line_starts
 
 
 # Typing at the start of the text: single characters inserted and deleted
@@ -275,17 +272,8 @@ def _first_line_edit(text: str, column: int, inserted: str) -> str:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(BASES), keystrokes)
 def test_typing_on_the_first_line_equals_full(base: str, strokes):
-    previous = analyze_syntax(base)
-    text = base
-    for column, inserted in strokes:
-        text = _first_line_edit(text, column, inserted)
-        incremental = analyze_syntax(text, previous=previous)
-        fresh = analyze_syntax(text)
-        assert snapshot(incremental) == snapshot(fresh)
-        assert incremental.parsed.units == fresh.parsed.units
-        assert incremental.parsed.unit_offsets == fresh.parsed.unit_offsets
-        assert incremental.vm == fresh.vm
-        previous = incremental
+    for incremental, fresh in reparsed(base, _first_line_edit, strokes):
+        assert_same_parse(incremental, fresh)
 
 
 # Single-character inserts and deletes spread over the text: each new place
@@ -304,16 +292,12 @@ def test_scattered_typing_on_a_long_document_equals_full(strokes):
         f"let v{index} = {{a: {index}}}\nfn f{index}(x) {{\n    return |p| {{ p }} + x\n}}\n"
         for index in range(120)
     )
-    previous = analyze_syntax(base)
-    text = base
-    for where, inserted in strokes:
-        text = apply(text, where, 0 if inserted else 1, inserted)
-        incremental = analyze_syntax(text, previous=previous)
-        fresh = analyze_syntax(text)
-        assert snapshot(incremental) == snapshot(fresh)
-        assert incremental.parsed.units == fresh.parsed.units
-        assert incremental.vm == fresh.vm
-        previous = incremental
+
+    def keystroke(text: str, where: float, inserted: str) -> str:
+        return apply(text, where, 0 if inserted else 1, inserted)
+
+    for incremental, fresh in reparsed(base, keystroke, strokes):
+        assert_same_parse(incremental, fresh)
 
 
 def test_typing_on_the_first_line_reparses_one_statement(monkeypatch):
