@@ -36,6 +36,11 @@ class ParserCursor:
         self.all_diagnostics: list[Diagnostic] = []
         self.units: list[tuple[int, int, int, int, int]] = []
         self.unit_offsets: list[int] = []
+        # Per step: whether it holds a construct the runtime-parser rules
+        # (vm_compat) look at; `runtime_suspect` collects it for the step
+        # being parsed.
+        self.unit_runtime_checks: list[bool] = []
+        self.runtime_suspect = False
         # (first old step, first new step, how many, offset delta) carried over.
         self.kept_runs: list[tuple[int, int, int, int]] = []
 

@@ -31,6 +31,10 @@ class ParseResult:
     # Which steps were carried over from the parse this one reused (None:
     # parsed from scratch).
     kept: StepMap | None = None
+    # Per step: whether it holds a lambda or a conditional whose condition is
+    # an assignment, the only places the runtime-parser rules
+    # (`vm_compat`) can find anything; the other steps need no look.
+    unit_runtime_checks: list[bool] = field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)

@@ -99,6 +99,7 @@ def parse(
         parser.units,
         parser.unit_offsets,
         StepMap(tuple(parser.kept_runs)) if previous is not None else None,
+        parser.unit_runtime_checks,
     )
 
 
@@ -135,6 +136,7 @@ class _Parser(ParserCursor):
                 break
             unit_start = self.index
             self.unit_offsets.append(self.tokens[unit_start].start)
+            self.runtime_suspect = False
             if self.at_kind(Kind.RBRACE):
                 self.report_current(
                     "unexpected `}` at top level", SyntaxCode.UNEXPECTED_CLOSING_BRACE
@@ -155,6 +157,7 @@ class _Parser(ParserCursor):
                     self.children_base + len(statements),
                 )
             )
+            self.unit_runtime_checks.append(self.runtime_suspect)
         end = self.tokens[-1].end
         fresh = [(statements, 0, len(statements), None)]
         # One node at a time: a moved node is a copy of its whole subtree.
@@ -180,6 +183,7 @@ class _Parser(ParserCursor):
         self.children_base = children_end
         self.units = units[:count]
         self.unit_offsets = previous.unit_offsets[:count]
+        self.unit_runtime_checks = previous.unit_runtime_checks[:count]
         self.kept_runs.append((0, 0, count, 0))
         return True
 
@@ -212,6 +216,7 @@ class _Parser(ParserCursor):
         for diagnostic in previous.all_diagnostics[diagnostics_base:]:
             self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
         self.unit_offsets.extend(offset + delta for offset in previous.unit_offsets[position:])
+        self.unit_runtime_checks.extend(previous.unit_runtime_checks[position:])
         self.kept_runs.append((position, len(self.units), len(old_units) - position, delta))
         for first, after, events_end, diagnostics_end, children_end in old_units[position:]:
             self.units.append(
@@ -419,7 +424,10 @@ class _Parser(ParserCursor):
                 SyntaxCode.UNPARENTHESIZED_CONDITION,
             )
             return self.node("error", start)
-        return self.parse_assignment()
+        condition = self.parse_assignment()
+        if condition.kind == "assign":
+            self.runtime_suspect = True  # maybe a member assignment as a condition
+        return condition
 
     def parse_try_expression(self) -> Node:
         start = self.tokens[self.index].start
@@ -765,6 +773,7 @@ class _Parser(ParserCursor):
 
     def parse_lambda(self) -> Node:
         start = self.tokens[self.index].start
+        self.runtime_suspect = True  # its tail, or a condition ending in it
         self.push_scope()
         params: list[Node] = []
         if self.take_op("||"):

@@ -80,8 +80,11 @@ def vm_diagnostics_reusing(
     """
     units = parsed.units
     children = parsed.tree.children
+    suspects = parsed.unit_runtime_checks
 
     def compute(position: int) -> Relative:
+        if not suspects[position]:
+            return ()  # no lambda and no assignment as a condition: nothing to find
         child = units[position][4] - 1
         if child < (units[position - 1][4] if position > 0 else 0):
             return ()  # a step without a statement (a stray `}`)

@@ -106,6 +106,7 @@ def assert_same_parse(incremental, fresh) -> None:
     assert snapshot(incremental) == snapshot(fresh)
     assert incremental.parsed.units == fresh.parsed.units
     assert incremental.parsed.unit_offsets == fresh.parsed.unit_offsets
+    assert incremental.parsed.unit_runtime_checks == fresh.parsed.unit_runtime_checks
     assert incremental.vm == fresh.vm
 
 

@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from octoscript_lsp.syntax.check import analyze_syntax
+from octoscript_lsp.syntax.tree import Node
+from octoscript_lsp.syntax.vm_compat import vm_diagnostics
 
 LAMBDA = "|| {\n1\n}"
 HEAD = "let a = {b: [1]}\nlet x = 1\nlet g = |p| p\n"
@@ -72,3 +78,82 @@ def test_runtime_rejections_are_positioned_in_the_program():
     result = analyze_syntax(HEAD + f"let f = {LAMBDA}() \n")
     (diagnostic,) = result.diagnostics
     assert result.line_column(diagnostic.offset) == (6, 2)
+
+
+REJECTED = [
+    f"let f = {LAMBDA}()",
+    f"let f = {LAMBDA} == 2",
+    f"g({LAMBDA} < 2)",
+    f"let f = ({LAMBDA}.x)",
+    "if a.b = 1 {\n}",
+    "while x = a.b = 1 {\n}",
+    "for i in a.b += 1 {\n}",
+    "if x == || 1 {\n}",
+]
+ACCEPTED = [
+    "let y = 1",
+    "x += 1",
+    "a.b = 2",
+    "if x = 1 {\n}",
+    "if (a.b = 1) {\n}",
+    "if x {\n  a.b = 1\n}",
+    "while x > 1 {\n  x -= 1\n}",
+    f"let f = {LAMBDA}",
+    "let f = || 1 == 2",
+    "if a.b = 1 {\n} elif x {\n}",
+]
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _wrapped(statement: str, wrapper: int) -> str:
+    if wrapper == 1:
+        return "fn w(x) {\n" + statement + "\n}"
+    if wrapper == 2:
+        return "loop {\n" + statement + "\n}"
+    return statement
+
+
+def _assert_skipped_steps_hold_nothing(source: str) -> None:
+    """The steps the parser marks as needing no runtime check find nothing in a
+    full walk, and the reported findings are the full walk's."""
+    result = analyze_syntax(source)
+    if result.lex.diagnostics or result.parsed.diagnostics:
+        return
+    parsed = result.parsed
+    assert len(parsed.unit_runtime_checks) == len(parsed.units)
+    children = parsed.tree.children
+    for position, unit in enumerate(parsed.units):
+        if parsed.unit_runtime_checks[position]:
+            continue
+        first = parsed.units[position - 1][4] if position > 0 else 0
+        statements = children[first : unit[4]]
+        assert vm_diagnostics(Node("program", 0, 0, statements), result.lex.tokens) == []
+    assert result.vm == vm_diagnostics(parsed.tree, result.lex.tokens)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(REJECTED + ACCEPTED), st.integers(min_value=0, max_value=2)),
+        min_size=1,
+        max_size=8,
+    )
+)
+def test_steps_marked_clean_hold_no_runtime_finding(parts):
+    _assert_skipped_steps_hold_nothing(
+        HEAD + "\n".join(_wrapped(statement, wrapper) for statement, wrapper in parts) + "\n"
+    )
+
+
+@pytest.mark.parametrize(
+    "path", sorted(FIXTURES.glob("*.octoscript")) + sorted(FIXTURES.glob("corpus/*.octoscript"))
+)
+def test_fixture_programs_skip_only_clean_steps(path: Path):
+    _assert_skipped_steps_hold_nothing(path.read_text(encoding="utf-8"))
+
+
+def test_a_program_without_lambdas_or_assigned_conditions_needs_no_check():
+    result = analyze_syntax("let x = 1\nfn f(a) {\n  if a > 1 {\n    a += 1\n  }\n  a\n}\n")
+    assert result.parsed.unit_runtime_checks == [False, False]
+    marked = analyze_syntax("let x = 1\nlet g = |p| p\nif x.y = 2 {\n}\n")
+    assert marked.parsed.unit_runtime_checks == [False, True, True]
