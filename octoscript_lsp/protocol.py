@@ -89,6 +89,45 @@ def _omit_null_active_parameter(converter, cls: type) -> None:
     converter.register_unstructure_hook(cls, unstructure)
 
 
+# One message of each kind a newly opened document brings, for `prepare_document_messages`.
+_SAMPLE_POSITION = {"line": 0, "character": 0}
+_SAMPLE_DOCUMENT_MESSAGES = (
+    {
+        "jsonrpc": "2.0",
+        "method": types.TEXT_DOCUMENT_DID_OPEN,
+        "params": {
+            "textDocument": {"uri": "untitled:sample", "languageId": "", "version": 0, "text": ""}
+        },
+    },
+    {
+        "jsonrpc": "2.0",
+        "method": types.TEXT_DOCUMENT_DID_CHANGE,
+        "params": {
+            "textDocument": {"uri": "untitled:sample", "version": 1},
+            "contentChanges": [
+                {"range": {"start": _SAMPLE_POSITION, "end": _SAMPLE_POSITION}, "text": ""}
+            ],
+        },
+    },
+)
+_SAMPLE_POINT = types.Position(line=0, character=0)
+_SAMPLE_DIAGNOSTICS = types.PublishDiagnosticsNotification(
+    params=types.PublishDiagnosticsParams(
+        uri="untitled:sample",
+        version=0,
+        diagnostics=[
+            types.Diagnostic(
+                range=types.Range(start=_SAMPLE_POINT, end=_SAMPLE_POINT),
+                message="",
+                severity=types.DiagnosticSeverity.Error,
+                source="",
+                code="",
+            )
+        ],
+    )
+)
+
+
 class _Unusable:
     """Stands in for a message whose fields do not fit its method."""
 
@@ -144,6 +183,18 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 error = JsonRpcInvalidParams(f"invalid params for {data.get('method')!r}")
                 self._send_response(message_id, None, error.to_response_error())
             return _UNUSABLE
+
+    def prepare_document_messages(self) -> None:
+        """Make the converter's hooks for didOpen, didChange and
+        publishDiagnostics now (at `initialize`).
+
+        cattrs makes a hook the first time a type is met, about 3 ms for
+        these three. Made here, they do not delay the first opened document's
+        diagnostics.
+        """
+        for message in _SAMPLE_DOCUMENT_MESSAGES:
+            self.structure_message(message)
+        self._serialize_message(_SAMPLE_DIAGNOSTICS)
 
     def _serialize_message(self, data):
         result = getattr(data, "result", None)

@@ -254,6 +254,7 @@ def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
     ls.delivery = diagnostics.delivery(params.capabilities)
     ls.catalogs.apply_initialization_options(params.initialization_options)
     ls.preferences = preferences.from_initialization_options(params.initialization_options)
+    ls.protocol.prepare_document_messages()
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)

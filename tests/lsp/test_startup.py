@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from lsprotocol import types
 
+from octoscript_lsp import protocol
 from octoscript_lsp.server import OctoscriptServer
 from tests.lsp.raw_client import RawClient
 
@@ -38,6 +41,49 @@ def test_handled_notifications_leave_no_pending_futures():
     _handle(ls, {"method": "textDocument/didClose", "params": {"textDocument": {"uri": URI}}})
     # pygls alone would keep one finished future per notification (51 here).
     assert ls.protocol._request_futures == {}
+
+
+# In a fresh interpreter: the handlers belong to the module's `server`.
+_INITIALIZE_AND_REPORT_WARM_UP = """
+import json
+from octoscript_lsp.server import server
+class Null:
+    def write(self, data):
+        pass
+calls = []
+prepare = type(server.protocol).prepare_document_messages
+def counted(protocol):
+    calls.append(1)
+    prepare(protocol)
+type(server.protocol).prepare_document_messages = counted
+server.protocol.set_writer(Null())
+body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"capabilities": {}}})
+server.protocol.handle_message(json.loads(body, object_hook=server.protocol.structure_message))
+print(len(calls))
+"""
+
+
+def test_initialize_prepares_the_document_message_hooks():
+    """cattrs makes a converter hook the first time it meets a type (about
+    3 ms for the first didOpen, didChange and publishDiagnostics); answering
+    `initialize` makes them, so the first document's diagnostics do not wait."""
+    run = subprocess.run(
+        [sys.executable, "-c", _INITIALIZE_AND_REPORT_WARM_UP],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    assert run.stdout.strip().splitlines()[-1] == "1"
+
+
+def test_the_warm_up_samples_are_messages_of_their_kinds():
+    """A sample that no longer fits its method would warm nothing."""
+    ls = OctoscriptServer()
+    kinds = (types.DidOpenTextDocumentNotification, types.DidChangeTextDocumentNotification)
+    for sample, kind in zip(protocol._SAMPLE_DOCUMENT_MESSAGES, kinds, strict=True):
+        assert type(ls.protocol.structure_message(sample)) is kind
 
 
 # The installed `octoscript-lsp` program and `python -m octoscript_lsp` start
