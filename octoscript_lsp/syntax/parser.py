@@ -377,8 +377,11 @@ class _Parser(ParserCursor):
         keyword = self.index
         token = self.tokens[keyword]
         start = token.start
-        if not self.enter_nesting():
+        # `enter_nesting`/`leave_nesting` inlined: this runs once per expression.
+        if self.nesting >= self.max_nesting:
+            self.enter_nesting()  # reports the limit
             return self.node("error", start)
+        self.nesting += 1
         kind = token.kind
         if kind is Kind.IDENT and token.text in CONTROL_WORDS:
             result = self._parse_control(token.text, start, keyword)
@@ -388,7 +391,7 @@ class _Parser(ParserCursor):
             result = self.parse_primary()
         else:
             result = self.parse_assignment()
-        self.leave_nesting()
+        self.nesting -= 1
         return result
 
     def _parse_control(self, word: str, start: int, keyword: int) -> Node:
@@ -609,7 +612,12 @@ class _Parser(ParserCursor):
                 return left
             operator = self.index
             self.index = operator + 1
-            right = self.parse_binary(precedence + 1)
+            operand = tokens[operator + 1]
+            if operand.kind in _LONE_OPERANDS and tokens[operator + 2].kind not in _OPERAND_GOES_ON:
+                # A lone name or literal: all that the levels below would hand up.
+                right = self.parse_primary()
+            else:
+                right = self.parse_binary(precedence + 1)
             left = self.node("binary", start, [left, right], operator)
 
     def parse_unary(self) -> Node:
