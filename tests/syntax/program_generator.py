@@ -18,6 +18,9 @@ BINARY_OPERATORS = ("+", "-", "*", "/", "%", "==", "!=", "<", "<=", ">", ">=", "
 ASSIGNMENT_OPERATORS = ("=", "+=", "-=", "*=", "/=", "%=")
 # Declares every name the generated statements use.
 PRELUDE = "use mod.tool\nlet a = {b: [1]}\nlet x = 1\nlet g = |p| p\n"
+# Between top-level statements: steps end at a newline or `;`, and comments
+# and blank lines move the steps after them.
+SEPARATORS = ("\n", "\n", "\n\n", "; ", ";\n", "\n// note\n", " /* note */\n", "\r\n")
 
 
 @dataclass
@@ -28,7 +31,8 @@ class ProgramGenerator:
     depth: int = 4
 
     def program(self, statements: int) -> str:
-        body = "\n".join(self.statement(self.depth, 0, False) for _ in range(statements))
+        separator = self.rng.choice(SEPARATORS)
+        body = separator.join(self.statement(self.depth, 0, False) for _ in range(statements))
         return PRELUDE + body + "\n"
 
     def top_level_statement(self) -> str:
@@ -285,12 +289,13 @@ class EditedProgram:
     statements: list[str]
     # Set by a character edit: the text no longer splits into `statements`.
     text: str | None = None
+    separator: str = "\n"
 
     @property
     def source(self) -> str:
         if self.text is not None:
             return self.text
-        return PRELUDE + "\n".join(self.statements) + "\n"
+        return PRELUDE + self.separator.join(self.statements) + "\n"
 
     def edit(self) -> str:
         """Apply one random edit; returns the new source.

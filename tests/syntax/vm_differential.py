@@ -15,7 +15,7 @@ from octoscript_lsp.syntax.check import SyntaxResult, analyze_syntax
 from octoscript_lsp.syntax.tree import Node
 from octoscript_lsp.syntax.vm_compat import vm_diagnostics
 
-from .program_generator import EditedProgram, ProgramGenerator
+from .program_generator import SEPARATORS, EditedProgram, ProgramGenerator
 from .test_incremental import assert_same_parse
 
 
@@ -47,6 +47,10 @@ def check_random_program(seed: int) -> None:
     generator = ProgramGenerator(random.Random(seed))
     source = generator.program(generator.rng.randrange(1, 7))
     assert_vm_is_the_full_walk(analyze_syntax(source))
+    # Near the token budget and the nesting limit (valid only when within both).
+    budget = generator.rng.randrange(20, 400)
+    nesting = generator.rng.randrange(2, 12)
+    assert_vm_is_the_full_walk(analyze_syntax(source, max_tokens=budget, max_nesting=nesting))
 
 
 def check_random_edits(seed: int, count: int, base: str | None = None) -> None:
@@ -54,7 +58,8 @@ def check_random_edits(seed: int, count: int, base: str | None = None) -> None:
     only), each analysed incrementally from the one before."""
     generator = ProgramGenerator(random.Random(seed), depth=3)
     statements = [generator.top_level_statement() for _ in range(generator.rng.randrange(1, 6))]
-    program = EditedProgram(generator, statements, base)
+    separator = generator.rng.choice(SEPARATORS)
+    program = EditedProgram(generator, statements, base, separator)
     previous = analyze_syntax(program.source)
     assert_vm_is_the_full_walk(previous)
     for _ in range(count):
