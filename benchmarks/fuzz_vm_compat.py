@@ -4,7 +4,8 @@
 
 Each seed checks one random program against the full tree walk, then one
 random edit sequence (incremental against fresh analysis, and the full
-walk after every edit). Prints each distinct failure once, with its seed.
+walk after every edit); every tenth seed also types a statement in and
+out one character at a time. Prints each distinct failure once, with its seed.
 """
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tests.syntax.vm_differential import check_random_edits, check_random_program  # noqa: E402
+from tests.syntax.vm_differential import (  # noqa: E402
+    check_random_edits,
+    check_random_program,
+    check_typing,
+)
 
 
 def main() -> int:
@@ -32,6 +37,8 @@ def main() -> int:
         try:
             check_random_program(seed)
             check_random_edits(seed, options.edits)
+            if seed % 10 == 0:
+                check_typing(seed)
         except Exception as error:  # noqa: BLE001 - report and go on
             key = (type(error).__name__, str(error)[:60])
             if key not in failures:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from .vm_differential import check_random_edits, check_random_program
+from .vm_differential import check_random_edits, check_random_program, check_typing
 
 
 @pytest.mark.parametrize("seed", range(0, 400, 4))
@@ -29,3 +29,8 @@ def test_random_edits_of_fixture_programs(path: Path):
     base = path.read_text(encoding="utf-8")
     for seed in range(3):
         check_random_edits(seed, 6, base)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_typing_a_statement_and_deleting_it_matches_fresh_analysis(seed: int):
+    check_typing(seed)

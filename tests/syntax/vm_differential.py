@@ -15,7 +15,7 @@ from octoscript_lsp.syntax.check import SyntaxResult, analyze_syntax
 from octoscript_lsp.syntax.tree import Node
 from octoscript_lsp.syntax.vm_compat import vm_diagnostics
 
-from .program_generator import SEPARATORS, EditedProgram, ProgramGenerator
+from .program_generator import PRELUDE, SEPARATORS, EditedProgram, ProgramGenerator
 from .test_incremental import assert_same_parse
 
 
@@ -64,6 +64,27 @@ def check_random_edits(seed: int, count: int, base: str | None = None) -> None:
     assert_vm_is_the_full_walk(previous)
     for _ in range(count):
         source = program.edit()
+        incremental = analyze_syntax(source, previous=previous)
+        assert_same_parse(incremental, analyze_syntax(source))
+        assert_vm_is_the_full_walk(incremental)
+        previous = incremental
+
+
+def check_typing(seed: int) -> None:
+    """Type a random statement into a random program one character at a time
+    at a statement boundary, then delete it again the same way; every version
+    is analysed incrementally from the one before."""
+    generator = ProgramGenerator(random.Random(seed), depth=3)
+    statements = [generator.top_level_statement() for _ in range(generator.rng.randrange(1, 5))]
+    cut = generator.rng.randrange(len(statements) + 1)
+    head = PRELUDE + "".join(statement + "\n" for statement in statements[:cut])
+    tail = "".join(statement + "\n" for statement in statements[cut:])
+    typed = generator.statement(2, 0, False) + "\n"  # short: one analysis per character
+    versions = [typed[:length] for length in range(1, len(typed) + 1)]
+    versions += versions[-2::-1] + [""]
+    previous = analyze_syntax(head + tail)
+    for middle in versions:
+        source = head + middle + tail
         incremental = analyze_syntax(source, previous=previous)
         assert_same_parse(incremental, analyze_syntax(source))
         assert_vm_is_the_full_walk(incremental)
