@@ -86,6 +86,86 @@ def test_the_warm_up_samples_are_messages_of_their_kinds():
         assert type(ls.protocol.structure_message(sample)) is kind
 
 
+# In a fresh interpreter: answers `initialize` (argv[2]: the client capabilities)
+# after breaking a converter hook (argv[1]: none, structure or unstructure), and
+# prints what the server wrote, kept and logged.
+_INITIALIZE_AND_REPORT_STATE = """
+import json, logging, sys
+from lsprotocol import types
+from octoscript_lsp.server import server
+records = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        records.append(record)
+logging.getLogger().addHandler(Keep())
+logging.getLogger().setLevel(logging.INFO)
+written = []
+class Writer:
+    def write(self, data):
+        written.append(data.decode("utf-8"))
+def fails(*args):
+    raise RuntimeError("broken hook")
+converter = server.protocol._converter
+if sys.argv[1] == "structure":
+    converter.register_structure_hook(types.DidOpenTextDocumentNotification, fails)
+if sys.argv[1] == "unstructure":
+    converter.register_unstructure_hook(types.PublishDiagnosticsNotification, fails)
+server.protocol.set_writer(Writer())
+body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                   "params": {"capabilities": json.loads(sys.argv[2])}})
+server.protocol.handle_message(json.loads(body, object_hook=server.protocol.structure_message))
+print(json.dumps({
+    "answers": [json.loads(data.partition("\\r\\n\\r\\n")[2]) for data in written],
+    "futures": len(server.protocol._request_futures),
+    "documents": list(server.protocol.workspace.text_documents),
+    "logged": [(record.levelname, record.getMessage()) for record in records],
+}))
+"""
+
+
+def _initialized_state(broken_hook: str, capabilities: object) -> dict:
+    run = subprocess.run(
+        [sys.executable, "-c", _INITIALIZE_AND_REPORT_STATE, broken_hook, json.dumps(capabilities)],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    return json.loads(run.stdout.strip().splitlines()[-1])
+
+
+ODD_CAPABILITIES = {
+    "general": {"positionEncodings": ["utf-32"]},
+    "textDocument": {"publishDiagnostics": {"versionSupport": "yes"}, "synchronization": None},
+    "experimental": [1, 2],
+}
+
+
+@pytest.mark.parametrize("capabilities", [{}, ODD_CAPABILITIES])
+def test_preparing_the_document_messages_sends_and_keeps_nothing(capabilities):
+    """The sample messages `initialize` structures are never handled: the
+    client gets the initialize answer alone, and no sample document, request
+    future or log line about the samples stays behind."""
+    state = _initialized_state("none", capabilities)
+    (answer,) = state["answers"]
+    assert answer["id"] == 1 and "capabilities" in answer["result"]
+    assert state["futures"] == 0
+    assert state["documents"] == []
+    logged = [message for _, message in state["logged"]]
+    assert not [message for message in logged if "untitled:sample" in message]
+    assert {level for level, _ in state["logged"]} == {"INFO"}
+
+
+@pytest.mark.parametrize("broken_hook", ["structure", "unstructure"])
+def test_a_failing_converter_hook_does_not_fail_initialize(broken_hook: str):
+    """Preparing the hooks only saves time: a hook that raises must leave
+    `initialize` answered, and quiet until a real message meets it."""
+    state = _initialized_state(broken_hook, {})
+    (answer,) = state["answers"]
+    assert "capabilities" in answer["result"]
+    assert [level for level, _ in state["logged"] if level != "INFO"] == []
+
+
 # The installed `octoscript-lsp` program and `python -m octoscript_lsp` start
 # through `launch.main` (the other tests run `python -m octoscript_lsp.server`).
 PROGRAM = [sys.executable, "-m", "octoscript_lsp"]

@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from octoscript_lsp.syntax.check import analyze_syntax
-from octoscript_lsp.syntax.tree import Node
-from octoscript_lsp.syntax.vm_compat import vm_diagnostics
+
+from .vm_differential import assert_vm_is_the_full_walk
 
 LAMBDA = "|| {\n1\n}"
 HEAD = "let a = {b: [1]}\nlet x = 1\nlet g = |p| p\n"
@@ -113,24 +113,6 @@ def _wrapped(statement: str, wrapper: int) -> str:
     return statement
 
 
-def _assert_skipped_steps_hold_nothing(source: str) -> None:
-    """The steps the parser marks as needing no runtime check find nothing in a
-    full walk, and the reported findings are the full walk's."""
-    result = analyze_syntax(source)
-    if result.lex.diagnostics or result.parsed.diagnostics:
-        return
-    parsed = result.parsed
-    assert len(parsed.unit_runtime_checks) == len(parsed.units)
-    children = parsed.tree.children
-    for position, unit in enumerate(parsed.units):
-        if parsed.unit_runtime_checks[position]:
-            continue
-        first = parsed.units[position - 1][4] if position > 0 else 0
-        statements = children[first : unit[4]]
-        assert vm_diagnostics(Node("program", 0, 0, statements), result.lex.tokens) == []
-    assert result.vm == vm_diagnostics(parsed.tree, result.lex.tokens)
-
-
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(
@@ -140,16 +122,15 @@ def _assert_skipped_steps_hold_nothing(source: str) -> None:
     )
 )
 def test_steps_marked_clean_hold_no_runtime_finding(parts):
-    _assert_skipped_steps_hold_nothing(
-        HEAD + "\n".join(_wrapped(statement, wrapper) for statement, wrapper in parts) + "\n"
-    )
+    source = HEAD + "\n".join(_wrapped(statement, wrapper) for statement, wrapper in parts) + "\n"
+    assert_vm_is_the_full_walk(analyze_syntax(source))
 
 
 @pytest.mark.parametrize(
     "path", sorted(FIXTURES.glob("*.octoscript")) + sorted(FIXTURES.glob("corpus/*.octoscript"))
 )
 def test_fixture_programs_skip_only_clean_steps(path: Path):
-    _assert_skipped_steps_hold_nothing(path.read_text(encoding="utf-8"))
+    assert_vm_is_the_full_walk(analyze_syntax(path.read_text(encoding="utf-8")))
 
 
 def test_a_program_without_lambdas_or_assigned_conditions_needs_no_check():
