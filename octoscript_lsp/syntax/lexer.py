@@ -14,6 +14,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat, starmap
 
 from ..limits import MAX_SYNTAX_TOKENS
 from .codes import SyntaxCode
@@ -325,47 +326,17 @@ def _tokenize_from(
     # Line feeds from here on are checked for being back in step with the old stream.
     resync_at = resync.from_offset if resync is not None else length + 1
     tokens = out.tokens
-    append = tokens.append
-    room = out.room
-    single = _SINGLE
-    make = Token
-    ident, newline, operator_kind = Kind.IDENT, Kind.NEWLINE, Kind.OPERATOR
     while pos < length:
-        # Common tokens come from one C-level scanner, which stops where
-        # `_COMMON` does not match; the character-level scanners take that.
-        # Every match ends with its token, so `pos` is where it stopped.
-        next_match = _COMMON.scanner(source, pos).match
-        while (found := next_match()) is not None:
-            group = found.lastindex
-            start, pos = found.span(group)
-            if group == _IDENT_GROUP:
-                token = make(ident, source[start:pos], start, pos)
-            elif group == _PUNCTUATION_GROUP:
-                char = source[start]
-                token = make(single[char], char, start, pos)
-            elif group == _OPERATOR_GROUP:
-                operator = source[start:pos]
-                if operator not in CANONICAL_OPERATORS:
-                    _report_operator(operator, start, sink)
-                    continue
-                token = make(operator_kind, operator, start, pos)
-            elif group == _NEWLINE_GROUP:
-                if start >= resync_at and resync.adopt(start, out, sink, comments):
-                    pos = length
-                    break
-                token = make(newline, "\n", start, pos)
-            elif group == _NUMBER_GROUP:
-                token = make(Kind.NUMBER, "", start, pos)
-            elif group == _STRING_GROUP:
-                token = make(Kind.STRING, "", start, pos)
-            else:
-                comments.append((start, pos))
-                continue
-            if len(tokens) < room:
-                append(token)
-            else:
-                out.emit(token.kind, token.text, start, pos)
-        if pos < length:
+        free = out.room - len(tokens)
+        if free > 0:
+            # At most `free` matches, so at most `free` tokens: the budget holds.
+            pos = _scan_common(source, pos, free, tokens, out, comments, resync_at, resync)
+        elif out.limit_offset is not None:
+            # Over the budget and reported: later tokens are dropped, their
+            # problems still count (and resync attempts now fail).
+            pos = _scan_common(source, pos, length, [], out, comments, resync_at, resync)
+        else:
+            # The next token is the first over the budget: `emit` reports it.
             pos = _scan_rare(source, pos, out, sink, comments)
     # END sits outside the token budget so a full budget still terminates.
     out.tokens.append(Token(Kind.END, "", length, length))
@@ -377,6 +348,71 @@ def _tokenize_from(
             head + fresh + out.tail + [(out.tokens, last, last + 1, None)], moved_tokens
         )
     return LexResult(tokens, sink.items, sink.truncated, comments, out.limit_offset)
+
+
+def _scan_common(
+    source: str,
+    pos: int,
+    most: int,
+    tokens: list[Token],
+    out: _TokenBuffer,
+    comments: list,
+    resync_at: int,
+    resync: _Resync | None,
+) -> int:
+    """Lex from `pos` with the `_COMMON` scanner, at most `most` matches (each
+    makes at most one token, appended to `tokens`), then, if it stopped where
+    `_COMMON` does not match, one step of `_scan_rare`. Returns where it got
+    to: the end of the text once the old stream's tail is adopted."""
+    sink = out.sink
+    single = _SINGLE
+    canonical = CANONICAL_OPERATORS
+    append = tokens.append
+    # object.__new__ and the slot stores make the same Token as Token(...)
+    # without entering its Python __init__ (about a fifth of the lex).
+    new = object.__new__
+    token_type = Token
+    ident, newline, operator_kind = Kind.IDENT, Kind.NEWLINE, Kind.OPERATOR
+    number, string = Kind.NUMBER, Kind.STRING
+    # starmap over repeat bounds the matches in C; a match ends with its token.
+    for found in starmap(_COMMON.scanner(source, pos).match, repeat((), most)):
+        if found is None:
+            return _scan_rare(source, pos, out, sink, comments)
+        group = found.lastindex
+        start, pos = found.span(group)
+        if group == _IDENT_GROUP:
+            kind = ident
+            text = source[start:pos]
+        elif group == _PUNCTUATION_GROUP:
+            text = source[start]
+            kind = single[text]
+        elif group == _OPERATOR_GROUP:
+            text = source[start:pos]
+            if text not in canonical:
+                _report_operator(text, start, sink)
+                continue
+            kind = operator_kind
+        elif group == _NEWLINE_GROUP:
+            if start >= resync_at and resync.adopt(start, out, sink, comments):
+                return len(source)
+            kind = newline
+            text = "\n"
+        elif group == _NUMBER_GROUP:
+            kind = number
+            text = ""
+        elif group == _STRING_GROUP:
+            kind = string
+            text = ""
+        else:
+            comments.append((start, pos))
+            continue
+        token = new(token_type)
+        token.kind = kind
+        token.text = text
+        token.start = start
+        token.end = pos
+        append(token)
+    return pos
 
 
 def _scan_rare(
