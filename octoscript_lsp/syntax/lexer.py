@@ -47,14 +47,14 @@ _SINGLE = {
 }
 
 # The common tokens in one regular expression, after any horizontal space;
-# anything else (CR, strings with escapes, numbers with a problem, block
+# anything else (a bare CR, strings with escapes, numbers with a problem, block
 # comments, characters outside the language) fails to match and takes the
 # character-by-character scanners below, which also report the problems.
 _OPERATOR_RUN = r"[!^&*+\-|?:=@><./~%]*"
 _COMMON = re.compile(
     r"[ \t\f]*(?:"
     rf"({IDENTIFIER.pattern})"  # identifier
-    r"|(\n)"  # line feed
+    r"|(\r?\n)"  # line feed or CRLF
     r"|([{}()\[\],;])"  # punctuation
     rf"|((?:[!^&*+\-|?:=@><.~%]|/(?![/*])){_OPERATOR_RUN})"  # operator, not a comment
     r"|([0-9]+(?:\.[0-9]+)?)(?![.0-9A-Za-z_])"  # number without exponent or suffix
@@ -393,10 +393,13 @@ def _scan_common(
                 continue
             kind = operator_kind
         elif group == _NEWLINE_GROUP:
-            if start >= resync_at and resync.adopt(start, out, sink, comments):
+            if pos - start == 2:
+                text = "\r\n"  # the old stream is adopted at line feeds only
+            elif start >= resync_at and resync.adopt(start, out, sink, comments):
                 return len(source)
+            else:
+                text = "\n"
             kind = newline
-            text = "\n"
         elif group == _NUMBER_GROUP:
             kind = number
             text = ""
