@@ -47,7 +47,7 @@ _SINGLE = {
 }
 
 # The common tokens in one regular expression, after any horizontal space;
-# anything else (a bare CR, strings with escapes, numbers with a problem, block
+# anything else (a bare CR, unicode or bad escapes, numbers with a problem, block
 # comments, characters outside the language) fails to match and takes the
 # character-by-character scanners below, which also report the problems.
 _OPERATOR_RUN = r"[!^&*+\-|?:=@><./~%]*"
@@ -58,7 +58,7 @@ _COMMON = re.compile(
     r"|([{}()\[\],;])"  # punctuation
     rf"|((?:[!^&*+\-|?:=@><.~%]|/(?![/*])){_OPERATOR_RUN})"  # operator, not a comment
     r"|([0-9]+(?:\.[0-9]+)?)(?![.0-9A-Za-z_])"  # number without exponent or suffix
-    r'|("[^"\\\n\r]*")'  # string without escapes
+    r'|("[^"\\\n\r]*(?:\\["\\nrt][^"\\\n\r]*)*")'  # string, simple escapes only
     r"|(//[^\n\r]*)"  # line comment
     r")"
 )

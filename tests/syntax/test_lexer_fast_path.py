@@ -33,7 +33,9 @@ from .test_properties import FRAGMENTS
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 FIXTURE_FILES = sorted(path for path in FIXTURES.rglob("*") if path.is_file())
 NEVER = re.compile(r"(?!)")
-SOUP = st.lists(st.sampled_from(FRAGMENTS + EDIT_FRAGMENTS), max_size=120)
+# Strings with every escape the fast path takes, and pieces of escapes it leaves.
+STRING_FRAGMENTS = ['"a\\nb"', '"\\"\\\\"', '"\\t\\r"', '"\\', "\\", '\\"', '"\\u0041"', "\\n"]
+SOUP = st.lists(st.sampled_from(FRAGMENTS + EDIT_FRAGMENTS + STRING_FRAGMENTS), max_size=120)
 BUDGETS = st.one_of(st.integers(min_value=1, max_value=40), st.just(MAX_SYNTAX_TOKENS))
 CHECKED = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -103,7 +105,9 @@ EDITS = st.lists(
     st.tuples(
         st.floats(min_value=0, max_value=1),
         st.integers(min_value=0, max_value=12),
-        st.lists(st.sampled_from(FRAGMENTS + EDIT_FRAGMENTS), max_size=4).map("".join),
+        st.lists(st.sampled_from(FRAGMENTS + EDIT_FRAGMENTS + STRING_FRAGMENTS), max_size=4).map(
+            "".join
+        ),
     ),
     min_size=1,
     max_size=4,
