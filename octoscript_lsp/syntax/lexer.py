@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat, starmap
@@ -71,6 +72,9 @@ _COMMON = re.compile(
     _STRING_GROUP,
     _LINE_COMMENT_GROUP,
 ) = range(1, 8)
+
+# Takes the tokens past the budget and keeps none of them.
+_DROP = deque(maxlen=0).append
 
 MSG_BAD_UNICODE_ESCAPE = (
     "unicode escapes must use four hexadecimal digits or `\\u{...}` with one to six "
@@ -325,19 +329,7 @@ def _tokenize_from(
     length = len(source)
     # Line feeds from here on are checked for being back in step with the old stream.
     resync_at = resync.from_offset if resync is not None else length + 1
-    tokens = out.tokens
-    while pos < length:
-        free = out.room - len(tokens)
-        if free > 0:
-            # At most `free` matches, so at most `free` tokens: the budget holds.
-            pos = _scan_common(source, pos, free, tokens, out, comments, resync_at, resync)
-        elif out.limit_offset is not None:
-            # Over the budget and reported: later tokens are dropped, their
-            # problems still count (and resync attempts now fail).
-            pos = _scan_common(source, pos, length, [], out, comments, resync_at, resync)
-        else:
-            # The next token is the first over the budget: `emit` reports it.
-            pos = _scan_rare(source, pos, out, sink, comments)
+    _lex(source, pos, out, comments, resync_at, resync)
     # END sits outside the token budget so a full budget still terminates.
     out.tokens.append(Token(Kind.END, "", length, length))
     tokens: list[Token] | MovedList[Token] = out.tokens
@@ -350,72 +342,88 @@ def _tokenize_from(
     return LexResult(tokens, sink.items, sink.truncated, comments, out.limit_offset)
 
 
-def _scan_common(
+def _lex(
     source: str,
     pos: int,
-    most: int,
-    tokens: list[Token],
     out: _TokenBuffer,
-    comments: list,
+    comments: list[tuple[int, int]],
     resync_at: int,
     resync: _Resync | None,
-) -> int:
-    """Lex from `pos` with the `_COMMON` scanner, at most `most` matches (each
-    makes at most one token, appended to `tokens`), then, if it stopped where
-    `_COMMON` does not match, one step of `_scan_rare`. Returns where it got
-    to: the end of the text once the old stream's tail is adopted."""
+) -> None:
+    """Lex from `pos` to the end of the text, or until the old stream's tail
+    is adopted. Runs of common tokens come from the `_COMMON` scanner; where
+    it does not match, `_scan_rare` takes one construct."""
+    length = len(source)
     sink = out.sink
+    tokens = out.tokens
+    keep, room = tokens.append, out.room
     single = _SINGLE
     canonical = CANONICAL_OPERATORS
-    append = tokens.append
     # object.__new__ and the slot stores make the same Token as Token(...)
     # without entering its Python __init__ (about a fifth of the lex).
     new = object.__new__
     token_type = Token
     ident, newline, operator_kind = Kind.IDENT, Kind.NEWLINE, Kind.OPERATOR
     number, string = Kind.NUMBER, Kind.STRING
-    # starmap over repeat bounds the matches in C; a match ends with its token.
-    for found in starmap(_COMMON.scanner(source, pos).match, repeat((), most)):
-        if found is None:
-            return _scan_rare(source, pos, out, sink, comments)
-        group = found.lastindex
-        start, pos = found.span(group)
-        if group == _IDENT_GROUP:
-            kind = ident
-            text = source[start:pos]
-        elif group == _PUNCTUATION_GROUP:
-            text = source[start]
-            kind = single[text]
-        elif group == _OPERATOR_GROUP:
-            text = source[start:pos]
-            if text not in canonical:
-                _report_operator(text, start, sink)
-                continue
-            kind = operator_kind
-        elif group == _NEWLINE_GROUP:
-            if pos - start == 2:
-                text = "\r\n"  # the old stream is adopted at line feeds only
-            elif start >= resync_at and resync.adopt(start, out, sink, comments):
-                return len(source)
-            else:
-                text = "\n"
-            kind = newline
-        elif group == _NUMBER_GROUP:
-            kind = number
-            text = ""
-        elif group == _STRING_GROUP:
-            kind = string
-            text = ""
+    endless = repeat(())
+    while pos < length:
+        free = room - len(tokens)
+        if free >= length - pos:
+            # Every token takes at least one character: the budget holds to the end.
+            append, budget = keep, endless
+        elif free > 0:
+            # At most `free` matches, so at most `free` tokens: the budget holds.
+            append, budget = keep, repeat((), free)
+        elif out.limit_offset is not None:
+            # Over the budget and reported: later tokens are dropped, their
+            # problems still count (and resync attempts now fail).
+            append, budget = _DROP, endless
         else:
-            comments.append((start, pos))
+            # The next token is the first over the budget: `emit` reports it.
+            pos = _scan_rare(source, pos, out, sink, comments)
             continue
-        token = new(token_type)
-        token.kind = kind
-        token.text = text
-        token.start = start
-        token.end = pos
-        append(token)
-    return pos
+        # starmap bounds the matches in C; a match ends with its token.
+        for found in starmap(_COMMON.scanner(source, pos).match, budget):
+            if found is None:
+                pos = _scan_rare(source, pos, out, sink, comments)
+                break
+            group = found.lastindex
+            start, pos = found.span(group)
+            if group == _IDENT_GROUP:
+                kind = ident
+                text = source[start:pos]
+            elif group == _PUNCTUATION_GROUP:
+                text = source[start]
+                kind = single[text]
+            elif group == _OPERATOR_GROUP:
+                text = source[start:pos]
+                if text not in canonical:
+                    _report_operator(text, start, sink)
+                    continue
+                kind = operator_kind
+            elif group == _NEWLINE_GROUP:
+                if pos - start == 2:
+                    text = "\r\n"  # the old stream is adopted at line feeds only
+                elif start >= resync_at and resync.adopt(start, out, sink, comments):
+                    return
+                else:
+                    text = "\n"
+                kind = newline
+            elif group == _NUMBER_GROUP:
+                kind = number
+                text = ""
+            elif group == _STRING_GROUP:
+                kind = string
+                text = ""
+            else:
+                comments.append((start, pos))
+                continue
+            token = new(token_type)
+            token.kind = kind
+            token.text = text
+            token.start = start
+            token.end = pos
+            append(token)
 
 
 def _scan_rare(

@@ -1,6 +1,6 @@
 """The lexer's regex fast path must lex exactly as its character-level scanners.
 
-`_scan_common` takes the common tokens from one compiled scanner, makes the
+`_lex` takes the common tokens from one compiled scanner, makes the
 tokens without `Token.__init__` and bounds the token budget by its number of
 matches; `_scan_rare` lexes everything, one construct at a time. With the
 scanner swapped for a pattern that never matches, every character goes
