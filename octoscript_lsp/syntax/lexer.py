@@ -48,9 +48,10 @@ _SINGLE = {
 }
 
 # The common tokens in one regular expression, after any horizontal space;
-# anything else (a bare CR, unicode or bad escapes, numbers with a problem, block
-# comments, characters outside the language) fails to match and takes the
-# character-by-character scanners below, which also report the problems.
+# anything else (a bare CR, unicode or bad escapes, numbers with a problem,
+# block comments over lines or with a `*` inside, characters outside the
+# language) fails to match and takes the character-by-character scanners
+# below, which also report the problems.
 _OPERATOR_RUN = r"[!^&*+\-|?:=@><./~%]*"
 _COMMON = re.compile(
     r"[ \t\f]*(?:"
@@ -58,9 +59,9 @@ _COMMON = re.compile(
     r"|(\r?\n)"  # line feed or CRLF
     r"|([{}()\[\],;])"  # punctuation
     rf"|((?:[!^&*+\-|?:=@><.~%]|/(?![/*])){_OPERATOR_RUN})"  # operator, not a comment
-    r"|([0-9]+(?:\.[0-9]+)?)(?![.0-9A-Za-z_])"  # number without exponent or suffix
+    r"|([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)(?![.0-9A-Za-z_])"  # number, no suffix
     r'|("[^"\\\n\r]*(?:\\["\\nrt][^"\\\n\r]*)*")'  # string, simple escapes only
-    r"|(//[^\n\r]*)"  # line comment
+    r"|(//[^\n\r]*|/\*[^*\n\r]*\*/)"  # line comment, one-line block comment without `*`
     r")"
 )
 (

@@ -33,9 +33,27 @@ from .test_properties import FRAGMENTS
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 FIXTURE_FILES = sorted(path for path in FIXTURES.rglob("*") if path.is_file())
 NEVER = re.compile(r"(?!)")
-# Strings with every escape the fast path takes, and pieces of escapes it leaves.
-STRING_FRAGMENTS = ['"a\\nb"', '"\\"\\\\"', '"\\t\\r"', '"\\', "\\", '\\"', '"\\u0041"', "\\n"]
-SOUP = st.lists(st.sampled_from(FRAGMENTS + EDIT_FRAGMENTS + STRING_FRAGMENTS), max_size=120)
+# Strings with every escape the fast path takes, pieces of escapes it leaves,
+# numbers with exponents and block comments it takes or leaves.
+EXTRA_FRAGMENTS = [
+    '"a\\nb"',
+    '"\\"\\\\"',
+    '"\\t\\r"',
+    '"\\',
+    "\\",
+    '\\"',
+    '"\\u0041"',
+    "\\n",
+    "1e+5",
+    "2.5E-3",
+    "1e",
+    "1e+",
+    "1E5x",
+    "/* a */",
+    "/**/",
+    "/* * */",
+]
+SOUP = st.lists(st.sampled_from(FRAGMENTS + EDIT_FRAGMENTS + EXTRA_FRAGMENTS), max_size=120)
 BUDGETS = st.one_of(st.integers(min_value=1, max_value=40), st.just(MAX_SYNTAX_TOKENS))
 CHECKED = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -84,6 +102,46 @@ def test_fixtures_lex_as_the_character_scanners_do(path: Path, budget: int):
     assert_lexes_as_reference(source.replace("\n", "\r\n"), budget)
 
 
+# Edges of what the fast path takes: `**/` does not close a block comment,
+# a line break inside one is a token, an exponent needs digits, a suffix or
+# a second point leaves the number to `_scan_number`.
+EDGES = [
+    "/* **/",
+    "/* **/ */ x",
+    "/**/",
+    "/***/",
+    "/* * / */",
+    "/*/ */",
+    "/* a */*/",
+    "/* a *//b",
+    "/* a\n */",
+    "/* a\r\n */ b",
+    "1e5",
+    "1e+5 1E-5 1.5e3",
+    "1e",
+    "1e+",
+    "1e5x",
+    "1e5.x",
+    "1e5_",
+    "1.e5",
+    "1e5é",
+    '"\\n" "\\"" "\\\\"',
+    '"\\u0041" "\\u{41}" "\\u{D800}"',
+    '"\\q"',
+    '"\\',
+    '"a\\\n"',
+    '"\\"',
+    "a\r\nb\rc",
+]
+
+
+@pytest.mark.parametrize("source", EDGES)
+@pytest.mark.parametrize("budget", [MAX_SYNTAX_TOKENS, 1, 2])
+def test_edges_of_the_fast_path_lex_as_the_character_scanners_do(source: str, budget: int):
+    assert_lexes_as_reference(source, budget)
+    assert_lexes_as_reference(f"x {source} y\n", budget)
+
+
 @CHECKED
 @given(SOUP, st.sampled_from(["", " ", "\n"]), BUDGETS)
 def test_token_soup_lexes_as_the_character_scanners_do(parts, separator, budget):
@@ -105,7 +163,7 @@ EDITS = st.lists(
     st.tuples(
         st.floats(min_value=0, max_value=1),
         st.integers(min_value=0, max_value=12),
-        st.lists(st.sampled_from(FRAGMENTS + EDIT_FRAGMENTS + STRING_FRAGMENTS), max_size=4).map(
+        st.lists(st.sampled_from(FRAGMENTS + EDIT_FRAGMENTS + EXTRA_FRAGMENTS), max_size=4).map(
             "".join
         ),
     ),
