@@ -71,7 +71,7 @@ _COMMON = re.compile(
     _OPERATOR_GROUP,
     _NUMBER_GROUP,
     _STRING_GROUP,
-    _LINE_COMMENT_GROUP,
+    _COMMENT_GROUP,
 ) = range(1, 8)
 
 # Takes the tokens past the budget and keeps none of them.
