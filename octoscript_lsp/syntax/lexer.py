@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import repeat, starmap
 
 from ..limits import MAX_SYNTAX_TOKENS
 from .codes import SyntaxCode
@@ -46,19 +48,20 @@ _SINGLE = {
 }
 
 # The common tokens in one regular expression, after any horizontal space;
-# anything else (CR, strings with escapes, numbers with a problem, block
-# comments, characters outside the language) fails to match and takes the
-# character-by-character scanners below, which also report the problems.
+# anything else (a bare CR, unicode or bad escapes, numbers with a problem,
+# block comments over lines or with a `*` inside, characters outside the
+# language) fails to match and takes the character-by-character scanners
+# below, which also report the problems.
 _OPERATOR_RUN = r"[!^&*+\-|?:=@><./~%]*"
 _COMMON = re.compile(
     r"[ \t\f]*(?:"
     rf"({IDENTIFIER.pattern})"  # identifier
-    r"|(\n)"  # line feed
+    r"|(\r?\n)"  # line feed or CRLF
     r"|([{}()\[\],;])"  # punctuation
     rf"|((?:[!^&*+\-|?:=@><.~%]|/(?![/*])){_OPERATOR_RUN})"  # operator, not a comment
-    r"|([0-9]+(?:\.[0-9]+)?)(?![.0-9A-Za-z_])"  # number without exponent or suffix
-    r'|("[^"\\\n\r]*")'  # string without escapes
-    r"|(//[^\n\r]*)"  # line comment
+    r"|([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)(?![.0-9A-Za-z_])"  # number, no suffix
+    r'|("[^"\\\n\r]*(?:\\["\\nrt][^"\\\n\r]*)*")'  # string, simple escapes only
+    r"|(//[^\n\r]*|/\*[^*\n\r]*\*/)"  # line comment, one-line block comment without `*`
     r")"
 )
 (
@@ -68,8 +71,11 @@ _COMMON = re.compile(
     _OPERATOR_GROUP,
     _NUMBER_GROUP,
     _STRING_GROUP,
-    _LINE_COMMENT_GROUP,
+    _COMMENT_GROUP,
 ) = range(1, 8)
+
+# Takes the tokens past the budget and keeps none of them.
+_DROP = deque(maxlen=0).append
 
 MSG_BAD_UNICODE_ESCAPE = (
     "unicode escapes must use four hexadecimal digits or `\\u{...}` with one to six "
@@ -324,49 +330,7 @@ def _tokenize_from(
     length = len(source)
     # Line feeds from here on are checked for being back in step with the old stream.
     resync_at = resync.from_offset if resync is not None else length + 1
-    tokens = out.tokens
-    append = tokens.append
-    room = out.room
-    single = _SINGLE
-    make = Token
-    ident, newline, operator_kind = Kind.IDENT, Kind.NEWLINE, Kind.OPERATOR
-    while pos < length:
-        # Common tokens come from one C-level scanner, which stops where
-        # `_COMMON` does not match; the character-level scanners take that.
-        # Every match ends with its token, so `pos` is where it stopped.
-        next_match = _COMMON.scanner(source, pos).match
-        while (found := next_match()) is not None:
-            group = found.lastindex
-            start, pos = found.span(group)
-            if group == _IDENT_GROUP:
-                token = make(ident, source[start:pos], start, pos)
-            elif group == _PUNCTUATION_GROUP:
-                char = source[start]
-                token = make(single[char], char, start, pos)
-            elif group == _OPERATOR_GROUP:
-                operator = source[start:pos]
-                if operator not in CANONICAL_OPERATORS:
-                    _report_operator(operator, start, sink)
-                    continue
-                token = make(operator_kind, operator, start, pos)
-            elif group == _NEWLINE_GROUP:
-                if start >= resync_at and resync.adopt(start, out, sink, comments):
-                    pos = length
-                    break
-                token = make(newline, "\n", start, pos)
-            elif group == _NUMBER_GROUP:
-                token = make(Kind.NUMBER, "", start, pos)
-            elif group == _STRING_GROUP:
-                token = make(Kind.STRING, "", start, pos)
-            else:
-                comments.append((start, pos))
-                continue
-            if len(tokens) < room:
-                append(token)
-            else:
-                out.emit(token.kind, token.text, start, pos)
-        if pos < length:
-            pos = _scan_rare(source, pos, out, sink, comments)
+    _lex(source, pos, out, comments, resync_at, resync)
     # END sits outside the token budget so a full budget still terminates.
     out.tokens.append(Token(Kind.END, "", length, length))
     tokens: list[Token] | MovedList[Token] = out.tokens
@@ -377,6 +341,90 @@ def _tokenize_from(
             head + fresh + out.tail + [(out.tokens, last, last + 1, None)], moved_tokens
         )
     return LexResult(tokens, sink.items, sink.truncated, comments, out.limit_offset)
+
+
+def _lex(
+    source: str,
+    pos: int,
+    out: _TokenBuffer,
+    comments: list[tuple[int, int]],
+    resync_at: int,
+    resync: _Resync | None,
+) -> None:
+    """Lex from `pos` to the end of the text, or until the old stream's tail
+    is adopted. Runs of common tokens come from the `_COMMON` scanner; where
+    it does not match, `_scan_rare` takes one construct."""
+    length = len(source)
+    sink = out.sink
+    tokens = out.tokens
+    keep, room = tokens.append, out.room
+    single = _SINGLE
+    canonical = CANONICAL_OPERATORS
+    # object.__new__ and the slot stores make the same Token as Token(...)
+    # without entering its Python __init__ (about a fifth of the lex).
+    new = object.__new__
+    token_type = Token
+    ident, newline, operator_kind = Kind.IDENT, Kind.NEWLINE, Kind.OPERATOR
+    number, string = Kind.NUMBER, Kind.STRING
+    endless = repeat(())
+    while pos < length:
+        free = room - len(tokens)
+        if free >= length - pos:
+            # Every token takes at least one character: the budget holds to the end.
+            append, budget = keep, endless
+        elif free > 0:
+            # At most `free` matches, so at most `free` tokens: the budget holds.
+            append, budget = keep, repeat((), free)
+        elif out.limit_offset is not None:
+            # Over the budget and reported: later tokens are dropped, their
+            # problems still count (and resync attempts now fail).
+            append, budget = _DROP, endless
+        else:
+            # The next token is the first over the budget: `emit` reports it.
+            pos = _scan_rare(source, pos, out, sink, comments)
+            continue
+        # starmap bounds the matches in C; a match ends with its token.
+        for found in starmap(_COMMON.scanner(source, pos).match, budget):
+            if found is None:
+                pos = _scan_rare(source, pos, out, sink, comments)
+                break
+            group = found.lastindex
+            start, pos = found.span(group)
+            if group == _IDENT_GROUP:
+                kind = ident
+                text = source[start:pos]
+            elif group == _PUNCTUATION_GROUP:
+                text = source[start]
+                kind = single[text]
+            elif group == _OPERATOR_GROUP:
+                text = source[start:pos]
+                if text not in canonical:
+                    _report_operator(text, start, sink)
+                    continue
+                kind = operator_kind
+            elif group == _NEWLINE_GROUP:
+                if pos - start == 2:
+                    text = "\r\n"  # the old stream is adopted at line feeds only
+                elif start >= resync_at and resync.adopt(start, out, sink, comments):
+                    return
+                else:
+                    text = "\n"
+                kind = newline
+            elif group == _NUMBER_GROUP:
+                kind = number
+                text = ""
+            elif group == _STRING_GROUP:
+                kind = string
+                text = ""
+            else:
+                comments.append((start, pos))
+                continue
+            token = new(token_type)
+            token.kind = kind
+            token.text = text
+            token.start = start
+            token.end = pos
+            append(token)
 
 
 def _scan_rare(
