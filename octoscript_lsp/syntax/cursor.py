@@ -1,11 +1,13 @@
-"""The parser's state and token cursor: position, diagnostics, nesting, statement ends and
-scope events. `parser._Parser` adds the grammar on top of it."""
+"""The parser's state and token cursor: position, diagnostics, nesting, statement ends,
+scope events, and the top-level steps taken over from an earlier parse.
+`parser._Parser` adds the grammar on top of it."""
 
 from __future__ import annotations
 
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
-from .moved import Piece
+from .moved import Piece, moved_pieces, pieces_of
+from .parse_result import ParseResult, TailReuse
 from .tokens import RESERVED_WORDS, Kind, Token
 from .tree import DEFINE, POP, PUSH, Node, SymbolKind
 
@@ -181,6 +183,75 @@ class ParserCursor:
 
     def define(self, token_index: int, kind: SymbolKind) -> None:
         self.events.append((DEFINE, token_index, kind, self.tokens[self.index].start))
+
+    # ---------------------------------------------------------------- steps reused
+
+    def reuse_units(self, previous: ParseResult, shared_tokens: int) -> bool:
+        """Adopt the leading steps of `previous` whose tokens are all shared."""
+        units = previous.units
+        count = 0
+        # A step examined the token after it (index `next_index`) too.
+        while count < len(units) and units[count][1] < shared_tokens:
+            count += 1
+        if count == 0:
+            return False
+        _, next_index, events_end, diagnostics_end, children_end = units[count - 1]
+        self.index = next_index
+        self.events_head = pieces_of(previous.events, 0, events_end)
+        self.events_base = events_end
+        for diagnostic in previous.all_diagnostics[:diagnostics_end]:
+            self.report(diagnostic.offset, diagnostic.message, diagnostic.code)
+        self.children_head = pieces_of(previous.tree.children, 0, children_end)
+        self.children_base = children_end
+        self.units = units[:count]
+        self.unit_offsets = previous.unit_offsets[:count]
+        self.unit_runtime_checks = previous.unit_runtime_checks[:count]
+        self.kept_runs.append((0, 0, count, 0))
+        return True
+
+    def adopt_tail(self, tail: TailReuse, starts: dict[int, int], statements: list[Node]) -> bool:
+        """At a step start inside the unchanged tail, take every remaining old step."""
+        start = self.tokens[self.index].start
+        if start < tail.from_offset:
+            return False
+        position = starts.get(start - tail.delta)
+        if position is None:
+            return False
+        previous = tail.previous
+        old_units = previous.units
+        old_start = old_units[position][0]
+        if not tail.same_tokens_from(self.index, old_start):
+            return False
+        shift, delta = self.index - old_start, tail.delta
+        events_base, diagnostics_base, children_base = (
+            old_units[position - 1][2:] if position > 0 else (0, 0, 0)
+        )
+        new_events = self.events_base + len(self.events)
+        new_diagnostics = len(self.all_diagnostics)
+        new_children = self.children_base + len(statements)
+        # References to the old steps' events and nodes, moved when read.
+        old_events = pieces_of(previous.events, events_base, len(previous.events))
+        self.events_tail = moved_pieces(old_events, shift, delta)
+        old_children = previous.tree.children
+        old_nodes = pieces_of(old_children, children_base, len(old_children))
+        self.children_tail = moved_pieces(old_nodes, shift, delta)
+        for diagnostic in previous.all_diagnostics[diagnostics_base:]:
+            self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
+        self.unit_offsets.extend(offset + delta for offset in previous.unit_offsets[position:])
+        self.unit_runtime_checks.extend(previous.unit_runtime_checks[position:])
+        self.kept_runs.append((position, len(self.units), len(old_units) - position, delta))
+        for first, after, events_end, diagnostics_end, children_end in old_units[position:]:
+            self.units.append(
+                (
+                    first + shift,
+                    after + shift,
+                    events_end - events_base + new_events,
+                    diagnostics_end - diagnostics_base + new_diagnostics,
+                    children_end - children_base + new_children,
+                )
+            )
+        self.index = len(self.tokens) - 1
+        return True
 
     # ---------------------------------------------------------------- statement ends
 

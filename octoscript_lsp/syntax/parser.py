@@ -14,7 +14,7 @@ import sys
 from ..limits import MAX_SYNTAX_NESTING
 from .codes import SyntaxCode
 from .cursor import CONTROL_WORDS, ParserCursor
-from .moved import assemble, moved_pieces, pieces_of
+from .moved import assemble
 from .parse_result import (
     ParseResult,
     TailReuse,
@@ -126,13 +126,13 @@ class _Parser(ParserCursor):
         # Fresh top-level nodes; the reused ones before and after them are
         # pieces of the previous tree (see syntax/moved.py).
         statements: list[Node] = []
-        if previous is not None and self._reuse_units(previous, shared_tokens):
+        if previous is not None and self.reuse_units(previous, shared_tokens):
             pass
         else:
             self.consume_statement_ends()
         tail_starts = unit_starts_by_offset(tail) if tail is not None else None
         while not self.at_end():
-            if tail_starts is not None and self._adopt_tail(tail, tail_starts, statements):
+            if tail_starts is not None and self.adopt_tail(tail, tail_starts, statements):
                 break
             unit_start = self.index
             self.unit_offsets.append(self.tokens[unit_start].start)
@@ -163,73 +163,6 @@ class _Parser(ParserCursor):
         # One node at a time: a moved node is a copy of its whole subtree.
         children = assemble(self.children_head + fresh + self.children_tail, moved_nodes, 0)
         return Node("program", 0, end, children)
-
-    def _reuse_units(self, previous: ParseResult, shared_tokens: int) -> bool:
-        """Adopt the leading steps of `previous` whose tokens are all shared."""
-        units = previous.units
-        count = 0
-        # A step examined the token after it (index `next_index`) too.
-        while count < len(units) and units[count][1] < shared_tokens:
-            count += 1
-        if count == 0:
-            return False
-        _, next_index, events_end, diagnostics_end, children_end = units[count - 1]
-        self.index = next_index
-        self.events_head = pieces_of(previous.events, 0, events_end)
-        self.events_base = events_end
-        for diagnostic in previous.all_diagnostics[:diagnostics_end]:
-            self.report(diagnostic.offset, diagnostic.message, diagnostic.code)
-        self.children_head = pieces_of(previous.tree.children, 0, children_end)
-        self.children_base = children_end
-        self.units = units[:count]
-        self.unit_offsets = previous.unit_offsets[:count]
-        self.unit_runtime_checks = previous.unit_runtime_checks[:count]
-        self.kept_runs.append((0, 0, count, 0))
-        return True
-
-    def _adopt_tail(self, tail: TailReuse, starts: dict[int, int], statements: list[Node]) -> bool:
-        """At a step start inside the unchanged tail, take every remaining old step."""
-        start = self.tokens[self.index].start
-        if start < tail.from_offset:
-            return False
-        position = starts.get(start - tail.delta)
-        if position is None:
-            return False
-        previous = tail.previous
-        old_units = previous.units
-        old_start = old_units[position][0]
-        if not tail.same_tokens_from(self.index, old_start):
-            return False
-        shift, delta = self.index - old_start, tail.delta
-        events_base, diagnostics_base, children_base = (
-            old_units[position - 1][2:] if position > 0 else (0, 0, 0)
-        )
-        new_events = self.events_base + len(self.events)
-        new_diagnostics = len(self.all_diagnostics)
-        new_children = self.children_base + len(statements)
-        # References to the old steps' events and nodes, moved when read.
-        old_events = pieces_of(previous.events, events_base, len(previous.events))
-        self.events_tail = moved_pieces(old_events, shift, delta)
-        old_children = previous.tree.children
-        old_nodes = pieces_of(old_children, children_base, len(old_children))
-        self.children_tail = moved_pieces(old_nodes, shift, delta)
-        for diagnostic in previous.all_diagnostics[diagnostics_base:]:
-            self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
-        self.unit_offsets.extend(offset + delta for offset in previous.unit_offsets[position:])
-        self.unit_runtime_checks.extend(previous.unit_runtime_checks[position:])
-        self.kept_runs.append((position, len(self.units), len(old_units) - position, delta))
-        for first, after, events_end, diagnostics_end, children_end in old_units[position:]:
-            self.units.append(
-                (
-                    first + shift,
-                    after + shift,
-                    events_end - events_base + new_events,
-                    diagnostics_end - diagnostics_base + new_diagnostics,
-                    children_end - children_base + new_children,
-                )
-            )
-        self.index = len(self.tokens) - 1
-        return True
 
     def parse_statement_list(self) -> list[Node]:
         statements: list[Node] = []
