@@ -263,11 +263,12 @@ def statement_key(source: str, lex: LexResult, first: int, after: int) -> str:
 class _Resync:
     """Where re-lexing may stop: the old token stream past the edit, shifted.
 
-    At a line feed the lexer meets outside any comment or string its state is
-    the initial one. Once such a line feed lies in the unchanged tail of the
-    text and the old stream had a newline token at the same place (outside a
-    comment), every later old token, comment and diagnostic is exactly what
-    lexing on would produce, moved by the length difference of the edit.
+    At a line break (LF or CRLF) the lexer meets outside any comment or
+    string its state is the initial one. Once such a line break lies in the
+    unchanged tail of the text and the old stream had a newline token at the
+    same place (outside a comment), every later old token, comment and
+    diagnostic is exactly what lexing on would produce, moved by the length
+    difference of the edit.
     """
 
     __slots__ = ("previous", "delta", "from_offset")
@@ -290,7 +291,7 @@ class _Resync:
         return cls(previous, len(source) - len(previous_source), len(source) - tail)
 
     def adopt(self, pos: int, out: _TokenBuffer, sink: DiagnosticSink, comments: list) -> bool:
-        """Append the old stream from the line feed at new offset `pos`, if it is in step."""
+        """Append the old stream from the line break at new offset `pos`, if it is in step."""
         previous, delta = self.previous, self.delta
         old_tokens = previous.tokens
         old_pos = pos - delta
@@ -403,12 +404,11 @@ def _lex(
                     continue
                 kind = operator_kind
             elif group == _NEWLINE_GROUP:
-                if pos - start == 2:
-                    text = "\r\n"  # the old stream is adopted at line feeds only
-                elif start >= resync_at and resync.adopt(start, out, sink, comments):
+                # A line break, LF or CRLF, starts in the lexer's initial state:
+                # in the unchanged tail the old stream from here on is adoptable.
+                if start >= resync_at and resync.adopt(start, out, sink, comments):
                     return
-                else:
-                    text = "\n"
+                text = "\n" if pos - start == 1 else "\r\n"
                 kind = newline
             elif group == _NUMBER_GROUP:
                 kind = number

@@ -15,6 +15,8 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 BASES = sorted(path.read_text(encoding="utf-8") for path in FIXTURES.rglob("*.octoscript"))
 BASES += [
     "let a = 1\nlet b = {x: 1,\n  y: 2}\nfn f(p) {\n    return p\n}\n",
+    # CRLF line ends, inside and outside a block comment.
+    "let a = 1\r\n/* one\r\ntwo */\r\nfn f(p) {\r\n    return p\r\n}\r\nlet b = a\r\n",
     '/* block\ncomment */\nlet s = "text"\n// line\nlet t = s\n',
     'use mod.tool\nlet r = tool.call("x", "y")\n} stray\nlet z = r\n',
     # The runtime parser's extra rejections, reused per top-level statement.
@@ -126,6 +128,18 @@ def test_edit_near_the_end_reuses_almost_everything():
     assert result.lex.tokens[0] is previous.lex.tokens[0]
     assert result.lex.tokens[7990] is previous.lex.tokens[7990]
     assert result.parsed.tree.children[1000] is previous.parsed.tree.children[1000]
+    assert snapshot(result) == snapshot(analyze_syntax(edited))
+
+
+def test_an_edit_in_a_crlf_document_adopts_the_old_tokens_after_it():
+    """Re-lexing stops at the first CRLF in the unchanged tail, as at a line feed."""
+    base = "".join(f"let v{index} = {index}\r\n" for index in range(2000))
+    previous = analyze_syntax(base)
+    edited = base.replace("let v1000 = 1000", "let v1000 = 1001")
+    result = analyze_syntax(edited, previous=previous)
+    # Past the edit, the very token objects of the earlier version.
+    assert result.lex.tokens[5010] is previous.lex.tokens[5010]
+    assert result.lex.tokens[-2] is previous.lex.tokens[-2]
     assert snapshot(result) == snapshot(analyze_syntax(edited))
 
 
