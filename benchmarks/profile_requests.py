@@ -7,7 +7,9 @@ middle of the generated document, then one request. Prints the CPU
 milliseconds per keystroke+request of each kind; `--profile KIND` prints the
 cProfile of that kind instead.
 
-    python benchmarks/profile_requests.py [--lines 2500] [--repeat 40] [--profile hover]
+`--crlf` gives the document CRLF line ends (an editor on Windows).
+
+    python benchmarks/profile_requests.py [--lines 2500] [--repeat 40] [--profile hover] [--crlf]
 """
 
 from __future__ import annotations
@@ -40,8 +42,8 @@ class NullWriter:
 
 
 class Session:
-    def __init__(self, lines: int) -> None:
-        self.text = generate(lines)
+    def __init__(self, lines: int, line_end: str = "\n") -> None:
+        self.text = generate(lines).replace("\n", line_end)
         self.next_id = 0
         server.protocol.set_writer(NullWriter())
         self.send(
@@ -156,8 +158,9 @@ def main() -> int:
     parser.add_argument("--lines", type=int, default=2500)
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--profile", default=None)
+    parser.add_argument("--crlf", action="store_true", help="CRLF line ends")
     args = parser.parse_args()
-    session = Session(args.lines)
+    session = Session(args.lines, "\r\n" if args.crlf else "\n")
     kinds = requests(session)
     for name, (method, params) in kinds.items():
         if args.profile and name != args.profile:

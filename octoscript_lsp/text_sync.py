@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from .features.positions import column_offset, line_content_end, lsp_line_starts
 from .limits import MAX_POSITION_VALUE, MAX_SYNCED_TEXT_CHARS
+from .syntax.text import has_bare_carriage_return
 
 logger = logging.getLogger(__name__)
 
@@ -65,10 +66,6 @@ def offset_of(text: str, starts: list[int], position: tuple[int, int]) -> int:
     return column_offset(text, starts[line], end, character)[0]
 
 
-def _has_bare_carriage_return(text: str) -> bool:
-    return "\r" in text and text.count("\r") != text.count("\r\n")
-
-
 def _offset_by_lines(text: str, lines: list[str], position: tuple[int, int]) -> int:
     """`offset_of` for text whose lines all end at LF or CRLF, split at LF.
 
@@ -93,7 +90,7 @@ def apply_change(text: str, change: TextChange) -> str:
     start, end = _checked(change.start), _checked(change.end)
     if end < start:
         raise InvalidChange(f"range end {end} is before its start {start}")
-    if _has_bare_carriage_return(text):
+    if has_bare_carriage_return(text):
         starts = lsp_line_starts(text)
         first, last = offset_of(text, starts, start), offset_of(text, starts, end)
     else:

@@ -21,6 +21,7 @@ from ..syntax.outline import (
     top_level_declarations,
 )
 from ..syntax.statements import EMPTY_MEMO
+from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .hints import EMPTY_HINTS, HintReport, collect_hints
@@ -108,7 +109,7 @@ class DocumentAnalysis:
             return len(self.source)
         if not syntax.diagnostics:
             return 0
-        if _has_bare_carriage_return(self.source):
+        if has_bare_carriage_return(self.source):
             return _prefix_through_line_columns(self.source, syntax)
         return min(diagnostic.offset for diagnostic in syntax.diagnostics)
 
@@ -248,10 +249,6 @@ class DocumentAnalysis:
         if symbol is None or symbol.kind is not SymbolKind.IMPORT:
             return None
         return self.imports.for_binding(symbol.start, symbol.end)
-
-
-def _has_bare_carriage_return(source: str) -> bool:
-    return "\r" in source and source.count("\r") != source.count("\r\n")
 
 
 def _prefix_through_line_columns(source: str, syntax: SyntaxResult) -> int:

@@ -25,6 +25,7 @@ from bisect import bisect_right
 from lsprotocol import types
 
 from ..syntax.diagnostics import line_starts
+from ..syntax.text import has_bare_carriage_return
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 
@@ -35,10 +36,14 @@ def _utf16_width(text: str) -> int:
     return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
 
-def lsp_line_starts(source: str) -> list[int]:
-    """Offset of every line start, lines ending at LF, CRLF or a bare CR."""
-    if "\r" not in source:
-        return line_starts(source)
+def lsp_line_starts(source: str, lf_starts: list[int] | None = None) -> list[int]:
+    """Offset of every line start, lines ending at LF, CRLF or a bare CR.
+
+    Without a bare CR they are the LF-only line starts (`lf_starts`, when the
+    caller has them): a CRLF line starts after its LF as well.
+    """
+    if not has_bare_carriage_return(source):
+        return line_starts(source) if lf_starts is None else lf_starts
     return [0] + [match.end() for match in _LINE_BREAK.finditer(source)]
 
 
@@ -82,7 +87,7 @@ class PositionMap:
         self.source = source
         # The syntax layer's LF line starts of the same text, when at hand.
         self.lf_line_starts = line_starts(source) if lf_starts is None else lf_starts
-        self.line_starts = lsp_line_starts(source) if "\r" in source else self.lf_line_starts
+        self.line_starts = lsp_line_starts(source, self.lf_line_starts)
 
     def diagnostic_position(self, offset: int) -> types.Position:
         """Position of a syntax diagnostic: lines end at LF only, like the checker's."""

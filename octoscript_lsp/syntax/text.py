@@ -99,3 +99,9 @@ def skip_string(source: str, index: int, limit: int) -> tuple[int | None, bool]:
         else:
             index += 1
     return index, False
+
+
+def has_bare_carriage_return(text: str) -> bool:
+    """Whether a CR in `text` is not the start of a CRLF (a line break of its
+    own for the protocol, an error for the lexer)."""
+    return "\r" in text and text.count("\r") != text.count("\r\n")

@@ -141,3 +141,26 @@ def test_unknown_documents_have_no_text():
 
 def _position(line: int, character: int) -> types.Position:
     return types.Position(line=line, character=character)
+
+
+@pytest.mark.parametrize(
+    ("text", "starts"),
+    [
+        ("a\r\nbc\r\n\r\nd", [0, 3, 7, 9]),
+        ("a\rb\r\nc\nd\r", [0, 2, 5, 7, 9]),
+        ("a\nb", [0, 2]),
+    ],
+)
+def test_protocol_line_starts_end_lines_at_lf_crlf_and_a_bare_cr(text: str, starts: list[int]):
+    positions = PositionMap(text)
+    assert positions.line_starts == starts
+    assert [positions.line_of(start) for start in starts] == list(enumerate(starts))
+
+
+def test_without_a_bare_cr_the_protocol_lines_are_the_syntax_lines():
+    """CRLF lines start after their LF too: the syntax layer's line starts,
+    kept across edits, serve the protocol without a second list."""
+    text = "let a = 1\r\nlet b = 2\r\n"
+    lf_starts = [0, 11, 22]
+    assert PositionMap(text, lf_starts).line_starts is lf_starts
+    assert PositionMap(text + "\r", lf_starts).line_starts == [0, 11, 22, 23]

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.syntax.lexer import tokenize
 from octoscript_lsp.syntax.text import (
+    has_bare_carriage_return,
     identifier_end,
     identifier_start_before,
     is_canonical_identifier,
@@ -62,3 +63,11 @@ def test_skip_trivia_lands_on_the_lexer_next_token(source: str):
     newline_first = lexed.tokens[0].kind is Kind.NEWLINE
     if first is not None and not newline_first and not lexed.diagnostics:
         assert found == first.start
+
+
+def test_a_bare_carriage_return_is_one_not_before_a_line_feed():
+    assert not has_bare_carriage_return("a\nb")
+    assert not has_bare_carriage_return("a\r\nb\r\n")
+    assert has_bare_carriage_return("a\rb")
+    assert has_bare_carriage_return("a\r\nb\r")
+    assert has_bare_carriage_return("a\r\r\nb")
