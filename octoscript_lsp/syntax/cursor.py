@@ -13,7 +13,8 @@ from .tree import DEFINE, POP, PUSH, Node, SymbolKind
 
 # Words that start a control expression (`if`, `try`, ... used as values).
 CONTROL_WORDS = frozenset({"if", "try", "for", "loop", "while"})
-_STATEMENT_ENDS = (Kind.NEWLINE, Kind.SEMICOLON)
+# Tokens that end a statement (a tuple: `in` compares enum members by identity).
+STATEMENT_ENDS = (Kind.NEWLINE, Kind.SEMICOLON)
 
 
 class ParserCursor:
@@ -277,7 +278,7 @@ class ParserCursor:
 
     def consume_statement_ends(self) -> None:
         tokens, index = self.tokens, self.index
-        while tokens[index].kind in _STATEMENT_ENDS:
+        while tokens[index].kind in STATEMENT_ENDS:
             index += 1
         self.index = index
 
