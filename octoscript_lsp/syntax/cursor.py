@@ -256,6 +256,22 @@ class ParserCursor:
 
     # ---------------------------------------------------------------- statement ends
 
+    def end_statement(self, before: int) -> None:
+        """After a statement that started at token `before`: step over its
+        end, or report the missing end and resynchronise; never stay put."""
+        tokens, index = self.tokens, self.index
+        kind = tokens[index].kind
+        if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
+            # `require_statement_end` inlined for the usual case, which moves.
+            index += 1
+            while tokens[index].kind in STATEMENT_ENDS:
+                index += 1
+            self.index = index
+            return
+        self.require_statement_end()
+        if self.index == before:
+            self.advance()
+
     def require_statement_end(self) -> None:
         kind = self.tokens[self.index].kind
         if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:

@@ -14,7 +14,7 @@ import sys
 from ..limits import MAX_SYNTAX_NESTING
 from .codes import SyntaxCode
 from .control import ControlExpressions
-from .cursor import CONTROL_WORDS, STATEMENT_ENDS
+from .cursor import CONTROL_WORDS
 from .moved import assemble
 from .parse_result import (
     ParseResult,
@@ -129,23 +129,21 @@ class _Parser(ControlExpressions):
         else:
             self.consume_statement_ends()
         tail_starts = unit_starts_by_offset(tail) if tail is not None else None
-        while not self.at_end():
+        tokens = self.tokens
+        while (first := tokens[self.index]).kind is not Kind.END:
             if tail_starts is not None and self.adopt_tail(tail, tail_starts, statements):
                 break
             unit_start = self.index
-            self.unit_offsets.append(self.tokens[unit_start].start)
+            self.unit_offsets.append(first.start)
             self.runtime_suspect = False
-            if self.at_kind(Kind.RBRACE):
+            if first.kind is Kind.RBRACE:
                 self.report_current(
                     "unexpected `}` at top level", SyntaxCode.UNEXPECTED_CLOSING_BRACE
                 )
                 self.advance()
             else:
-                before = self.index
                 statements.append(self.parse_statement())
-                self.require_statement_end()
-                if self.index == before:
-                    self.advance()
+                self.end_statement(unit_start)
             self.units.append(
                 (
                     unit_start,
@@ -171,17 +169,7 @@ class _Parser(ControlExpressions):
         while (kind := tokens[self.index].kind) is not Kind.END and kind is not Kind.RBRACE:
             before = self.index
             statements.append(self.parse_statement())
-            index = self.index
-            kind = tokens[index].kind
-            if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
-                index += 1
-                while tokens[index].kind in STATEMENT_ENDS:
-                    index += 1
-                self.index = index
-            else:
-                self.require_statement_end()
-                if self.index == before:
-                    self.advance()
+            self.end_statement(before)
         return statements
 
     def parse_block(self) -> Node:
@@ -196,9 +184,11 @@ class _Parser(ControlExpressions):
             return self.node("error", start)
         self.index += 1
         statements = self.parse_statement_list()
-        if not self.take_kind(Kind.RBRACE):
+        if tokens[self.index].kind is Kind.RBRACE:
+            self.index += 1
+        else:
             self.report_current("expected `}` to close a block", SyntaxCode.EXPECTED_TOKEN)
-        self.leave_nesting()
+        self.nesting -= 1  # `leave_nesting`: entered above
         return Node("block", start, tokens[self.index - 1].end, statements)
 
     def parse_statement(self) -> Node:
@@ -608,7 +598,8 @@ class _Parser(ControlExpressions):
         self.index = opening + 1
         self.consume_newlines()
         members: list[Node] = []
-        if self.take_kind(Kind.RBRACE):
+        if tokens[self.index].kind is Kind.RBRACE:
+            self.index += 1
             return self.node("record", start, members, opening)
         while True:
             key = self.index
@@ -632,7 +623,7 @@ class _Parser(ControlExpressions):
             if kind is Kind.COMMA:
                 self.index += 1
                 self.consume_newlines()
-                if self.at_kind(Kind.RBRACE):
+                if tokens[self.index].kind is Kind.RBRACE:
                     self.report_current(
                         "trailing commas are not part of the canonical record grammar",
                         SyntaxCode.TRAILING_COMMA,
