@@ -93,13 +93,6 @@ class ParserCursor:
             return True
         return False
 
-    def take_any_op(self, ops: tuple[str, ...]) -> str | None:
-        token = self.tokens[self.index]
-        if token.kind is Kind.OPERATOR and token.text in ops:
-            self.index += 1
-            return token.text
-        return None
-
     def take_plain_ident(self, message: str) -> int | None:
         index = self.index
         token = self.tokens[index]

@@ -315,8 +315,10 @@ class _Parser(ControlExpressions):
                 )
             else:
                 self.take_plain_ident("expected a parameter identifier")  # reports
-            if self.take_kind(Kind.COMMA):
-                if self.at_kind(Kind.RPAREN):
+            kind = tokens[self.index].kind  # `take_kind` inlined below: never END
+            if kind is Kind.COMMA:
+                self.index += 1
+                if tokens[self.index].kind is Kind.RPAREN:
                     self.report_current(
                         "trailing commas are not part of the canonical parameter grammar",
                         SyntaxCode.TRAILING_COMMA,
@@ -324,7 +326,9 @@ class _Parser(ControlExpressions):
                     self.advance()
                     return self.node("params", start, names)
                 continue
-            if not self.take_kind(Kind.RPAREN):
+            if kind is Kind.RPAREN:
+                self.index += 1
+            else:
                 self.report_current(
                     "expected `,` or `)` after a parameter",
                     SyntaxCode.EXPECTED_TOKEN,
@@ -410,12 +414,16 @@ class _Parser(ControlExpressions):
 
     def _assignments(self, start: int, left: Node) -> Node:
         """`left` and the (left-associative) assignments that follow it."""
-        operator = self.index
-        while self.take_any_op(ASSIGNMENT_OPERATORS):
-            right = self.parse_binary()
-            left = self.node("assign", start, [left, right], operator)
+        tokens = self.tokens
+        while True:
             operator = self.index
-        return left
+            token = tokens[operator]
+            if token.kind is not Kind.OPERATOR or token.text not in ASSIGNMENT_OPERATORS:
+                return left
+            self.index = operator + 1
+            right = self.parse_binary()
+            # Past its operator: the node ends where the last token taken does.
+            left = Node("assign", start, tokens[self.index - 1].end, [left, right], operator)
 
     def parse_binary(self, min_precedence: int = 1) -> Node:
         """Left-associative binary operators by precedence climbing.
