@@ -111,7 +111,12 @@ def _stack_depth() -> int:
 
 
 class _Parser(ControlExpressions):
-    """Recursive descent over canonical grammar v0.2, one method per rule."""
+    """Recursive descent over canonical grammar v0.2, one method per rule.
+
+    The hot rules make their nodes with `Node(...)` directly where they have
+    taken at least one token since the node's start: the node then ends where
+    the last taken token does, all that `node()` would work out.
+    """
 
     # ---------------------------------------------------------------- statements
 
@@ -164,8 +169,7 @@ class _Parser(ControlExpressions):
         statements: list[Node] = []
         self.consume_statement_ends()
         tokens = self.tokens
-        # The cursor's kind checks and the usual statement end inlined: this
-        # loop runs once per statement.
+        # `at_end`/`at_kind` inlined: this loop runs once per statement.
         while (kind := tokens[self.index].kind) is not Kind.END and kind is not Kind.RBRACE:
             before = self.index
             statements.append(self.parse_statement())
