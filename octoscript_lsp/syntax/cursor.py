@@ -13,7 +13,8 @@ from .tree import DEFINE, POP, PUSH, Node, SymbolKind
 
 # Words that start a control expression (`if`, `try`, ... used as values).
 CONTROL_WORDS = frozenset({"if", "try", "for", "loop", "while"})
-_STATEMENT_ENDS = (Kind.NEWLINE, Kind.SEMICOLON)
+# Tokens that end a statement (a tuple: `in` compares enum members by identity).
+STATEMENT_ENDS = (Kind.NEWLINE, Kind.SEMICOLON)
 
 
 class ParserCursor:
@@ -91,13 +92,6 @@ class ParserCursor:
             self.index += 1
             return True
         return False
-
-    def take_any_op(self, ops: tuple[str, ...]) -> str | None:
-        token = self.tokens[self.index]
-        if token.kind is Kind.OPERATOR and token.text in ops:
-            self.index += 1
-            return token.text
-        return None
 
     def take_plain_ident(self, message: str) -> int | None:
         index = self.index
@@ -255,6 +249,22 @@ class ParserCursor:
 
     # ---------------------------------------------------------------- statement ends
 
+    def end_statement(self, before: int) -> None:
+        """After a statement that started at token `before`: step over its
+        end, or report the missing end and resynchronise; never stay put."""
+        tokens, index = self.tokens, self.index
+        kind = tokens[index].kind
+        if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
+            # `require_statement_end` inlined for the usual case, which moves.
+            index += 1
+            while tokens[index].kind in STATEMENT_ENDS:
+                index += 1
+            self.index = index
+            return
+        self.require_statement_end()
+        if self.index == before:
+            self.advance()
+
     def require_statement_end(self) -> None:
         kind = self.tokens[self.index].kind
         if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
@@ -277,7 +287,7 @@ class ParserCursor:
 
     def consume_statement_ends(self) -> None:
         tokens, index = self.tokens, self.index
-        while tokens[index].kind in _STATEMENT_ENDS:
+        while tokens[index].kind in STATEMENT_ENDS:
             index += 1
         self.index = index
 

@@ -13,7 +13,8 @@ import sys
 
 from ..limits import MAX_SYNTAX_NESTING
 from .codes import SyntaxCode
-from .cursor import CONTROL_WORDS, ParserCursor
+from .control import ControlExpressions
+from .cursor import CONTROL_WORDS
 from .moved import assemble
 from .parse_result import (
     ParseResult,
@@ -24,16 +25,13 @@ from .parse_result import (
 )
 from .statements import StepMap
 from .tokens import ASSIGNMENT_OPERATORS, RESERVED_WORDS, Kind, Token
-from .tree import IMPORT, LET_INIT, REFERENCE, Node, SymbolKind
+from .tree import DEFINE, IMPORT, LET_INIT, REFERENCE, Node, SymbolKind
 
 # Python frames per nesting level of the deepest recursion path (a lambda or
 # call argument takes 19: expression, assignment, six precedence levels of two
 # frames each, unary, postfix, primary/call, lambda/list, body), with margin.
 _FRAMES_PER_NESTING_LEVEL = 24
 
-_NON_VALUE_TRY_TAIL = frozenset(
-    {"use", "let", "fn", "return", "break", "continue", "for", "loop", "while"}
-)
 _LITERAL_WORDS = frozenset({"true", "false", "nil"})
 # Words that start a statement other than an expression statement.
 _STATEMENT_WORDS = frozenset({"use", "let", "fn", "return", "break", "continue"})
@@ -112,8 +110,13 @@ def _stack_depth() -> int:
     return depth
 
 
-class _Parser(ParserCursor):
-    """Recursive descent over canonical grammar v0.2, one method per rule."""
+class _Parser(ControlExpressions):
+    """Recursive descent over canonical grammar v0.2, one method per rule.
+
+    The hot rules make their nodes with `Node(...)` directly where they have
+    taken at least one token since the node's start: the node then ends where
+    the last taken token does, all that `node()` would work out.
+    """
 
     # ---------------------------------------------------------------- statements
 
@@ -131,23 +134,21 @@ class _Parser(ParserCursor):
         else:
             self.consume_statement_ends()
         tail_starts = unit_starts_by_offset(tail) if tail is not None else None
-        while not self.at_end():
+        tokens = self.tokens
+        while (first := tokens[self.index]).kind is not Kind.END:
             if tail_starts is not None and self.adopt_tail(tail, tail_starts, statements):
                 break
             unit_start = self.index
-            self.unit_offsets.append(self.tokens[unit_start].start)
+            self.unit_offsets.append(first.start)
             self.runtime_suspect = False
-            if self.at_kind(Kind.RBRACE):
+            if first.kind is Kind.RBRACE:
                 self.report_current(
                     "unexpected `}` at top level", SyntaxCode.UNEXPECTED_CLOSING_BRACE
                 )
                 self.advance()
             else:
-                before = self.index
                 statements.append(self.parse_statement())
-                self.require_statement_end()
-                if self.index == before:
-                    self.advance()
+                self.end_statement(unit_start)
             self.units.append(
                 (
                     unit_start,
@@ -167,27 +168,32 @@ class _Parser(ParserCursor):
     def parse_statement_list(self) -> list[Node]:
         statements: list[Node] = []
         self.consume_statement_ends()
-        while not self.at_end() and not self.at_kind(Kind.RBRACE):
+        tokens = self.tokens
+        # `at_end`/`at_kind` inlined: this loop runs once per statement.
+        while (kind := tokens[self.index].kind) is not Kind.END and kind is not Kind.RBRACE:
             before = self.index
             statements.append(self.parse_statement())
-            self.require_statement_end()
-            if self.index == before:
-                self.advance()
+            self.end_statement(before)
         return statements
 
     def parse_block(self) -> Node:
-        start = self.tokens[self.index].start
+        tokens = self.tokens
+        opening = tokens[self.index]
+        start = opening.start
         if not self.enter_nesting():
             return self.node("error", start)
-        if not self.take_kind(Kind.LBRACE):
+        if opening.kind is not Kind.LBRACE:
             self.report_current("expected `{` to start a block", SyntaxCode.EXPECTED_TOKEN)
             self.leave_nesting()
             return self.node("error", start)
+        self.index += 1
         statements = self.parse_statement_list()
-        if not self.take_kind(Kind.RBRACE):
+        if tokens[self.index].kind is Kind.RBRACE:
+            self.index += 1
+        else:
             self.report_current("expected `}` to close a block", SyntaxCode.EXPECTED_TOKEN)
-        self.leave_nesting()
-        return self.node("block", start, statements)
+        self.nesting -= 1  # `leave_nesting`: entered above
+        return Node("block", start, tokens[self.index - 1].end, statements)
 
     def parse_statement(self) -> Node:
         keyword = self.index
@@ -197,6 +203,23 @@ class _Parser(ParserCursor):
         start, word = token.start, token.text
         self.index = keyword + 1  # an identifier is never the END token
         if word == "let":
+            tokens = self.tokens
+            binding = keyword + 1
+            name = tokens[binding]
+            if (
+                name.kind is Kind.IDENT
+                and name.text not in RESERVED_WORDS
+                and tokens[binding + 1].kind is Kind.OPERATOR  # after an identifier: at worst END
+                and tokens[binding + 1].text == "="
+            ):
+                # `let name = value`, nearly every declaration: what
+                # `parse_declaration` does then, without its checks and calls.
+                self.index = binding + 2
+                children = [Node("name", name.start, name.end, [], binding)]
+                children.append(self.parse_expression())
+                self.events.append((LET_INIT, binding, binding + 2))
+                self.events.append((DEFINE, binding, SymbolKind.LET, tokens[self.index].start))
+                return Node("let", start, tokens[self.index - 1].end, children, binding)
             return self.parse_declaration(start, keyword)
         if word == "fn":
             return self.parse_function_declaration(start, keyword)
@@ -283,13 +306,23 @@ class _Parser(ParserCursor):
             return self.node("params", start, names)
         if self.take_kind(Kind.RPAREN):
             return self.node("params", start, names)
+        tokens = self.tokens
         while True:
-            parameter = self.take_plain_ident("expected a parameter identifier")
-            if parameter is not None:
-                names.append(self._name(parameter))
-                self.define(parameter, SymbolKind.PARAMETER)
-            if self.take_kind(Kind.COMMA):
-                if self.at_kind(Kind.RPAREN):
+            parameter = self.index
+            token = tokens[parameter]
+            if token.kind is Kind.IDENT and token.text not in RESERVED_WORDS:
+                # `take_plain_ident`, `_name` and `define` inlined: once per parameter.
+                self.index = parameter + 1
+                names.append(Node("name", token.start, token.end, [], parameter))
+                self.events.append(
+                    (DEFINE, parameter, SymbolKind.PARAMETER, tokens[parameter + 1].start)
+                )
+            else:
+                self.take_plain_ident("expected a parameter identifier")  # reports
+            kind = tokens[self.index].kind  # `take_kind` inlined below: never END
+            if kind is Kind.COMMA:
+                self.index += 1
+                if tokens[self.index].kind is Kind.RPAREN:
                     self.report_current(
                         "trailing commas are not part of the canonical parameter grammar",
                         SyntaxCode.TRAILING_COMMA,
@@ -297,7 +330,9 @@ class _Parser(ParserCursor):
                     self.advance()
                     return self.node("params", start, names)
                 continue
-            if not self.take_kind(Kind.RPAREN):
+            if kind is Kind.RPAREN:
+                self.index += 1
+            else:
                 self.report_current(
                     "expected `,` or `)` after a parameter",
                     SyntaxCode.EXPECTED_TOKEN,
@@ -317,192 +352,56 @@ class _Parser(ParserCursor):
         self.nesting += 1
         kind = token.kind
         if kind is Kind.IDENT and token.text in CONTROL_WORDS:
-            result = self._parse_control(token.text, start, keyword)
+            result = self.parse_control(token.text, start, keyword)
         elif kind in _LONE_OPERANDS and self.tokens[keyword + 1].kind not in _OPERAND_GOES_ON:
             # A lone name or literal: what every precedence level below
-            # `parse_assignment` would hand up unchanged.
-            result = self.parse_primary()
+            # `parse_assignment` would hand up unchanged. Names and numbers
+            # and strings are made here as `parse_primary` makes them (a
+            # third of all expressions are one); it takes the reserved words.
+            if kind is not Kind.IDENT:
+                self.index = keyword + 1
+                result = Node("literal", start, token.end, [], keyword)
+            elif token.text not in RESERVED_WORDS:
+                self.index = keyword + 1
+                self.events.append((REFERENCE, keyword))
+                result = Node("name", start, token.end, [], keyword)
+            else:
+                result = self.parse_primary()
         else:
-            result = self.parse_assignment()
+            # `parse_assignment` and `parse_binary` inlined: most of these are
+            # a call, member chain or record with no operator after it.
+            if kind is Kind.OPERATOR and token.text in _UNARY_OPERATORS:
+                result = self.parse_unary()
+            else:
+                result = self.parse_postfix()
+            following = self.tokens[self.index]
+            if following.kind is Kind.OPERATOR:
+                result = self._binary_operations(start, result, 1)
+                following = self.tokens[self.index]
+                if following.kind is Kind.OPERATOR and following.text in ASSIGNMENT_OPERATORS:
+                    result = self._assignments(start, result)
         self.nesting -= 1
         return result
 
-    def _parse_control(self, word: str, start: int, keyword: int) -> Node:
-        if word == "if":
-            return self.parse_if_expression()
-        if word == "try":
-            return self.parse_try_expression()
-        if word == "for":
-            return self.parse_for_expression()
-        self.advance()
-        self.push_scope()
-        if word == "loop":
-            body = self.parse_block()
-            self.pop_scope()
-            return self.node("loop", start, [body], keyword)
-        condition = self.parse_condition_or_iterable("while")
-        body = self.parse_block()
-        self.pop_scope()
-        return self.node("while", start, [condition, body], keyword)
-
-    def parse_condition_or_iterable(self, context: str) -> Node:
-        start = self.tokens[self.index].start
-        if self.starts_control_expression():
-            self.report_current(
-                f"a control expression used as an `{context}` condition or iterable "
-                "must be parenthesized",
-                SyntaxCode.UNPARENTHESIZED_CONDITION,
-            )
-            return self.node("error", start)
-        if self.starts_lambda():
-            self.report_current(
-                f"a lambda used as an `{context}` condition or iterable must be parenthesized",
-                SyntaxCode.UNPARENTHESIZED_CONDITION,
-            )
-            return self.node("error", start)
-        condition = self.parse_assignment()
-        if condition.kind == "assign":
-            self.runtime_suspect = True  # maybe a member assignment as a condition
-        return condition
-
-    def parse_try_expression(self) -> Node:
-        start = self.tokens[self.index].start
-        keyword = self.index
-        self.advance()
-        children: list[Node] = []
-        if self.at_ident("catch") or self.at_expression_boundary():
-            self.report_current(
-                "expected an expression or block after `try`", SyntaxCode.EXPECTED_EXPRESSION
-            )
-        else:
-            children.append(self.parse_try_branch("protected"))
-        if not self.take_ident("catch"):
-            self.report_current(
-                "expected `catch` after the protected expression or block",
-                SyntaxCode.EXPECTED_TOKEN,
-            )
-            return self.node("try", start, children, keyword)
-        if self.at_expression_boundary():
-            self.report_current(
-                "expected an expression or block after `catch`", SyntaxCode.EXPECTED_EXPRESSION
-            )
-        else:
-            children.append(self.parse_try_branch("fallback"))
-        return self.node("try", start, children, keyword)
-
-    def parse_try_branch(self, branch: str) -> Node:
-        if not self.at_kind(Kind.LBRACE):
-            return self.parse_expression()
-        start = self.tokens[self.index].start
-        if not self.enter_nesting():
-            return self.node("error", start)
-        self.advance()
-        self.consume_statement_ends()
-        ends_with_value = False
-        statements: list[Node] = []
-        while not self.at_end() and not self.at_kind(Kind.RBRACE):
-            before = self.index
-            token = self.current
-            ends_with_value = not (token.kind is Kind.IDENT and token.text in _NON_VALUE_TRY_TAIL)
-            statements.append(self.parse_statement())
-            self.require_statement_end()
-            if self.index == before:
-                self.advance()
-        if self.take_kind(Kind.RBRACE):
-            if not ends_with_value:
-                self.report_previous(
-                    f"a try {branch} block must end with a value-producing expression; "
-                    "use `nil` for no value",
-                    SyntaxCode.TRY_BLOCK_WITHOUT_VALUE,
-                )
-        else:
-            self.report_current("expected `}` to close a try branch", SyntaxCode.EXPECTED_TOKEN)
-        self.leave_nesting()
-        return self.node("block", start, statements)
-
-    def parse_if_expression(self) -> Node:
-        start = self.tokens[self.index].start
-        keyword = self.index
-        self.advance()
-        children: list[Node] = []
-        if self.at_expression_boundary():
-            self.report_current("expected a condition after `if`", SyntaxCode.EXPECTED_EXPRESSION)
-        else:
-            children.append(self.parse_condition_or_iterable("if"))
-        children.append(self.parse_conditional_branch())
-        while self.at_ident("elif"):
-            self.advance()
-            if self.at_expression_boundary():
-                self.report_current(
-                    "expected a condition after `elif`", SyntaxCode.EXPECTED_EXPRESSION
-                )
-            else:
-                children.append(self.parse_condition_or_iterable("elif"))
-            children.append(self.parse_conditional_branch())
-        if self.at_ident("else"):
-            self.advance()
-            children.append(self.parse_conditional_branch())
-        return self.node("if", start, children, keyword)
-
-    def parse_conditional_branch(self) -> Node:
-        start = self.tokens[self.index].start
-        if self.at_kind(Kind.LBRACE):
-            return self.parse_block()
-        if self.starts_lambda():
-            self.report_current(
-                "a lambda used as a conditional branch must be written in a block",
-                SyntaxCode.LAMBDA_BRANCH_NEEDS_BLOCK,
-            )
-            return self.node("error", start)
-        if self.at_expression_boundary():
-            self.report_current("expected an expression or block", SyntaxCode.EXPECTED_EXPRESSION)
-            return self.node("error", start)
+    def _operand_or_expression(self) -> Node:
+        """`parse_expression`, with a name, number or string that ends the
+        expression made here: call arguments and record values mostly are one."""
+        index = self.index
+        token = self.tokens[index]
+        kind = token.kind
+        if (
+            kind in _LONE_OPERANDS  # never END: a next token exists
+            and self.tokens[index + 1].kind not in _OPERAND_GOES_ON
+            and self.nesting < self.max_nesting  # else the limit's error
+        ):
+            if kind is not Kind.IDENT:
+                self.index = index + 1
+                return Node("literal", token.start, token.end, [], index)
+            if token.text not in RESERVED_WORDS:  # nor a control word
+                self.index = index + 1
+                self.events.append((REFERENCE, index))
+                return Node("name", token.start, token.end, [], index)
         return self.parse_expression()
-
-    def parse_for_expression(self) -> Node:
-        start = self.tokens[self.index].start
-        keyword = self.index
-        self.advance()
-        count = 0
-        bindings: list[int] = []
-        while True:
-            if self.at_ident("in"):
-                break
-            binding = self.take_plain_ident("expected a binding identifier after `for`")
-            if binding is not None:
-                bindings.append(binding)
-            count += 1
-            if count > 3:
-                self.report_previous(
-                    "a `for` expression supports at most three bindings",
-                    SyntaxCode.TOO_MANY_FOR_BINDINGS,
-                )
-            if self.take_kind(Kind.COMMA):
-                if self.at_ident("in"):
-                    self.report_current(
-                        "trailing commas are not part of the canonical `for` binding grammar",
-                        SyntaxCode.TRAILING_COMMA,
-                    )
-                    break
-                continue
-            break
-        names = [self._name(binding) for binding in bindings]
-        if count == 0 or not self.take_ident("in"):
-            self.report_current("expected `in` after `for` bindings", SyntaxCode.EXPECTED_TOKEN)
-            return self.node("for", start, names, keyword)
-        if self.at_expression_boundary():
-            self.report_current(
-                "expected an iterable expression after `in`", SyntaxCode.EXPECTED_EXPRESSION
-            )
-            iterable = self.node("error", self.tokens[self.index].start)
-        else:
-            iterable = self.parse_condition_or_iterable("for")
-        self.push_scope()
-        for binding in bindings:
-            self.define(binding, SymbolKind.LOOP_BINDING)
-        body = self.parse_block()
-        self.pop_scope()
-        return self.node("for", start, [*names, iterable, body], keyword)
 
     def parse_expression_or_block(self) -> Node:
         start = self.tokens[self.index].start
@@ -515,13 +414,20 @@ class _Parser(ParserCursor):
 
     def parse_assignment(self) -> Node:
         start = self.tokens[self.index].start
-        left = self.parse_binary()
-        operator = self.index
-        while self.take_any_op(ASSIGNMENT_OPERATORS):
-            right = self.parse_binary()
-            left = self.node("assign", start, [left, right], operator)
+        return self._assignments(start, self.parse_binary())
+
+    def _assignments(self, start: int, left: Node) -> Node:
+        """`left` and the (left-associative) assignments that follow it."""
+        tokens = self.tokens
+        while True:
             operator = self.index
-        return left
+            token = tokens[operator]
+            if token.kind is not Kind.OPERATOR or token.text not in ASSIGNMENT_OPERATORS:
+                return left
+            self.index = operator + 1
+            right = self.parse_binary()
+            # Past its operator: the node ends where the last token taken does.
+            left = Node("assign", start, tokens[self.index - 1].end, [left, right], operator)
 
     def parse_binary(self, min_precedence: int = 1) -> Node:
         """Left-associative binary operators by precedence climbing.
@@ -529,13 +435,18 @@ class _Parser(ParserCursor):
         Consumes exactly what one function per precedence level would, with
         far fewer Python calls per operand.
         """
-        tokens = self.tokens
-        token = tokens[self.index]
-        start = token.start
+        token = self.tokens[self.index]
         if token.kind is Kind.OPERATOR and token.text in _UNARY_OPERATORS:
             left = self.parse_unary()
         else:
             left = self.parse_postfix()
+        if self.tokens[self.index].kind is not Kind.OPERATOR:
+            return left
+        return self._binary_operations(token.start, left, min_precedence)
+
+    def _binary_operations(self, start: int, left: Node, min_precedence: int) -> Node:
+        """`left` and the binary operations from `min_precedence` up after it."""
+        tokens = self.tokens
         while True:
             token = tokens[self.index]
             if token.kind is not Kind.OPERATOR:
@@ -551,7 +462,7 @@ class _Parser(ParserCursor):
                 right = self.parse_primary()
             else:
                 right = self.parse_binary(precedence + 1)
-            left = self.node("binary", start, [left, right], operator)
+            left = Node("binary", start, tokens[self.index - 1].end, [left, right], operator)
 
     def parse_unary(self) -> Node:
         operator = self.index
@@ -564,23 +475,43 @@ class _Parser(ParserCursor):
 
     def parse_postfix(self) -> Node:
         tokens = self.tokens
-        start = tokens[self.index].start
-        node = self.parse_primary()
+        index = self.index
+        token = tokens[index]
+        start = token.start
+        if token.kind is Kind.IDENT and token.text not in RESERVED_WORDS:
+            # A name, as `parse_primary` makes it: most chains start with one.
+            self.index = index + 1
+            self.events.append((REFERENCE, index))
+            node = Node("name", start, token.end, [], index)
+        elif token.kind is Kind.LBRACE:
+            node = self.parse_record()  # as `parse_primary` would
+        else:
+            node = self.parse_primary()
         while True:
             token = tokens[self.index]
             kind = token.kind
-            if (
-                kind is not Kind.LPAREN
-                and kind is not Kind.LBRACKET
-                and not (kind is Kind.OPERATOR and token.text == ".")
-            ):
-                return node
-            if kind is Kind.LPAREN:
-                node = self.parse_call(start, node)
-            elif self.take_op("."):
-                member = self.take_plain_ident("expected an identifier after `.`")
-                node = self.node("member", start, [node], member if member is not None else -1)
-            elif self.at_kind(Kind.LBRACKET):
+            if kind is Kind.OPERATOR:
+                if token.text != ".":
+                    return node
+                # `take_op` and `take_plain_ident` inlined for `a.b.c` chains.
+                member = self.index + 1
+                name = tokens[member]  # after an operator: at worst END
+                if name.kind is Kind.IDENT and name.text not in RESERVED_WORDS:
+                    self.index = member + 1
+                    node = Node("member", start, name.end, [node], member)
+                else:
+                    self.index = member
+                    self.take_plain_ident("expected an identifier after `.`")  # reports
+                    node = self.node("member", start, [node], -1)
+            elif kind is Kind.LPAREN:  # a call
+                open_paren = self.index
+                self.index = open_paren + 1
+                arguments = self._comma_list(
+                    Kind.RPAREN, "call", "expected `,` or `)` after a call argument"
+                )
+                end = tokens[self.index - 1].end
+                node = Node("call", start, end, [node, *arguments], open_paren)
+            elif kind is Kind.LBRACKET:
                 self.advance()
                 children = [node]
                 if self.at_kind(Kind.RBRACKET):
@@ -598,30 +529,30 @@ class _Parser(ParserCursor):
             else:
                 return node
 
-    def parse_call(self, start: int, callee: Node) -> Node:
-        open_paren = self.index
-        self.advance()
-        arguments = self._comma_list(
-            Kind.RPAREN, "call", "expected `,` or `)` after a call argument"
-        )
-        return self.node("call", start, [callee, *arguments], open_paren)
-
     def _comma_list(self, close: Kind, grammar: str, missing_close: str) -> list[Node]:
+        # `take_kind`/`at_kind` inlined: this loop runs once per call argument
+        # or array element. `close` is never END, so taking it moves on.
+        tokens = self.tokens
         items: list[Node] = []
-        if self.take_kind(close):
+        if tokens[self.index].kind is close:
+            self.index += 1
             return items
         while True:
-            items.append(self.parse_expression())
-            if self.take_kind(Kind.COMMA):
-                if self.at_kind(close):
+            items.append(self._operand_or_expression())
+            kind = tokens[self.index].kind
+            if kind is Kind.COMMA:
+                self.index += 1
+                if tokens[self.index].kind is close:
                     self.report_current(
                         f"trailing commas are not part of the canonical {grammar} grammar",
                         SyntaxCode.TRAILING_COMMA,
                     )
-                    self.advance()
+                    self.index += 1
                     return items
                 continue
-            if not self.take_kind(close):
+            if kind is close:
+                self.index += 1
+            else:
                 self.report_current(missing_close, SyntaxCode.EXPECTED_TOKEN)
             return items
 
@@ -671,28 +602,40 @@ class _Parser(ParserCursor):
         return self.node("error", start, [], index)
 
     def parse_record(self) -> Node:
-        start = self.tokens[self.index].start
+        # The record's `{` is consumed before any return: `self.node` would
+        # end every node made here where the last consumed token ends.
+        tokens = self.tokens
         opening = self.index
-        self.advance()
+        start = tokens[opening].start
+        self.index = opening + 1
         self.consume_newlines()
         members: list[Node] = []
-        if self.take_kind(Kind.RBRACE):
+        if tokens[self.index].kind is Kind.RBRACE:
+            self.index += 1
             return self.node("record", start, members, opening)
         while True:
-            member_start = self.tokens[self.index].start
-            key = self.take_plain_ident("expected a record member identifier")
-            if not self.take_op(":"):
-                self.report_current(
-                    "expected `:` after a record member identifier", SyntaxCode.EXPECTED_TOKEN
+            key = self.index
+            member_start = tokens[key].start
+            if (
+                tokens[key].kind is Kind.IDENT
+                and tokens[key].text not in RESERVED_WORDS
+                and tokens[key + 1].kind is Kind.OPERATOR  # after an identifier: at worst END
+                and tokens[key + 1].text == ":"
+            ):
+                # `key: value`: the member checks below, inlined.
+                self.index = key + 2
+                value = self._operand_or_expression()
+                members.append(
+                    Node("field", member_start, tokens[self.index - 1].end, [value], key)
                 )
+            elif not self._record_member_slow(member_start, members):
                 return self.node("record", start, members, opening)
-            value = self.parse_expression()
-            members.append(
-                self.node("field", member_start, [value], key if key is not None else -1)
-            )
-            if self.take_kind(Kind.COMMA):
+            # The separator checks inlined: they run once per member.
+            kind = tokens[self.index].kind
+            if kind is Kind.COMMA:
+                self.index += 1
                 self.consume_newlines()
-                if self.at_kind(Kind.RBRACE):
+                if tokens[self.index].kind is Kind.RBRACE:
                     self.report_current(
                         "trailing commas are not part of the canonical record grammar",
                         SyntaxCode.TRAILING_COMMA,
@@ -700,17 +643,30 @@ class _Parser(ParserCursor):
                     self.advance()
                     return self.node("record", start, members, opening)
                 continue
-            if self.at_kind(Kind.NEWLINE):
+            if kind is Kind.NEWLINE:
                 self.consume_newlines()
                 if self.take_kind(Kind.RBRACE):
                     return self.node("record", start, members, opening)
                 continue
-            if self.take_kind(Kind.RBRACE):
-                return self.node("record", start, members, opening)
+            if kind is Kind.RBRACE:
+                self.index += 1
+                return Node("record", start, tokens[self.index - 1].end, members, opening)
             self.report_current(
                 "expected `,`, a newline, or `}` after a record member", SyntaxCode.EXPECTED_TOKEN
             )
             return self.node("record", start, members, opening)
+
+    def _record_member_slow(self, member_start: int, members: list[Node]) -> bool:
+        """A record member that is not `identifier: ...`; False when it has no `:`."""
+        key = self.take_plain_ident("expected a record member identifier")
+        if not self.take_op(":"):
+            self.report_current(
+                "expected `:` after a record member identifier", SyntaxCode.EXPECTED_TOKEN
+            )
+            return False
+        value = self.parse_expression()
+        members.append(self.node("field", member_start, [value], key if key is not None else -1))
+        return True
 
     def parse_lambda(self) -> Node:
         start = self.tokens[self.index].start
