@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 import random
 import sys
-import time
-import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from seeded_runs import run_seeds  # noqa: E402
 
 from tests.robustness.authoring_fuzz import AUTHORING_BASES, catalogs, run_random  # noqa: E402
 from tests.robustness.catalog_fuzz import run_catalog_case  # noqa: E402
@@ -34,25 +34,15 @@ def main() -> int:
     parser.add_argument("--kind", choices=("edits", "catalogs"), default="edits")
     options = parser.parse_args()
     store = catalogs()
-    deadline = time.monotonic() + options.seconds
-    seed, runs, failures = options.seed, 0, {}
-    while time.monotonic() < deadline:
+
+    def case(seed: int) -> None:
         rng = random.Random(seed)
-        try:
-            if options.kind == "edits":
-                _edits_case(rng, store)
-            else:
-                run_catalog_case(rng)
-        except Exception as error:  # noqa: BLE001 - report and go on
-            key = (type(error).__name__, str(error)[:60])
-            if key not in failures:
-                failures[key] = seed
-                print(f"seed {seed}: {type(error).__name__}: {str(error)[:400]}")
-                traceback.print_exc(limit=-3)
-        seed += 1
-        runs += 1
-    print(f"{options.kind}: {runs} seeds from {options.seed}, {len(failures)} distinct failures")
-    return 1 if failures else 0
+        if options.kind == "edits":
+            _edits_case(rng, store)
+        else:
+            run_catalog_case(rng)
+
+    return run_seeds(case, options.seconds, options.seed, options.kind)
 
 
 if __name__ == "__main__":

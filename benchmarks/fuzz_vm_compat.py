@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from seeded_runs import run_seeds  # noqa: E402
 
 from tests.syntax.vm_differential import (  # noqa: E402
     check_random_edits,
@@ -31,24 +31,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--edits", type=int, default=10)
     options = parser.parse_args()
-    deadline = time.monotonic() + options.seconds
-    seed, runs, failures = options.seed, 0, {}
-    while time.monotonic() < deadline:
-        try:
-            check_random_program(seed)
-            check_random_edits(seed, options.edits)
-            if seed % 10 == 0:
-                check_typing(seed)
-        except Exception as error:  # noqa: BLE001 - report and go on
-            key = (type(error).__name__, str(error)[:60])
-            if key not in failures:
-                failures[key] = seed
-                print(f"seed {seed}: {type(error).__name__}: {str(error)[:400]}")
-                traceback.print_exc(limit=-3)
-        seed += 1
-        runs += 1
-    print(f"vm_compat: {runs} seeds from {options.seed}, {len(failures)} distinct failures")
-    return 1 if failures else 0
+
+    def case(seed: int) -> None:
+        check_random_program(seed)
+        check_random_edits(seed, options.edits)
+        if seed % 10 == 0:
+            check_typing(seed)
+
+    return run_seeds(case, options.seconds, options.seed, "vm_compat")
 
 
 if __name__ == "__main__":

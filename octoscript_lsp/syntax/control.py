@@ -147,15 +147,18 @@ class ControlExpressions(ParserCursor):
         return self.node("if", start, children, keyword)
 
     def parse_conditional_branch(self) -> Node:
-        start = self.tokens[self.index].start
-        if self.at_kind(Kind.LBRACE):
-            return self.parse_block()
-        if self.starts_lambda():
+        if self.starts_lambda():  # never at a `{`: a block is read as one
             self.report_current(
                 "a lambda used as a conditional branch must be written in a block",
                 SyntaxCode.LAMBDA_BRANCH_NEEDS_BLOCK,
             )
-            return self.node("error", start)
+            return self.node("error", self.tokens[self.index].start)
+        return self.parse_expression_or_block()
+
+    def parse_expression_or_block(self) -> Node:
+        start = self.tokens[self.index].start
+        if self.at_kind(Kind.LBRACE):
+            return self.parse_block()
         if self.at_expression_boundary():
             self.report_current("expected an expression or block", SyntaxCode.EXPECTED_EXPRESSION)
             return self.node("error", start)

@@ -403,15 +403,6 @@ class _Parser(ControlExpressions):
                 return Node("name", token.start, token.end, [], index)
         return self.parse_expression()
 
-    def parse_expression_or_block(self) -> Node:
-        start = self.tokens[self.index].start
-        if self.at_kind(Kind.LBRACE):
-            return self.parse_block()
-        if self.at_expression_boundary():
-            self.report_current("expected an expression or block", SyntaxCode.EXPECTED_EXPRESSION)
-            return self.node("error", start)
-        return self.parse_expression()
-
     def parse_assignment(self) -> Node:
         start = self.tokens[self.index].start
         return self._assignments(start, self.parse_binary())
