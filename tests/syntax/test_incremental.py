@@ -119,28 +119,29 @@ def test_incremental_equals_full(base: str, changes):
         assert_same_parse(incremental, fresh)
 
 
-def test_edit_near_the_end_reuses_almost_everything():
-    base = "".join(f"let v{index} = {index}\n" for index in range(2000))
+def _edited_lines(line_end: str, old: str, new: str):
+    """(earlier, incremental) results for one edit of 2,000 `let` lines."""
+    base = "".join(f"let v{index} = {index}{line_end}" for index in range(2000))
     previous = analyze_syntax(base)
-    edited = base.replace("let v1999 = 1999", "let v1999 = 2000")
-    result = analyze_syntax(edited, previous=previous)
+    result = analyze_syntax(base.replace(old, new), previous=previous)
+    assert snapshot(result) == snapshot(analyze_syntax(result.source))
+    return previous, result
+
+
+def test_edit_near_the_end_reuses_almost_everything():
+    previous, result = _edited_lines("\n", "let v1999 = 1999", "let v1999 = 2000")
     # The leading tokens are the very objects of the earlier version.
     assert result.lex.tokens[0] is previous.lex.tokens[0]
     assert result.lex.tokens[7990] is previous.lex.tokens[7990]
     assert result.parsed.tree.children[1000] is previous.parsed.tree.children[1000]
-    assert snapshot(result) == snapshot(analyze_syntax(edited))
 
 
 def test_an_edit_in_a_crlf_document_adopts_the_old_tokens_after_it():
     """Re-lexing stops at the first CRLF in the unchanged tail, as at a line feed."""
-    base = "".join(f"let v{index} = {index}\r\n" for index in range(2000))
-    previous = analyze_syntax(base)
-    edited = base.replace("let v1000 = 1000", "let v1000 = 1001")
-    result = analyze_syntax(edited, previous=previous)
+    previous, result = _edited_lines("\r\n", "let v1000 = 1000", "let v1000 = 1001")
     # Past the edit, the very token objects of the earlier version.
     assert result.lex.tokens[5010] is previous.lex.tokens[5010]
     assert result.lex.tokens[-2] is previous.lex.tokens[-2]
-    assert snapshot(result) == snapshot(analyze_syntax(edited))
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
