@@ -89,45 +89,32 @@ class Session:
 
 def requests(session: Session) -> dict:
     doc = {"uri": URI}
-    at = session.at
+
+    def positioned(method: str, needle: str, delta: int, **extra) -> tuple:
+        """A request at `delta` past the last `needle`, found again after each keystroke."""
+        return method, lambda: {
+            "textDocument": doc,
+            "position": session.at(needle, delta),
+            **extra,
+        }
+
     return {
-        "completion.identifier": (
-            "textDocument/completion",
-            lambda: {"textDocument": doc, "position": at("value0 + value", 9)},
-        ),  # noqa: E501
-        "completion.member": (
-            "textDocument/completion",
-            lambda: {"textDocument": doc, "position": at("result.summary.temperature", 15)},
-        ),  # noqa: E501
-        "completion.toolName": (
-            "textDocument/completion",
-            lambda: {"textDocument": doc, "position": at("svc.tool", 4)},
-        ),  # noqa: E501
-        "hover": (
-            "textDocument/hover",
-            lambda: {"textDocument": doc, "position": at("value0 + value", 1)},
-        ),  # noqa: E501
-        "definition": (
-            "textDocument/definition",
-            lambda: {"textDocument": doc, "position": at("value0 + value", 1)},
-        ),  # noqa: E501
-        "references": (
-            "textDocument/references",
-            lambda: {
-                "textDocument": doc,
-                "position": at("let last", 5),
-                "context": {"includeDeclaration": True},
-            },
-        ),  # noqa: E501
-        "signatureHelp": (
-            "textDocument/signatureHelp",
-            lambda: {"textDocument": doc, "position": at("api.current(", 12)},
-        ),  # noqa: E501
+        "completion.identifier": positioned("textDocument/completion", "value0 + value", 9),
+        "completion.member": positioned(
+            "textDocument/completion", "result.summary.temperature", 15
+        ),
+        "completion.toolName": positioned("textDocument/completion", "svc.tool", 4),
+        "hover": positioned("textDocument/hover", "value0 + value", 1),
+        "definition": positioned("textDocument/definition", "value0 + value", 1),
+        "references": positioned(
+            "textDocument/references", "let last", 5, context={"includeDeclaration": True}
+        ),
+        "signatureHelp": positioned("textDocument/signatureHelp", "api.current(", 12),
         "documentSymbol": ("textDocument/documentSymbol", lambda: {"textDocument": doc}),
         "formatting": (
             "textDocument/formatting",
             lambda: {"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": True}},
-        ),  # noqa: E501
+        ),
         "semanticTokens": ("textDocument/semanticTokens/full", lambda: {"textDocument": doc}),
         "keystroke": (None, None),
     }

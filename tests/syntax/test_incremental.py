@@ -208,11 +208,9 @@ def test_a_newline_moving_out_of_a_block_comment_is_not_reused():
     assert [node.kind for node in incremental.parsed.tree.children] == ["error"]
 
 
-def test_the_tail_is_still_reused_when_the_lexer_state_agrees(monkeypatch):
-    base = "".join(f"let v{index} = {index}\n" for index in range(200))
-    previous = analyze_syntax(base)
-    edited = "/* c */ " + base
-    parsed_statements = []
+def _count_parsed_statements(monkeypatch) -> list[int]:
+    """The token index of every statement the parser parses from now on."""
+    parsed_statements: list[int] = []
     original = parser_module._Parser.parse_statement
 
     def counting(self):
@@ -220,6 +218,14 @@ def test_the_tail_is_still_reused_when_the_lexer_state_agrees(monkeypatch):
         return original(self)
 
     monkeypatch.setattr(parser_module._Parser, "parse_statement", counting)
+    return parsed_statements
+
+
+def test_the_tail_is_still_reused_when_the_lexer_state_agrees(monkeypatch):
+    base = "".join(f"let v{index} = {index}\n" for index in range(200))
+    previous = analyze_syntax(base)
+    edited = "/* c */ " + base
+    parsed_statements = _count_parsed_statements(monkeypatch)
     result = analyze_syntax(edited, previous=previous)
     assert len(parsed_statements) <= 2  # the rest was adopted from `previous`
     monkeypatch.undo()
@@ -319,14 +325,7 @@ def test_scattered_typing_on_a_long_document_equals_full(strokes):
 def test_typing_on_the_first_line_reparses_one_statement(monkeypatch):
     base = "use mod.tool\n" + "".join(f"let v{index} = {index}\n" for index in range(400))
     previous = analyze_syntax(base)
-    parsed_statements = []
-    original = parser_module._Parser.parse_statement
-
-    def counting(self):
-        parsed_statements.append(self.index)
-        return original(self)
-
-    monkeypatch.setattr(parser_module._Parser, "parse_statement", counting)
+    parsed_statements = _count_parsed_statements(monkeypatch)
     typed = analyze_syntax("use mod.toqol\n" + base[13:], previous=previous)
     deleted = analyze_syntax(base, previous=typed)
     assert len(parsed_statements) == 2  # `use mod.toqol`, then `use mod.tool`
