@@ -302,6 +302,8 @@ class CatalogStore:
         self._files: tuple[CatalogFile, ...] = ()
         self._file_keys: dict[str, tuple[str, ...]] = {}
         self._files_stale = False
+        # The file list or a file's outcome changed since the last `_choose`.
+        self._files_news = False
         # `initializationOptions` not parsed yet (see `apply_initialization_options`).
         self._pending_options: dict[str, Any] | None = None
 
@@ -472,12 +474,14 @@ class CatalogStore:
     # -- internals ---------------------------------------------------------
     def _take_entries(self, value: object) -> None:
         """A new `catalogFiles` value: `null` (or an empty list) names none."""
+        previous_reason = self._entries_reason
         self._entries_reason = None
         try:
             self._entries = [] if value is None else catalog_file_entries(value)
         except CatalogFileError as error:
             self._entries = []
             self._entries_reason = error.reason
+        self._files_news = self._files_news or previous_reason != self._entries_reason
         self._files_stale = True
 
     def _resolved(self) -> list[str | None]:
@@ -499,6 +503,8 @@ class CatalogStore:
                 files.append(CatalogFile(entry, None, error.reason))
                 continue
             files.append(self._read_file(path))
+        if tuple(files) != self._files:
+            self._files_news = True
         self._files = tuple(files)
         self._from_files = self._file_projections()
 
@@ -521,7 +527,7 @@ class CatalogStore:
 
     def _choose(self) -> None:
         """Pick each projection's source; a new pick is a new generation."""
-        changed = False
+        changed, self._files_news = self._files_news, False
         for name in PROJECTIONS:
             inline = self._inline[name]
             picked = inline
