@@ -263,14 +263,15 @@ Reads `octoscript-lsp-program', `octoscript-lsp-arguments' and
 [(break_statement) (continue_statement)] @font-lock-keyword-face")
     (constant nil "[(true) (false) (nil)] @font-lock-constant-face")
     (number nil "(number) @font-lock-number-face")
-    (module t "(module_path \"mod\" @font-lock-constant-face)
+    (module nil "(module_path \"mod\" @font-lock-constant-face)
 (module_path (identifier) @font-lock-constant-face)")
-    (definition t "(function_declaration name: (identifier) @font-lock-function-name-face)
-(let_declaration name: (identifier) @font-lock-function-name-face value: (lambda))
-(let_declaration name: (identifier) @font-lock-variable-name-face)
+    (definition nil "(function_declaration name: (identifier) @font-lock-function-name-face)
+(let_declaration name: (identifier) @font-lock-function-name-face value: (lambda))")
+    ;; After the functions: a `let' of a lambda keeps the function face.
+    (definition nil "(let_declaration name: (identifier) @font-lock-variable-name-face)
 (parameters (identifier) @font-lock-variable-name-face)
 (lambda_parameters (identifier) @font-lock-variable-name-face)")
-    (function-call t "(call_expression function: (identifier) @font-lock-function-call-face)
+    (function-call nil "(call_expression function: (identifier) @font-lock-function-call-face)
 (call_expression function: (member_expression
   property: (identifier) @font-lock-function-call-face))")
     (property nil "(record_field key: (identifier) @font-lock-property-name-face)
@@ -279,11 +280,11 @@ Reads `octoscript-lsp-program', `octoscript-lsp-arguments' and
   \"<\" \"<=\" \">\" \">=\" \"+\" \"-\" \"*\" \"/\" \"%\" \"!\" \"~\"] @font-lock-operator-face")
     (bracket nil "[\"(\" \")\" \"[\" \"]\" \"{\" \"}\"] @font-lock-bracket-face")
     (delimiter nil "[\",\" \";\" \".\" \":\"] @font-lock-delimiter-face"))
-  "Tree-sitter highlighting: (FEATURE OVERRIDE QUERY) for each feature.
+  "Tree-sitter highlighting: a list of (FEATURE OVERRIDE QUERY).
 The queries use the node names of grammar/tree-sitter-octoscript,
 as its queries/highlights.scm does, with Emacs faces as captures.
-The first query of a feature that colours a node wins unless
-OVERRIDE is t.")
+They are applied in this order, and the first face given to a
+piece of text stays unless a later query has OVERRIDE t.")
 
 (defconst octoscript-ts-font-lock-feature-list
   '((comment definition)
