@@ -249,7 +249,10 @@ Reads `octoscript-lsp-program', `octoscript-lsp-arguments' and
 (declare-function treesit-parser-create "treesit.c")
 (declare-function treesit-font-lock-rules "treesit")
 (declare-function treesit-major-mode-setup "treesit")
+(declare-function treesit-node-child-by-field-name "treesit.c")
+(declare-function treesit-node-text "treesit")
 (defvar treesit-font-lock-settings)
+(defvar treesit-defun-name-function)
 (defvar treesit-font-lock-feature-list)
 (defvar treesit-defun-type-regexp)
 (defvar treesit-simple-imenu-settings)
@@ -300,6 +303,11 @@ piece of text stays unless a later query has OVERRIDE t.")
                   append (list :language 'octoscript :feature feature
                                :override override query))))
 
+(defun octoscript-ts--defun-name (node)
+  "The name of NODE, a function declaration, for imenu and `which-func'."
+  (let ((name (treesit-node-child-by-field-name node "name")))
+    (and name (treesit-node-text name t))))
+
 (defun octoscript-ts-grammar-ready-p ()
   "Whether this Emacs can parse Octoscript with tree-sitter."
   (and (fboundp 'treesit-available-p)
@@ -310,21 +318,23 @@ piece of text stays unless a later query has OVERRIDE t.")
 (define-derived-mode octoscript-ts-mode prog-mode "Octoscript[ts]"
   "Major mode for Octoscript, highlighted by tree-sitter (Emacs 29+).
 Needs the octoscript grammar (libtree-sitter-octoscript); where
-Emacs has no tree-sitter or the grammar is missing, the buffer
-uses `octoscript-mode' instead.  Indentation is the same as in
-`octoscript-mode': that of `octoscript format'.
+Emacs has no tree-sitter or the grammar is missing, the buffer is
+highlighted by the regexps of `octoscript-mode' instead.
+Indentation is the same in both modes: that of `octoscript format'.
 
 \\{octoscript-ts-mode-map}"
   :syntax-table octoscript-mode-syntax-table
+  (octoscript--common-setup)
   (if (not (octoscript-ts-grammar-ready-p))
       (progn
-        (message "octoscript-ts-mode: no tree-sitter grammar for octoscript; using octoscript-mode")
-        (octoscript-mode))
+        (message "octoscript-ts-mode: no tree-sitter grammar for octoscript, %s"
+                 "highlighting with regexps")
+        (setq-local font-lock-defaults '(octoscript--font-lock-keywords)))
     (treesit-parser-create 'octoscript)
-    (octoscript--common-setup)
     (setq-local treesit-font-lock-settings (octoscript-ts--font-lock-settings))
     (setq-local treesit-font-lock-feature-list octoscript-ts-font-lock-feature-list)
     (setq-local treesit-defun-type-regexp "\\`function_declaration\\'")
+    (setq-local treesit-defun-name-function #'octoscript-ts--defun-name)
     (setq-local treesit-simple-imenu-settings
                 '(("Function" "\\`function_declaration\\'" nil nil)))
     (treesit-major-mode-setup)

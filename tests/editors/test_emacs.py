@@ -144,7 +144,8 @@ FACES = """(progn
   (require 'octoscript-mode)
   (with-temp-buffer
     (insert-file-contents {file})
-    (octoscript-mode)
+    ({mode})
+    (princ (format "%s %s\\n" major-mode (if (octoscript-ts-grammar-ready-p) "ts" "regexp")))
     (font-lock-ensure)
     (let (runs)
       (goto-char (point-min))
@@ -158,14 +159,25 @@ FACES = """(progn
       (princ (json-encode (nreverse runs))))))"""
 
 
-@pytest.fixture(scope="module")
-def face_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[int, tuple[str, str]]:
+@pytest.fixture(scope="module", params=["octoscript-mode", "octoscript-ts-mode"])
+def face_runs(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> dict[int, tuple[str, str]]:
+    """Face runs by start offset, in `octoscript-mode` and in `octoscript-ts-mode`
+    without a tree-sitter grammar (Emacs 28), which falls back to the regexps."""
+    mode = request.param
     work = tmp_path_factory.mktemp("emacs-font-lock")
     sample = work / "sample.octoscript"
     sample.write_text(FONT_LOCK_SAMPLE)
-    done = _emacs("-L", str(MODE_DIR), "--eval", FACES.format(file=_elisp_string(sample)), cwd=work)
+    program = FACES.format(file=_elisp_string(sample), mode=mode)
+    done = _emacs("-L", str(MODE_DIR), "--eval", program, cwd=work)
     assert done.returncode == 0, done.stderr
-    return {start: (text, face) for start, text, face in json.loads(done.stdout)}
+    header, runs = done.stdout.split("\n", 1)
+    major_mode, highlighting = header.split()
+    assert major_mode == mode
+    if highlighting == "ts":
+        pytest.skip("tree-sitter highlighting: see tests/grammar/test_emacs_queries.py")
+    return {start: (text, face) for start, text, face in json.loads(runs)}
 
 
 def _face_at(runs: dict[int, tuple[str, str]], needle: str, offset: int = 0) -> tuple[str, str]:
