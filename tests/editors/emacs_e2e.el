@@ -180,6 +180,18 @@
         (octoscript-e2e--check "catalog-tool-completion"
                                (member "text.echo" labels) labels)))
 
+    ;; 3b. A module from `octoscript-catalogs' (initializationOptions).
+    (octoscript-e2e--step "init-options-module-completion"
+      (goto-char (point-max))
+      (let ((start (point)))
+        (insert "use mod.app.")
+        (let ((labels (octoscript-e2e--completions)))
+          (octoscript-e2e--note 'module-completions (octoscript-e2e--json-list labels))
+          (octoscript-e2e--check "init-options-module-completion"
+                                 (member "weather" labels) labels))
+        (delete-region start (point-max))
+        (octoscript-e2e--sync)))
+
     ;; 4. Hover text through eldoc on the `greeting' binding.
     (octoscript-e2e--step "eldoc-hover"
       (octoscript-e2e--goto "let greeting" (length "let gr"))
@@ -270,6 +282,10 @@
 ;; The sample's directory is its project: no VCS needed, and no prompt.
 (add-hook 'project-find-functions
           (lambda (dir) (cons 'transient (file-name-as-directory dir))))
+;; Module catalog at start-up, tool catalog after connecting: each path
+;; has something only it can have delivered.
+(setq octoscript-catalogs
+      '(:moduleCatalog [(:path "mod.app.weather" :description "Host weather module.")]))
 (setq-default eglot-workspace-configuration
               '(:octoscript
                 (:toolCatalog [(:name "text.echo" :format "text"

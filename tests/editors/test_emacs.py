@@ -9,8 +9,9 @@ installs ``emacs-nox`` and ``elpa-eglot``) and is skipped when there is no
 - indenting a flattened file gives the formatter's indentation;
 - one Emacs session (``emacs_e2e.el``) drives eglot against the real
   ``octoscript-lsp`` next to the running interpreter and checks start-up,
-  Flymake, completion, eldoc hover, formatting, renaming and a catalog from
-  ``eglot-workspace-configuration``; each test below judges one of them.
+  Flymake, completion, eldoc hover, formatting, renaming, a catalog from
+  ``eglot-workspace-configuration`` and one from ``octoscript-catalogs``;
+  each test below judges one of them.
 """
 
 from __future__ import annotations
@@ -358,6 +359,16 @@ def test_completion_at_point_offers_the_binding(eglot_run: dict) -> None:
 def test_catalog_from_workspace_configuration_completes_tool_names(eglot_run: dict) -> None:
     assert eglot_run.get("tool-completions") == ["text.echo"], eglot_run["_diagnostics"]
     assert _passed(eglot_run, "catalog-tool-completion")
+
+
+def test_catalog_from_octoscript_catalogs_reaches_initialization_options(
+    eglot_run: dict,
+) -> None:
+    # `octoscript-catalogs' holds a module catalog only; the workspace
+    # configuration has no modules, so `weather' came through
+    # initializationOptions.
+    assert eglot_run.get("module-completions") == ["weather"], eglot_run["_diagnostics"]
+    assert _passed(eglot_run, "init-options-module-completion")
 
 
 def test_eldoc_shows_hover_text(eglot_run: dict) -> None:
