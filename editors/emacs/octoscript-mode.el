@@ -1,13 +1,12 @@
-;;; octoscript-mode.el --- Major modes for Octoscript, with eglot support -*- lexical-binding: t -*-
+;;; octoscript-mode.el --- Octoscript major modes for eglot -*- lexical-binding: t -*-
 
-;; Copyright (C) 2026 The octoscript-lsp authors
+;; Copyright (C) 2025 The octoscript-lsp authors
 
 ;; Author: The octoscript-lsp authors
 ;; Maintainer: The octoscript-lsp authors
 ;; Version: 0.1.0
 ;; Package-Requires: ((emacs "28.1"))
 ;; Keywords: languages
-;; URL: https://github.com/octoscript/octoscript-lsp
 
 ;; This file is not part of GNU Emacs.
 
@@ -125,7 +124,8 @@ starts; to change catalogs in a running session, set
        1 font-lock-constant-face)
       (,(regexp-opt octoscript-keywords 'symbols) . font-lock-keyword-face)
       (,(regexp-opt octoscript-constants 'symbols) . font-lock-constant-face)
-      (,(regexp-opt octoscript-reserved-words 'symbols) . font-lock-warning-face)
+      (,(regexp-opt octoscript-reserved-words 'symbols)
+       . font-lock-warning-face)
       ;; `fn name(' and `let name = |...|' / `let name = ||' declare functions.
       (,(concat "\\_<fn[ \t]+\\(" id "\\)") 1 font-lock-function-name-face)
       (,(concat "\\_<let[ \t]+\\(" id "\\)[ \t]*=[ \t]*|")
@@ -140,7 +140,8 @@ starts; to change catalogs in a running session, set
       (,(concat "\\_<fn[ \t]+" id "[ \t]*(")
        (,id (octoscript--parameter-list-end) nil
             (0 font-lock-variable-name-face)))
-      (,(concat "\\(?:^\\|[^|]\\)|\\([ \t]*" id "\\(?:[ \t]*,[ \t]*" id "\\)*[ \t]*\\)|")
+      (,(concat "\\(?:^\\|[^|]\\)|\\([ \t]*" id
+                "\\(?:[ \t]*,[ \t]*" id "\\)*[ \t]*\\)|")
        (,id (progn (goto-char (match-beginning 1)) (match-end 1)) nil
             (0 font-lock-variable-name-face)))
       ;; Calls: a name right before `('.
@@ -154,10 +155,13 @@ Earlier rules win: a name already coloured keeps its face.")
 (defun octoscript--parameter-list-end ()
   "End of the parameter list whose `(' is just before point.
 Used as the pre-match form of an anchored font-lock rule: the
-parameters are searched up to there."
-  (save-excursion
-    (or (ignore-errors (backward-char) (forward-sexp) (point))
-        (line-end-position))))
+parameters are searched up to there, and at most to the end of
+the line (an unclosed list while typing must not reach further)."
+  (let ((line-end (line-end-position)))
+    (save-excursion
+      (min line-end
+           (or (ignore-errors (backward-char) (forward-sexp) (point))
+               line-end)))))
 
 ;;; Indentation
 
@@ -204,7 +208,8 @@ run on) is left alone."
   (setq-local indent-line-function #'octoscript-indent-line)
   (setq-local electric-indent-chars (append "{}" electric-indent-chars))
   (setq-local imenu-generic-expression
-              `((nil ,(concat "^[ \t]*fn[ \t]+\\(" octoscript--identifier "\\)") 1))))
+              `((nil ,(concat "^[ \t]*fn[ \t]+\\(" octoscript--identifier "\\)")
+                     1))))
 
 ;;;###autoload
 (define-derived-mode octoscript-mode prog-mode "Octoscript"
@@ -261,27 +266,40 @@ Reads `octoscript-lsp-program', `octoscript-lsp-arguments' and
   '((comment nil "(comment) @font-lock-comment-face")
     (string nil "(string) @font-lock-string-face")
     (escape t "(escape_sequence) @font-lock-escape-face")
-    (keyword nil "[\"if\" \"elif\" \"else\" \"for\" \"in\" \"loop\" \"while\"
-  \"return\" \"try\" \"catch\" \"use\" \"fn\" \"let\"] @font-lock-keyword-face
+    (keyword nil "
+[\"if\" \"elif\" \"else\" \"for\" \"in\" \"loop\" \"while\" \"return\"
+ \"try\" \"catch\" \"use\" \"fn\" \"let\"] @font-lock-keyword-face
 [(break_statement) (continue_statement)] @font-lock-keyword-face")
     (constant nil "[(true) (false) (nil)] @font-lock-constant-face")
     (number nil "(number) @font-lock-number-face")
-    (module nil "(module_path \"mod\" @font-lock-constant-face)
+    (module nil "
+(module_path \"mod\" @font-lock-constant-face)
 (module_path (identifier) @font-lock-constant-face)")
-    (definition nil "(function_declaration name: (identifier) @font-lock-function-name-face)
-(let_declaration name: (identifier) @font-lock-function-name-face value: (lambda))")
+    (definition nil "
+(function_declaration
+  name: (identifier) @font-lock-function-name-face)
+(let_declaration
+  name: (identifier) @font-lock-function-name-face
+  value: (lambda))")
     ;; After the functions: a `let' of a lambda keeps the function face.
-    (definition nil "(let_declaration name: (identifier) @font-lock-variable-name-face)
+    (definition nil "
+(let_declaration name: (identifier) @font-lock-variable-name-face)
 (parameters (identifier) @font-lock-variable-name-face)
 (lambda_parameters (identifier) @font-lock-variable-name-face)")
-    (function-call nil "(call_expression function: (identifier) @font-lock-function-call-face)
-(call_expression function: (member_expression
-  property: (identifier) @font-lock-function-call-face))")
-    (property nil "(record_field key: (identifier) @font-lock-property-name-face)
+    (function-call nil "
+(call_expression
+  function: (identifier) @font-lock-function-call-face)
+(call_expression
+  function: (member_expression
+              property: (identifier) @font-lock-function-call-face))")
+    (property nil "
+(record_field key: (identifier) @font-lock-property-name-face)
 (member_expression property: (identifier) @font-lock-property-use-face)")
-    (operator nil "[\"=\" \"+=\" \"-=\" \"*=\" \"/=\" \"%=\" \"||\" \"&&\" \"==\" \"!=\"
-  \"<\" \"<=\" \">\" \">=\" \"+\" \"-\" \"*\" \"/\" \"%\" \"!\" \"~\"] @font-lock-operator-face")
-    (bracket nil "[\"(\" \")\" \"[\" \"]\" \"{\" \"}\"] @font-lock-bracket-face")
+    (operator nil "
+[\"=\" \"+=\" \"-=\" \"*=\" \"/=\" \"%=\" \"||\" \"&&\" \"==\" \"!=\" \"<\" \"<=\"
+ \">\" \">=\" \"+\" \"-\" \"*\" \"/\" \"%\" \"!\" \"~\"] @font-lock-operator-face")
+    (bracket nil "
+[\"(\" \")\" \"[\" \"]\" \"{\" \"}\"] @font-lock-bracket-face")
     (delimiter nil "[\",\" \";\" \".\" \":\"] @font-lock-delimiter-face"))
   "Tree-sitter highlighting: a list of (FEATURE OVERRIDE QUERY).
 The queries use the node names of grammar/tree-sitter-octoscript,
@@ -299,7 +317,8 @@ piece of text stays unless a later query has OVERRIDE t.")
 (defun octoscript-ts--font-lock-settings ()
   "Compile `octoscript-ts-font-lock-queries' for the octoscript parser."
   (apply #'treesit-font-lock-rules
-         (cl-loop for (feature override query) in octoscript-ts-font-lock-queries
+         (cl-loop for (feature override query)
+                  in octoscript-ts-font-lock-queries
                   append (list :language 'octoscript :feature feature
                                :override override query))))
 
@@ -332,7 +351,8 @@ Indentation is the same in both modes: that of `octoscript format'.
         (setq-local font-lock-defaults '(octoscript--font-lock-keywords)))
     (treesit-parser-create 'octoscript)
     (setq-local treesit-font-lock-settings (octoscript-ts--font-lock-settings))
-    (setq-local treesit-font-lock-feature-list octoscript-ts-font-lock-feature-list)
+    (setq-local treesit-font-lock-feature-list
+                octoscript-ts-font-lock-feature-list)
     (setq-local treesit-defun-type-regexp "\\`function_declaration\\'")
     (setq-local treesit-defun-name-function #'octoscript-ts--defun-name)
     (setq-local treesit-simple-imenu-settings
