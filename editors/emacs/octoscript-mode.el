@@ -286,6 +286,8 @@ Reads `octoscript-lsp-program', `octoscript-lsp-arguments' and
 (let_declaration name: (identifier) @font-lock-variable-name-face)
 (parameters (identifier) @font-lock-variable-name-face)
 (lambda_parameters (identifier) @font-lock-variable-name-face)")
+    ;; highlights.scm colours `.await()' as a keyword through an `#eq?'
+    ;; predicate, which Emacs's queries spell differently; here it is a call.
     (function-call nil "
 (call_expression
   function: (identifier) @font-lock-function-call-face)

@@ -10,6 +10,7 @@ tree-sitter library) and capture only faces Emacs 29 defines.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 from tree_sitter import Query, QueryCursor
 
-from .treesitter import LoadedGrammar
+from .treesitter import QUERIES_DIR, LoadedGrammar
 
 REPO = Path(__file__).resolve().parents[2]
 MODE_DIR = REPO / "editors" / "emacs"
@@ -142,3 +143,25 @@ def test_queries_capture_the_sample(
     assert by_feature["escape"]["font-lock-escape-face"] == ["\\n"]
     assert by_feature["constant"]["font-lock-constant-face"] == ["true"]
     assert by_feature["property"]["font-lock-property-name-face"] == ["on", "s"]
+
+
+def _quoted(text: str, pattern: str) -> set[str]:
+    return {match for match in re.findall(r'"([^"\s]+)"', text) if re.fullmatch(pattern, match)}
+
+
+def test_keyword_and_operator_lists_follow_highlights_scm(
+    emacs_queries: tuple[list, list],
+) -> None:
+    # The Emacs queries restate highlights.scm with Emacs faces: the anonymous
+    # keyword and operator nodes they name must be the same (`mod` is a
+    # module path there, and `await` needs a predicate Emacs spells its own way).
+    highlights = (QUERIES_DIR / "highlights.scm").read_text(encoding="utf-8")
+    by_feature: dict[str, str] = {}
+    for feature, _override, text in emacs_queries[0]:
+        by_feature[feature] = by_feature.get(feature, "") + text
+    words = r"[a-z]+"
+    assert _quoted(by_feature["keyword"], words) == _quoted(highlights, words) - {"mod", "await"}
+    operators = r"[^a-z()\[\]{},;.:]+"
+    operator_list = re.search(r"\[([^\]]*)\]\s*@operator", highlights)
+    assert operator_list is not None
+    assert _quoted(by_feature["operator"], operators) == _quoted(operator_list.group(1), operators)
