@@ -229,6 +229,9 @@ completion, hover, formatting and renaming.
 
 ;;; eglot
 
+(declare-function eglot-execute-command "eglot" (server command arguments))
+(declare-function eglot--current-server-or-lose "eglot" ())
+
 ;;;###autoload
 (defun octoscript-eglot-contact (&optional _interactive _project)
   "The eglot contact for `octoscript-lsp': program, arguments and options.
@@ -246,6 +249,14 @@ Reads `octoscript-lsp-program', `octoscript-lsp-arguments' and
                '(((octoscript-mode :language-id "octoscript")
                   (octoscript-ts-mode :language-id "octoscript"))
                  . octoscript-eglot-contact)))
+
+;;;###autoload
+(defun octoscript-reload-catalogs ()
+  "Ask the Octoscript server to read the catalog files it was given again.
+The files are those named by `catalogFiles' in the server's settings;
+eglot also tells the server when one changes, where it can watch it."
+  (interactive)
+  (eglot-execute-command (eglot--current-server-or-lose) "octoscript.reloadCatalogs" []))
 
 ;;; Tree-sitter (Emacs 29 and later)
 

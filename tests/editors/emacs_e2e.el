@@ -266,7 +266,38 @@
            (and (> before 1)
                 (= (how-many "\\_<greeting\\_>" (point-min) (point-max)) 0)
                 (= (how-many "\\_<salutation\\_>" (point-min) (point-max)) before))
-           text))))))
+           text))))
+
+    ;; 9. A catalog file named in the workspace configuration (the inline
+    ;;    catalog cleared with null), then read again on
+    ;;    `octoscript-reload-catalogs' after it is rewritten.
+    (octoscript-e2e--step "catalog-file"
+      (let ((catalog (expand-file-name "tools.json" (file-name-directory file)))
+            (server (eglot-current-server)))
+        (with-temp-file catalog
+          (insert "[{\"name\": \"text.file\", \"format\": \"text\"}]"))
+        (setq-default eglot-workspace-configuration
+                      '(:octoscript (:toolCatalog nil :catalogFiles ["tools.json"])))
+        (eglot-signal-didChangeConfiguration server)
+        (octoscript-e2e--goto "tool.call(\"" (length "tool.call(\""))
+        (let ((labels (octoscript-e2e--wait
+                       (lambda ()
+                         (let ((found (octoscript-e2e--completions)))
+                           (and (member "text.file" found) found))))))
+          (octoscript-e2e--note 'file-completions (octoscript-e2e--json-list labels))
+          (octoscript-e2e--check "catalog-file" (equal labels '("text.file")) labels))
+        (with-temp-file catalog
+          (insert "[{\"name\": \"text.file\", \"format\": \"text\"},"
+                  " {\"name\": \"text.later\", \"format\": \"text\"}]"))
+        (octoscript-reload-catalogs)
+        (let ((labels (octoscript-e2e--wait
+                       (lambda ()
+                         (let ((found (octoscript-e2e--completions)))
+                           (and (member "text.later" found) found))))))
+          (octoscript-e2e--note 'reloaded-completions (octoscript-e2e--json-list labels))
+          (octoscript-e2e--check "catalog-file-reload"
+                                 (equal (sort labels #'string<) '("text.file" "text.later"))
+                                 labels))))))
 
 (defun octoscript-e2e--finish ()
   "Write the results, and eglot's event log to $OCTOSCRIPT_TEST_EVENTS."

@@ -391,6 +391,14 @@ def test_eglot_rename_renames(eglot_run: dict) -> None:
     assert _passed(eglot_run, "rename")
 
 
+def test_a_catalog_file_from_the_workspace_configuration_is_read_and_reloaded(
+    eglot_run: dict,
+) -> None:
+    assert eglot_run.get("file-completions") == ["text.file"], eglot_run["_diagnostics"]
+    assert sorted(eglot_run.get("reloaded-completions") or []) == ["text.file", "text.later"]
+    assert _passed(eglot_run, "catalog-file") and _passed(eglot_run, "catalog-file-reload")
+
+
 def test_every_check_passed(eglot_run: dict) -> None:
     assert eglot_run.get("failures") == 0, eglot_run["_diagnostics"]
     assert "driver-error" not in eglot_run, eglot_run["_diagnostics"]
