@@ -29,6 +29,7 @@ from ..syntax.text import (
     skip_string,
     skip_trivia,
 )
+from .surfaces import tool_method
 
 _ESCAPING_CLOSERS = frozenset("[(,)]}")
 
@@ -334,9 +335,6 @@ class ToolLiteralSite:
     content_end: int
 
 
-TOOL_CALL_METHODS = ("call", "start", "call_json", "start_json")
-
-
 def tool_literal_site(source: str, regions: TextRegions, offset: int) -> ToolLiteralSite | None:
     region = regions.string_at(offset)
     if region is None:
@@ -349,7 +347,7 @@ def tool_literal_site(source: str, regions: TextRegions, offset: int) -> ToolLit
     if method_start == method_end or method_start == 0 or source[method_start - 1] != ".":
         return None
     method = source[method_start:method_end]
-    if method not in TOOL_CALL_METHODS:
+    if tool_method(method) is None:
         return None
     receiver_end = method_start - 1
     receiver_start = identifier_start_before(source, receiver_end)
