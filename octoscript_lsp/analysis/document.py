@@ -20,7 +20,7 @@ from ..syntax.outline import (
     placed_declarations,
     top_level_declarations,
 )
-from ..syntax.statements import EMPTY_MEMO
+from ..syntax.statements import EMPTY_MEMO, events_of
 from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
@@ -28,11 +28,12 @@ from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
 from .lexical_units import (
-    OVER_OCCURRENCE_BUDGET,
-    DeferredIndex,
+    Budget,
     StatementIndex,
     UnitMemo,
+    UnitSummary,
     piecewise_index,
+    summarize_unit,
     unit_summaries,
 )
 from .records import RecordReport, empty_report
@@ -176,7 +177,7 @@ class DocumentAnalysis:
         return DelimiterIndex(self.source, self._previous_delimiters)
 
     @cached_property
-    def completion_index(self) -> LexicalIndex | StatementIndex | DeferredIndex:
+    def completion_index(self) -> LexicalIndex | StatementIndex:
         """The lexical index of the whole parse, broken source included.
 
         Completion and signature help use it together with the safe prefix.
@@ -190,16 +191,19 @@ class DocumentAnalysis:
                 self.source, syntax.lex, parsed.events, parsed.units, self.unit_memo
             )
             earlier, self._previous_index = self._previous_index, None
-            index = piecewise_index(pieces, len(self.source), earlier, parsed.kept)
-            if index is OVER_OCCURRENCE_BUDGET:
-                events, length = parsed.events, len(self.source)
-                return DeferredIndex(lambda: build_lexical_index(tokens, events, length))
+            events, units = parsed.events, parsed.units
+
+            def replay(position: int, budget: Budget) -> UnitSummary:
+                base = tokens[units[position][0]].start
+                return summarize_unit(tokens, events_of(events, units, position), base, budget)
+
+            index = piecewise_index(pieces, len(self.source), earlier, parsed.kept, replay)
             if index is not None:
                 return index
         return build_lexical_index(tokens, parsed.events, len(self.source))
 
     @cached_property
-    def lexical(self) -> LexicalIndex | StatementIndex | DeferredIndex:
+    def lexical(self) -> LexicalIndex | StatementIndex:
         """The navigation index: only valid source has one."""
         return self.completion_index if self.valid else EMPTY_INDEX
 

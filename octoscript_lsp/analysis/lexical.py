@@ -170,6 +170,13 @@ class LexicalIndex:
         """The innermost binding of `name` visible at `offset`."""
         return innermost_visible(self._names().get(name, ()), offset)
 
+    def last_occurrence(self) -> int:
+        """Start of the last definition or resolved reference recorded (-1: none)."""
+        last = -1
+        for symbol in self.symbols:
+            last = max(last, symbol.start, symbol.references[-1][0] if symbol.references else -1)
+        return last
+
     def visible_bindings(self, offset: int) -> list[Binding]:
         """Every binding visible at `offset`, innermost per name, sorted by name."""
         chosen: dict[str, Symbol] = {}

@@ -29,7 +29,7 @@ from ..syntax.lexer import LexResult
 from ..syntax.statements import StatementMemo, StepMap, events_of, per_statement
 from ..syntax.tokens import Token
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
-from .lexical import OPEN_END, Binding, LexicalIndex, Occurrence, Symbol, innermost_visible
+from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
 
 
 class LocalSymbol(NamedTuple):
@@ -96,30 +96,66 @@ class UnitSummary:
 UnitMemo = StatementMemo[UnitSummary]
 
 
-def summarize_unit(tokens: list[Token], events: list[tuple], base: int) -> UnitSummary:
-    """Replay one statement's events with only the top-level scope around them."""
+class Budget(NamedTuple):
+    """What is left of the occurrence budget when a statement's replay
+    starts, and whether a name is bound at top level by an earlier statement
+    (a reference no binding inside the statement resolves then counts too)."""
+
+    remaining: int
+    resolves: Callable[[str], bool]
+
+
+def summarize_unit(
+    tokens: list[Token], events: list[tuple], base: int, budget: Budget | None = None
+) -> UnitSummary:
+    """Replay one statement's events with only the top-level scope around them.
+
+    With `budget` the replay records what the plain build records in the
+    statement where the occurrence budget runs out: once it is spent, no
+    later definition or reference is recorded (sites still are).
+    """
     symbols: list[_OpenSymbol] = []
     scopes: list[tuple[dict[str, int], list[int]]] = [({}, [])]
     free: list[FreeName] = []
     sites: list[tuple[int, int]] = []
     occurrences = 0
+    limit = budget.remaining if budget is not None else -1
+    spent = 0  # occurrences plus resolved free references, with a budget
+    stopped = False
     for event in events:
         tag = event[0]
         if tag == REFERENCE:
             token = tokens[event[1]]
             span = (token.start - base, token.end - base)
             sites.append(span)
+            if stopped:
+                continue
             for bindings, _ in reversed(scopes):
                 index = bindings.get(token.text)
                 if index is not None:
-                    symbols[index].references.append(span)
-                    occurrences += 1
+                    if spent == limit:
+                        stopped = True
+                    else:
+                        symbols[index].references.append(span)
+                        occurrences += 1
+                        spent += 1
                     break
             else:
+                if budget is not None and budget.resolves(token.text):
+                    if spent == limit:
+                        stopped = True
+                        continue
+                    spent += 1
                 free.append(FreeName(token.text, span[0], span[1]))
         elif tag == DEFINE:
+            if stopped:
+                continue
+            if spent == limit:
+                stopped = True
+                continue
             token = tokens[event[1]]
             occurrences += 1
+            spent += 1
             index = len(symbols)
             visible_start = event[3] - base
             symbols.append(
@@ -203,12 +239,18 @@ def piecewise_index(
     source_length: int,
     previous: StatementIndex | None = None,
     kept: StepMap | None = None,
-) -> StatementIndex | _OverBudget | None:
-    """The index over the statements' summaries; OVER_OCCURRENCE_BUDGET when
-    the occurrence budget runs out; None when the site budget could or a
-    statement before the last leaves a scope open (the plain build decides
-    those). With the previous version's index and the parser's map
-    of kept statements, its by-name tables are reused where they still hold."""
+    replay: Callable[[int, Budget], UnitSummary] | None = None,
+) -> StatementIndex | None:
+    """The index over the statements' summaries; None when the site budget
+    could run out or a statement before the last leaves a scope open (the
+    plain build decides those). With the previous version's index and the
+    parser's map of kept statements, its by-name tables are reused where
+    they still hold.
+
+    When the occurrence budget runs out, `replay(position, budget)` replays
+    the statement where it does with what is left of it, and the index is
+    cut there (`StatementIndex.cut`): that statement's summary holds what
+    the plain build records, the later ones only their sites."""
     last = len(pieces) - 1
     sites = bound = 0
     for position, (_, summary) in enumerate(pieces):
@@ -218,41 +260,17 @@ def piecewise_index(
         bound += summary.occurrences + len(summary.free)
     if sites > MAX_LEXICAL_COMPLETION_SITES:
         return None
-    index = StatementIndex(pieces, source_length, _Carried.over(previous, kept, pieces))
-    if bound > MAX_LEXICAL_SYMBOL_OCCURRENCES and index.occurrence_count() > (
-        MAX_LEXICAL_SYMBOL_OCCURRENCES
-    ):
-        return OVER_OCCURRENCE_BUDGET
-    return index
+    uncut_previous = previous.uncut if previous is not None and previous.uncut else previous
+    index = StatementIndex(pieces, source_length, _Carried.over(uncut_previous, kept, pieces))
+    if bound <= MAX_LEXICAL_SYMBOL_OCCURRENCES or replay is None:
+        return index
+    return index.cut_at_budget(previous, kept, replay)
 
 
-class _OverBudget:
-    """`piecewise_index`'s answer when the occurrence budget runs out: the
-    plain build would be truncated."""
-
-
-OVER_OCCURRENCE_BUDGET = _OverBudget()
-
-
-class DeferredIndex:
-    """A lexical index known to be truncated, built only when read further.
-
-    Most requests only ask whether the index is truncated (and then answer
-    nothing or refuse), so past the occurrence budget a keystroke no longer
-    replays the whole document's events to say so.
-    """
-
-    truncated = True
-    incomplete = True
-
-    def __init__(self, build: Callable[[], LexicalIndex]) -> None:
-        self._build = build
-        self._built: LexicalIndex | None = None
-
-    def __getattr__(self, name: str):
-        if self._built is None:
-            self._built = self._build()
-        return getattr(self._built, name)
+def _sites_only(summary: UnitSummary) -> UnitSummary:
+    """A statement past the one where the occurrence budget ran out: the
+    plain build records its sites and nothing else."""
+    return UnitSummary((), (), summary.sites, 0, summary.balanced, (), ())
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,10 +291,13 @@ class _Carried:
         previous: StatementIndex | None,
         kept: StepMap | None,
         pieces: list[tuple[int, UnitSummary]],
+        cut: int | None = None,
     ) -> _Carried | None:
         if previous is None or kept is None or len(previous.pieces) != len(pieces):
             return None
         if previous._tops is None and previous._free is None:
+            return None
+        if previous.cut != cut:
             return None
         covered = 0
         changed = []
@@ -286,6 +307,10 @@ class _Carried:
             changed.extend(range(covered, new_first))
             covered = new_first + count
         changed.extend(range(covered, len(pieces)))
+        if cut is not None and cut not in changed:
+            # The statement where the budget runs out may record less or
+            # more than before though the parser kept it.
+            changed.append(cut)
         if len(changed) > _MAX_CARRIED_CHANGES:
             return None
         earlier = previous.pieces
@@ -338,17 +363,22 @@ class StatementIndex:
     by-name tables, built on first use.
     """
 
-    truncated = False
     sites_truncated = False
-    incomplete = False
 
     def __init__(
         self,
         pieces: list[tuple[int, UnitSummary]],
         source_length: int,
         carried: _Carried | None = None,
+        cut: int | None = None,
+        uncut: StatementIndex | None = None,
     ) -> None:
         self.pieces = pieces
+        # Where the occurrence budget ran out (the statement's position), and
+        # the index the pieces would give without a budget.
+        self.cut = cut
+        self.uncut = uncut
+        self.truncated = self.incomplete = cut is not None
         self.bases = [base for base, _ in pieces]
         self.source_length = source_length
         self._made: dict[tuple[int, int], Symbol] = {}
@@ -391,16 +421,51 @@ class StatementIndex:
         base, summary = self.pieces[entry.statement]
         return summary.symbols[entry.number].visible_start + base
 
-    def occurrence_count(self) -> int:
-        """Definitions plus resolved references, as the plain build counts them."""
-        count = sum(summary.occurrences for _, summary in self.pieces)
+    def occurrence_counts(self) -> list[int]:
+        """Definitions plus resolved references per statement, as the plain
+        build counts them."""
+        counts = [summary.occurrences for _, summary in self.pieces]
         tops = self._top_table()
         for name, references in self._free_table().items():
             entries = tops.get(name)
             if entries:
                 first = entries[0].statement
-                count += len(references) - bisect_right(references, first, key=_statement_of)
-        return count
+                for reference in references[bisect_right(references, first, key=_statement_of) :]:
+                    counts[reference.statement] += 1
+        return counts
+
+    def cut_at_budget(
+        self,
+        previous: StatementIndex | None,
+        kept: StepMap | None,
+        replay: Callable[[int, Budget], UnitSummary],
+    ) -> StatementIndex:
+        """This index as the plain build has it once the occurrence budget
+        runs out (itself when it does not): cut in the statement where it
+        runs out, which `replay` records again with what is left."""
+        cut = spent = 0
+        for count in self.occurrence_counts():
+            if spent + count > MAX_LEXICAL_SYMBOL_OCCURRENCES:
+                break
+            spent += count
+            cut += 1
+        else:
+            return self
+        tops = self._top_table()
+
+        def resolves(name: str) -> bool:
+            entries = tops.get(name)
+            return entries is not None and entries[0].statement < cut
+
+        pieces = self.pieces
+        partial = replay(cut, Budget(MAX_LEXICAL_SYMBOL_OCCURRENCES - spent, resolves))
+        cut_pieces = [
+            *pieces[:cut],
+            (pieces[cut][0], partial),
+            *[(base, _sites_only(summary)) for base, summary in pieces[cut + 1 :]],
+        ]
+        carried = _Carried.over(previous, kept, cut_pieces, cut)
+        return StatementIndex(cut_pieces, self.source_length, carried, cut, self)
 
     # ------------------------------------------------------------ symbols
 
@@ -478,6 +543,23 @@ class StatementIndex:
             for base, summary in self.pieces
             for start, end in summary.sites
         ]
+
+    def last_occurrence(self) -> int:
+        """Start of the last definition or resolved reference recorded (-1:
+        none): in the statement where the budget ran out or before it."""
+        last = self.cut if self.cut is not None else len(self.pieces) - 1
+        for position in range(last, -1, -1):
+            base, summary = self.pieces[position]
+            found = [local.start for local in summary.symbols]
+            found.extend(start for local in summary.symbols for start, _ in local.references)
+            found.extend(
+                free.start
+                for free in summary.free
+                if self._resolve(position, free.name) is not None
+            )
+            if found:
+                return base + max(found)
+        return -1
 
     def symbols_by_start(self) -> _StartLookup:
         return _StartLookup(self)

@@ -204,7 +204,7 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
     if syntax is None or syntax.lex.token_limit_offset is not None:
         return None
     index = analysis.completion_index
-    cut = _last_occurrence(index) if index.truncated else len(analysis.source)
+    cut = index.last_occurrence() if index.truncated else len(analysis.source)
     source, lex, tokens = analysis.source, syntax.lex, syntax.tokens
     units = syntax.parsed.units
     last_token, last_unit = len(tokens) - 1, len(units) - 1
@@ -253,14 +253,6 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
     return placed
 
 
-def _last_occurrence(index: LexicalIndex) -> int:
-    """Start of the last definition or reference a truncated index kept."""
-    last = -1
-    for symbol in index.symbols:
-        last = max(last, symbol.start, symbol.references[-1][0] if symbol.references else -1)
-    return last
-
-
 class _Unresolved:
     """A resolver past the occurrence budget: nothing resolves."""
 
@@ -277,25 +269,30 @@ _UNRESOLVED = _Unresolved()
 class _Resolver:
     """The binding a reference resolves to: the one visible there
     (`index.visible`) while few are asked, as after a keystroke; one table
-    of every occurrence once many are (the first answer, a large paste, an
-    index that ran out of occurrences: then only the table is exact)."""
+    of every occurrence once many are (the first answer, a large paste).
+    An index that ran out of occurrences answers from what it recorded
+    (`occurrence_at`): only that is exact then."""
 
-    __slots__ = ("index", "lookups", "table")
+    __slots__ = ("index", "lookups", "table", "truncated")
 
     def __init__(self, index: LexicalIndex) -> None:
         self.index = index
         self.lookups = 0
-        self.table: dict[int, Symbol] | None = _occurrence_map(index) if index.truncated else None
+        self.table: dict[int, Symbol] | None = None
+        self.truncated = index.truncated
 
     def definition(self, kind: SymbolKind, offset: int) -> SymbolKind | None:
         """The kind of the binding the parser defines at `offset` as the index
         has it (none once its occurrence budget ran out before it)."""
-        if self.table is None:
+        if not self.truncated:
             return kind
-        symbol = self.table.get(offset)
-        return symbol.kind if symbol is not None and symbol.start == offset else None
+        found = self.index.occurrence_at(offset)
+        return found.symbol.kind if found is not None and found.is_definition else None
 
     def __call__(self, name: str, offset: int) -> Symbol | None:
+        if self.truncated:
+            found = self.index.occurrence_at(offset)
+            return found.symbol if found is not None and found.start == offset else None
         if self.table is None:
             self.lookups += 1
             if self.lookups <= MAX_SEMANTIC_VISIBLE_LOOKUPS:

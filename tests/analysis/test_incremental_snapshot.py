@@ -7,8 +7,9 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.lexical import LexicalIndex, build_lexical_index
-from octoscript_lsp.analysis.lexical_units import piecewise_index, unit_summaries
+from octoscript_lsp.analysis.lexical_units import StatementIndex, piecewise_index, unit_summaries
 from octoscript_lsp.analysis.sites import open_delimiters_before
+from octoscript_lsp.limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens
 from octoscript_lsp.syntax.outline import top_level_declarations
@@ -111,6 +112,7 @@ def answers(index, text: str) -> tuple:
         [index.is_site(start, end + 1) for start, end in index.sites],
         [by_start.get(symbol.start) for symbol in index.symbols],
         [by_start.get(symbol.start + 1) for symbol in index.symbols],
+        index.last_occurrence(),
     )
 
 
@@ -212,12 +214,13 @@ def test_typing_at_the_start_equals_fresh(base: str, strokes):
         previous = current
 
 
-def test_past_the_occurrence_budget_the_truncated_index_is_built_on_first_read():
+def test_past_the_occurrence_budget_the_index_is_cut_without_a_replay():
     # Definitions count against the occurrence budget, not the site budget.
     text = "".join(f"let a{number} = 1\n" for number in range(4200)) + "a7\n"
     index = DocumentAnalysis(text).completion_index
+    assert isinstance(index, StatementIndex)
     assert index.truncated and index.incomplete
-    assert index._built is None  # known truncated without replaying the events
+    assert index.cut == MAX_LEXICAL_SYMBOL_OCCURRENCES  # one definition per statement
     plain = plain_index(text)
     assert plain.truncated
     assert index_view(index) == index_view(plain)

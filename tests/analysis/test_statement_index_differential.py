@@ -9,9 +9,14 @@ computed and the by-name tables carried over from the version before.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from unittest.mock import patch
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from octoscript_lsp.analysis import lexical, lexical_units
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.lexical_units import StatementIndex
 from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
@@ -106,3 +111,74 @@ def test_occurrence_and_site_budgets_decide_as_the_plain_index():
         assert isinstance(index, StatementIndex) == (count <= MAX_LEXICAL_COMPLETION_SITES)
         assert index.incomplete == plain.incomplete == (count > MAX_LEXICAL_COMPLETION_SITES)
         assert index_view(index) == index_view(plain)
+
+
+@contextmanager
+def occurrence_budget(budget: int) -> Iterator[None]:
+    """A small occurrence budget, so short texts run past it (both the plain
+    build and the per-statement index read the limit from their module)."""
+    with (
+        patch.object(lexical, "MAX_LEXICAL_SYMBOL_OCCURRENCES", budget),
+        patch.object(lexical_units, "MAX_LEXICAL_SYMBOL_OCCURRENCES", budget),
+    ):
+        yield
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(statements, max_size=12).map("".join), st.integers(min_value=0, max_value=12))
+def test_past_the_occurrence_budget_the_index_answers_as_the_plain_index(text: str, budget: int):
+    with occurrence_budget(budget):
+        index, plain = DocumentAnalysis(text).completion_index, plain_index(text)
+        assert index.truncated == plain.truncated
+        assert answers(index, text) == answers(plain, text)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(statements, min_size=1, max_size=10),
+    changes,
+    st.integers(min_value=0, max_value=12),
+)
+def test_past_the_budget_edited_statements_answer_as_a_fresh_index(
+    parts: list[str], edits, budget: int
+):
+    """Versions carry the cut index's tables over; the statement where the
+    budget runs out may record more or less though the parser kept it."""
+    with occurrence_budget(budget):
+        text = "".join(parts)
+        previous = DocumentAnalysis(text, 0)
+        answers(previous.completion_index, text)
+        for version, (at, statement, how, use) in enumerate(edits, start=1):
+            at %= len(parts)
+            if how == "replace":
+                parts[at] = statement
+            elif how == "insert":
+                parts.insert(at, statement)
+            elif how == "delete" and len(parts) > 1:
+                del parts[at]
+            else:
+                parts.insert(0, " ")
+            text = "".join(parts)
+            current = DocumentAnalysis(text, version, previous)
+            if use == "query" or version == len(edits):
+                index = current.completion_index
+                assert answers(index, text) == answers(plain_index(text), text)
+            elif use == "build":
+                _ = current.completion_index
+            previous = current
+
+
+def test_the_statement_where_the_budget_runs_out_records_less_after_an_earlier_edit():
+    """The parser keeps the statement where the budget runs out, yet an edit
+    before it spends more of the budget: its recorded bindings change while
+    every changed statement binds the same names as before."""
+    cut = "if 1 {\n  let a = 1\n  let b = 2\n  let c = 3\n}\na + b\n"
+    before, after = "fn g() { 1 }\n" + cut, "fn g(p) { p }\n" + cut
+    with occurrence_budget(3):
+        previous = DocumentAnalysis(before, 0)
+        assert answers(previous.completion_index, before) == answers(plain_index(before), before)
+        current = DocumentAnalysis(after, 1, previous)
+        index = current.completion_index
+        assert index.truncated and index.cut == 1
+        assert [symbol.name for symbol in index.symbols] == ["g", "p"]
+        assert answers(index, after) == answers(plain_index(after), after)
