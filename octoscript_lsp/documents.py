@@ -15,6 +15,7 @@ from .lazy_modules import lazy_module
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
 
 if TYPE_CHECKING:
+    from .features.semantic_delta import LastTokens
     from .features.semantic_tokens import StatementRoles
     from .features.symbols import SymbolRendering
 
@@ -42,6 +43,9 @@ class OpenDocument:
     symbol_rendering: SymbolRendering = field(default_factory=dict)
     # Semantic-token roles per top-level statement text, handed on likewise.
     semantic_roles: StatementRoles = field(default_factory=dict)
+    # The last semantic-tokens answer's id and numbers, handed on likewise:
+    # a delta request edits them into this version's.
+    semantic_last: LastTokens | None = None
     # This version's part of the workspace outline, once asked for.
     workspace_outline: list | None = None
 
@@ -89,6 +93,7 @@ class DocumentStore:
         if known is not None:
             state.symbol_rendering = known.symbol_rendering
             state.semantic_roles = known.semantic_roles
+            state.semantic_last = known.semantic_last
         self.open[uri] = state
         return state
 
@@ -126,6 +131,7 @@ class DocumentStore:
                 # The carried feature caches go with it (bounded memory).
                 state.symbol_rendering = {}
                 state.semantic_roles = {}
+                state.semantic_last = None
 
     def outline(self, uri: str) -> list:
         """This document's entries for workspace/symbol, kept per version."""

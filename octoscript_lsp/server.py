@@ -44,6 +44,7 @@ navigation = lazy_module("octoscript_lsp.features.navigation")
 prefill = lazy_module("octoscript_lsp.features.prefill")
 range_formatting = lazy_module("octoscript_lsp.features.range_formatting")
 rename = lazy_module("octoscript_lsp.features.rename")
+semantic_delta = lazy_module("octoscript_lsp.features.semantic_delta")
 signature = lazy_module("octoscript_lsp.features.signature")
 symbols = lazy_module("octoscript_lsp.features.symbols")
 tool_calls = lazy_module("octoscript_lsp.features.tool_calls")
@@ -519,7 +520,9 @@ def search_tools(ls: OctoscriptServer, params) -> dict:
 
 @server.feature(
     types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
-    types.SemanticTokensRegistrationOptions(legend=semantic_tokens.LEGEND, full=True, range=True),
+    types.SemanticTokensRegistrationOptions(
+        legend=semantic_tokens.LEGEND, full=types.SemanticTokensFullDelta(delta=True), range=True
+    ),
 )
 def semantic_tokens_full(
     ls: OctoscriptServer, params: types.SemanticTokensParams
@@ -527,7 +530,22 @@ def semantic_tokens_full(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    return semantic_tokens.full_wire(state.analysis, state.semantic_roles)
+    items = semantic_tokens.full_items(state.analysis, state.semantic_roles)
+    state.semantic_last, answer = semantic_delta.full(state.semantic_last, items)
+    return answer
+
+
+@server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
+def semantic_tokens_delta(
+    ls: OctoscriptServer, params: types.SemanticTokensDeltaParams
+) -> types.SemanticTokens | WireText:
+    state = _document(ls, params.text_document.uri)
+    if state is None:
+        return types.SemanticTokens(data=[])
+    items = semantic_tokens.full_items(state.analysis, state.semantic_roles)
+    previous_id = params.previous_result_id
+    state.semantic_last, answer = semantic_delta.delta(state.semantic_last, previous_id, items)
+    return answer
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)

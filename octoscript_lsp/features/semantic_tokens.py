@@ -37,7 +37,7 @@ from ..syntax.statements import events_of
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, Node, SymbolKind
 from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
-from .wire import WireText, integer_array, integer_items
+from .wire import WireText, integer_items
 
 TOKEN_TYPES: tuple[str, ...] = (
     "namespace",
@@ -89,11 +89,15 @@ def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) ->
     from an earlier version when its text and the bindings it reads from
     outside are unchanged; only its first token's deltas are worked out.
     """
+    return WireText('{"data":[' + full_items(analysis, memo) + "]}")
+
+
+def full_items(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> str:
+    """`full`'s numbers as the comma-separated items of a JSON array."""
     placed = _placed(analysis, memo) if memo is not None else None
     if placed is None:
-        data = encode(analysis.source, classify(analysis))
-        return WireText('{"data":' + integer_array(data) + "}")
-    return WireText('{"data":[' + _assemble(analysis, placed) + "]}")
+        return integer_items(encode(analysis.source, classify(analysis)))
+    return _assemble(analysis, placed)
 
 
 def range_tokens(

@@ -89,3 +89,64 @@ async def test_quick_fix_adds_the_missing_std_import(client: LanguageClient):
     assert [
         (edit.range.start.line, edit.range.start.character, edit.new_text) for edit in edits
     ] == [(0, 0, "use mod.std.json\n")]
+
+
+async def test_semantic_token_deltas_edit_the_last_answer_into_a_fresh_one(client: LanguageClient):
+    """The client applies each delta to what it holds, as VS Code does, and
+    asks the next delta from that answer; after every keystroke it must hold
+    what a fresh open of the same text answers in full."""
+    from octoscript_lsp.features.semantic_tokens import LEGEND
+
+    text = "use mod.std.math\nfn area(r) {\n  return math.pi * r * r\n}\nlet a = area(2)\n"
+    open_document(client, text)
+    first = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=identifier())
+    )
+    held, result_id = list(first.data), first.result_id
+    assert result_id and held[:5] == [0, 0, 3, LEGEND.token_types.index("keyword"), 0]
+    edits = [
+        (4, 13, 4, 14, "22"),  # area(22): a longer number
+        (2, 9, 2, 9, "1 + "),  # return 1 + math.pi ...
+        (0, 0, 0, 0, "// head\n"),  # every later line moves
+        (5, 0, 5, 0, "let b = a\n"),
+        (1, 3, 1, 7, "size"),  # the function renamed: its call is a variable now
+    ]
+    for version, (line, character, end_line, end_character, new_text) in enumerate(edits, 2):
+        lines = text.split("\n")
+        start = sum(len(item) + 1 for item in lines[:line]) + character
+        end = sum(len(item) + 1 for item in lines[:end_line]) + end_character
+        text = text[:start] + new_text + text[end:]
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(
+                start=types.Position(line=line, character=character),
+                end=types.Position(line=end_line, character=end_character),
+            ),
+            text=new_text,
+        )
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=version),
+                content_changes=[change],
+            )
+        )
+        answer = await client.text_document_semantic_tokens_full_delta_async(
+            types.SemanticTokensDeltaParams(
+                text_document=identifier(), previous_result_id=result_id
+            )
+        )
+        assert isinstance(answer, types.SemanticTokensDelta)
+        assert answer.result_id != result_id and answer.edits
+        for edit in sorted(answer.edits, key=lambda item: -item.start):
+            held[edit.start : edit.start + edit.delete_count] = list(edit.data or [])
+        result_id = answer.result_id
+        fresh_uri = f"file:///workspace/fresh{version}.octoscript"
+        session.open_document(client, text, uri=fresh_uri)
+        fresh = await client.text_document_semantic_tokens_full_async(
+            types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=fresh_uri))
+        )
+        assert held == list(fresh.data)
+    # A delta from an id the server no longer holds gets a full answer.
+    stale = await client.text_document_semantic_tokens_full_delta_async(
+        types.SemanticTokensDeltaParams(text_document=identifier(), previous_result_id="stale")
+    )
+    assert isinstance(stale, types.SemanticTokens) and list(stale.data) == held

@@ -1,0 +1,106 @@
+"""semanticTokens/full/delta: the edit applied to the last answer gives this one.
+
+Property tests on number lists (runs that share digits, numbers past the
+digit table, empty answers), then random edit sequences on documents: each
+version's delta, applied to the numbers the client holds, must equal a
+fresh full answer of that version's text.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.features import semantic_delta
+from octoscript_lsp.features.semantic_delta import Edit, edit_between
+from octoscript_lsp.features.semantic_tokens import full, full_items
+from tests.analysis.test_incremental_snapshot import LONG, edits
+from tests.features.test_semantic_tokens import COMMENTED, OVER_BUDGET
+from tests.syntax.test_incremental import BASES, apply
+
+
+def text_of(numbers: list[int]) -> str:
+    return ",".join(map(str, numbers))
+
+
+def applied(numbers: list[int], edit: Edit | None) -> list[int]:
+    if edit is None:
+        return list(numbers)
+    data = [int(item) for item in edit.data.split(",")] if edit.data else []
+    return numbers[: edit.start] + data + numbers[edit.start + edit.delete_count :]
+
+
+def apply_answer(numbers: list[int], answer: str) -> list[int]:
+    """What a client holds after an answer (full or delta) to its last numbers."""
+    decoded = json.loads(answer)
+    if "data" in decoded:
+        return decoded["data"]
+    for item in sorted(decoded["edits"], key=lambda edit: -edit["start"]):
+        start = item["start"]
+        numbers = numbers[:start] + item.get("data", []) + numbers[start + item["deleteCount"] :]
+    return numbers
+
+
+# Few distinct digits, so neighbouring numbers share prefixes and suffixes.
+number = st.one_of(st.integers(0, 12), st.sampled_from([1, 11, 111, 21, 4095, 4096, 40960]))
+numbers = st.lists(number, max_size=40)
+
+
+@given(numbers, numbers)
+def test_the_edit_turns_any_list_into_any_other(before: list[int], after: list[int]):
+    edit = edit_between(text_of(before), text_of(after))
+    assert applied(before, edit) == after
+    assert (edit is None) == (before == after)
+
+
+@given(numbers, st.integers(0, 40), st.integers(0, 5), st.lists(number, max_size=6))
+def test_a_local_change_gives_a_local_edit(before, at, removed, inserted):
+    at = min(at, len(before))
+    after = before[:at] + inserted + before[at + removed :]
+    edit = edit_between(text_of(before), text_of(after))
+    assert applied(before, edit) == after
+    if edit is not None:  # never more than the change itself
+        assert edit.delete_count <= min(removed, len(before) - at)
+        assert (len(edit.data.split(",")) if edit.data else 0) <= len(inserted)
+
+
+def test_long_answers_compare_past_one_block():
+    before = [index % 97 for index in range(20_000)]
+    after = [*before[:12_345], 7, 7, *before[12_346:]]
+    edit = edit_between(text_of(before), text_of(after))
+    assert edit == Edit(12_345, 1, "7,7")
+    assert applied(before, edit) == after
+
+
+def test_a_delta_names_the_last_answer_or_gets_a_full_one():
+    last, answer = semantic_delta.full(None, "0,0,3,5,0")
+    assert json.loads(answer) == {"resultId": "1", "data": [0, 0, 3, 5, 0]}
+    later, answer = semantic_delta.delta(last, "1", "0,0,3,5,0,1,0,2,3,0")
+    assert json.loads(answer) == {
+        "resultId": "2",
+        "edits": [{"start": 5, "deleteCount": 0, "data": [1, 0, 2, 3, 0]}],
+    }
+    same, answer = semantic_delta.delta(later, "2", later.items)
+    assert json.loads(answer) == {"resultId": "3", "edits": []}
+    _, answer = semantic_delta.delta(same, "2", "")  # not the last one: a full answer
+    assert json.loads(answer) == {"resultId": "4", "data": []}
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([*BASES, LONG, COMMENTED, OVER_BUDGET]), edits)
+def test_deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
+    memo: dict = {}
+    previous = DocumentAnalysis(base, 0)
+    last, answer = semantic_delta.full(None, full_items(previous, memo))
+    held = apply_answer([], answer)
+    text = base
+    for version, (where, removed, inserted) in enumerate(changes, start=1):
+        text = apply(text, where, removed, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        last, answer = semantic_delta.delta(last, last.result_id, full_items(current, memo))
+        held = apply_answer(held, answer)
+        assert held == full(DocumentAnalysis(text)).data
+        previous = current
