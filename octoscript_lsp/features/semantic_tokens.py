@@ -182,6 +182,14 @@ class _Statement:
 
 # Statement pieces by statement key (`lexer.statement_key`).
 StatementRoles = dict[str, _Statement]
+
+
+def carried_roles(analysis: DocumentAnalysis) -> StatementRoles:
+    """The roles memo this document's versions share (`analysis.reuse`)."""
+    return analysis.reuse.shared(_CARRIED_ROLES, dict)
+
+
+_CARRIED_ROLES = "semantic-token roles"
 # (offset of its first token, offset where the next statement starts, its
 # shape, its classification in this version).
 _Place = tuple[int, int, _Shape, _Rendered | None]
