@@ -22,20 +22,20 @@ from ..syntax.statements import EMPTY_MEMO
 from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
-from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
-from .lexical_units import (
+from .records import RecordReport, empty_report
+from .reuse import Reuse
+from .sites import DelimiterIndex, TextRegions
+from .statement_facts import PrefixFacts, collect_facts, import_report
+from .statement_index import (
     OVER_OCCURRENCE_BUDGET,
     DeferredIndex,
     StatementIndex,
     piecewise_index,
     unit_summaries,
 )
-from .records import RecordReport, empty_report
-from .reuse import Reuse
-from .sites import DelimiterIndex, TextRegions
-from .statement_facts import PrefixFacts, collect_facts, import_report
+from .tool_call_review import EMPTY_HINTS, HintReport, collect_hints
 
 # The views this analysis hands from version to version (`reuse.py`).
 LEXICAL_SUMMARIES = "lexical summaries"

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.hints import ImportedModuleCallHint, catalog_status, expected_format
 from ..analysis.record_scan import record_entries
 from ..analysis.surfaces import is_fixed_core_path, tool_method
+from ..analysis.tool_call_review import ImportedModuleCallHint, catalog_status, expected_format
 from ..catalogs.model import ModuleCatalog, ModuleDescriptor, ModuleField, ToolFormat
 from ..catalogs.store import CatalogState, CatalogStore
 from ..limits import MAX_ADVISORY_DIAGNOSTICS
