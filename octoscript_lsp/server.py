@@ -404,7 +404,9 @@ def format_range(
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> WireText:
     state = _analyzed(ls, params.text_document.uri)
-    return symbols.document_symbols_wire(state.analysis, state.positions, state.symbol_rendering)
+    return symbols.document_symbols_wire(
+        state.analysis, state.positions, symbols.carried_rendering(state.analysis)
+    )
 
 
 @server.feature(
@@ -530,8 +532,11 @@ def semantic_tokens_full(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    items = semantic_tokens.full_items(state.analysis, state.semantic_roles)
-    state.semantic_last, answer = semantic_delta.full(state.semantic_last, items)
+    roles = semantic_tokens.carried_roles(state.analysis)
+    answers = semantic_delta.carried_answers(state.analysis)
+    answers.last, answer = semantic_delta.full(
+        answers.last, semantic_tokens.full_items(state.analysis, roles)
+    )
     return answer
 
 
@@ -542,9 +547,13 @@ def semantic_tokens_delta(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    items = semantic_tokens.full_items(state.analysis, state.semantic_roles)
-    previous_id = params.previous_result_id
-    state.semantic_last, answer = semantic_delta.delta(state.semantic_last, previous_id, items)
+    roles = semantic_tokens.carried_roles(state.analysis)
+    answers = semantic_delta.carried_answers(state.analysis)
+    answers.last, answer = semantic_delta.delta(
+        answers.last,
+        params.previous_result_id,
+        semantic_tokens.full_items(state.analysis, roles),
+    )
     return answer
 
 
@@ -557,7 +566,9 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return semantic_tokens.range_tokens(state.analysis, start, end, state.semantic_roles)
+    return semantic_tokens.range_tokens(
+        state.analysis, start, end, semantic_tokens.carried_roles(state.analysis)
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

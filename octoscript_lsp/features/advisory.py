@@ -16,8 +16,9 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.hints import ImportedModuleCallHint, catalog_status, expected_format
+from ..analysis.record_scan import record_entries
 from ..analysis.surfaces import is_fixed_core_path, tool_method
+from ..analysis.tool_call_review import ImportedModuleCallHint, catalog_status, expected_format
 from ..catalogs.model import ModuleCatalog, ModuleDescriptor, ModuleField, ToolFormat
 from ..catalogs.store import CatalogState, CatalogStore
 from ..limits import MAX_ADVISORY_DIAGNOSTICS
@@ -211,33 +212,18 @@ def literal_record(tokens: list[Token], callee_end: int) -> RecordLiteral | None
         return None
     if tokens[index].kind is not Kind.LPAREN or tokens[index + 1].kind is not Kind.LBRACE:
         return None
-    opening = tokens[index + 1]
-    keys: list[tuple[str, int, int]] = []
-    depth = 0
-    expecting_key = True
-    multiline = False
-    last_end = opening.end
-    for token in tokens[index + 1 :]:
-        kind = token.kind
-        if kind is Kind.END:
-            return None
-        if kind in (Kind.RBRACE, Kind.RPAREN, Kind.RBRACKET):
-            depth -= 1
-            if depth == 0:
-                return RecordLiteral(tuple(keys), opening.end, token.start, last_end, multiline)
-        elif kind in (Kind.LBRACE, Kind.LPAREN, Kind.LBRACKET):
-            depth += 1
-            if depth == 1:
-                expecting_key = True
-                continue
-        elif depth == 1 and (kind is Kind.COMMA or kind is Kind.NEWLINE):
-            multiline = multiline or kind is Kind.NEWLINE
-            expecting_key = True
-        elif depth == 1 and expecting_key and kind is Kind.IDENT:
-            keys.append((token.text, token.start, token.end))
-            expecting_key = False
-        elif depth == 1:
-            expecting_key = False
-        if kind is not Kind.NEWLINE:
-            last_end = token.end
-    return None
+    read = record_entries(tokens, index + 1)
+    if read is None:
+        return None
+    keys = tuple(
+        (token.text, token.start, token.end)
+        for entry in read.entries
+        if not entry.is_empty and (token := tokens[entry.first]).kind is Kind.IDENT
+    )
+    multiline = any(tokens[entry.end].kind is Kind.NEWLINE for entry in read.entries)
+    last = read.closing - 1
+    while tokens[last].kind is Kind.NEWLINE:
+        last -= 1
+    return RecordLiteral(
+        keys, tokens[index + 1].end, tokens[read.closing].start, tokens[last].end, multiline
+    )

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..analysis.document import DocumentAnalysis
 from .wire import WireText
 
 # Characters compared at once while looking for where two answers differ.
@@ -36,6 +37,21 @@ class LastTokens:
 
 
 FIRST = LastTokens("0", "")
+
+
+@dataclass(slots=True)
+class Answers:
+    """The document's last answer, shared from version to version."""
+
+    last: LastTokens | None = None
+
+
+def carried_answers(analysis: DocumentAnalysis) -> Answers:
+    """The last-answer record this document's versions share (`analysis.reuse`)."""
+    return analysis.reuse.shared(_CARRIED_ANSWERS, Answers)
+
+
+_CARRIED_ANSWERS = "semantic-token answers"
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,9 +16,9 @@ from unittest.mock import patch
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from octoscript_lsp.analysis import lexical, lexical_units
+from octoscript_lsp.analysis import lexical, statement_index
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.lexical_units import StatementIndex
+from octoscript_lsp.analysis.statement_index import StatementIndex
 from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from tests.analysis.test_incremental_snapshot import answers, index_view, plain_index, snapshot
 
@@ -119,7 +119,7 @@ def occurrence_budget(budget: int) -> Iterator[None]:
     build and the per-statement index read the limit from their module)."""
     with (
         patch.object(lexical, "MAX_LEXICAL_SYMBOL_OCCURRENCES", budget),
-        patch.object(lexical_units, "MAX_LEXICAL_SYMBOL_OCCURRENCES", budget),
+        patch.object(statement_index, "MAX_LEXICAL_SYMBOL_OCCURRENCES", budget),
     ):
         yield
 

@@ -100,3 +100,37 @@ def _is_docstring_line(tree: ast.Module, line: int) -> bool:
             if docstring is not None and body and body[0].lineno <= line <= body[0].end_lineno:
                 return True
     return False
+
+
+def test_versions_hand_on_only_through_reuse():
+    """No module reads another object's `__dict__` to find what an earlier
+    version computed, and the open-document record keeps no feature caches:
+    `analysis/reuse.py` is the one hand-over."""
+    readers = [
+        f"{module}:{node.lineno}"
+        for module, (_, tree) in _trees().items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__"
+    ]
+    assert readers == []
+    documents = ast.parse((PACKAGE / "documents.py").read_text())
+    record = next(
+        node
+        for node in ast.walk(documents)
+        if isinstance(node, ast.ClassDef) and node.name == "OpenDocument"
+    )
+    fields = {
+        node.target.id
+        for node in record.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    assert fields == {
+        "version",
+        "analysis",
+        "positions",
+        "refused",
+        "previous",
+        "advised",
+        "advice",
+        "workspace_outline",
+    }

@@ -21,12 +21,12 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from octoscript_lsp.syntax.check import format_source
+from tests.editors.server_program import server_command
 
 REPO = Path(__file__).resolve().parents[2]
 MODE_DIR = REPO / "editors" / "emacs"
@@ -42,15 +42,6 @@ let greeting = "hi"
 let out = tool.call("")
 let again = greeting
 """
-
-
-def _server_command() -> Path:
-    bindir = Path(sys.executable).parent
-    for name in ("octoscript-lsp", "octoscript-lsp.exe"):
-        candidate = bindir / name
-        if candidate.exists():
-            return candidate
-    return bindir / "octoscript-lsp"
 
 
 def _emacs(
@@ -303,7 +294,7 @@ def eglot_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
         cwd=work,
         env={
             "OCTOSCRIPT_EMACS_MODE_DIR": str(MODE_DIR),
-            "OCTOSCRIPT_LSP_CMD": str(_server_command()),
+            "OCTOSCRIPT_LSP_CMD": str(server_command()),
             "OCTOSCRIPT_TEST_FILE": str(sample),
             "OCTOSCRIPT_TEST_RESULT": str(result_path),
             "OCTOSCRIPT_TEST_EVENTS": str(events_path),
@@ -319,7 +310,7 @@ def eglot_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
         pytest.skip(results["skip"])
     events = events_path.read_text(errors="replace") if events_path.exists() else ""
     results["_diagnostics"] = (
-        f"server command: {_server_command()}\nexit code {done.returncode}\n"
+        f"server command: {server_command()}\nexit code {done.returncode}\n"
         f"checks:\n{done.stdout}\nstderr:\n{done.stderr[-2000:]}\n"
         f"eglot events (tail):\n{events[-4000:]}"
     )
