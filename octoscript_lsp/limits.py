@@ -123,3 +123,7 @@ MAX_CACHED_COMPLETION_ITEMS = 8192
 # Semantic tokens: references of changed statements resolved one by one
 # (`LexicalIndex.visible`) before one table of every occurrence pays off.
 MAX_SEMANTIC_VISIBLE_LOOKUPS = 64
+# Semantic tokens: at most this many statements classified again by splicing
+# the last answer (`semantic_layout`); a larger edit takes the whole-document
+# pass, which also prunes the per-statement memo.
+MAX_SEMANTIC_SPLICED_STATEMENTS = 64

@@ -123,6 +123,23 @@ class Encoder:
         self.cursor = line_start
         self.cursor_column = 0
 
+    @classmethod
+    def after_item(cls, source: str, start: int, end: int) -> Encoder:
+        """An encoder as `encode`'s walk leaves it right after the item at
+        [start, end) (line numbers count from that item's line)."""
+        encoder = cls(source)
+        line_start = source.rfind("\n", 0, start) + 1
+        column = encoder._column_on_line(line_start, start)
+        encoder.previous_column = column
+        encoder.cursor = end
+        encoder.cursor_column = column + encoder._column_on_line(start, end)
+        return encoder
+
+    def _column_on_line(self, line_start: int, offset: int) -> int:
+        if self.ascii:
+            return offset - line_start
+        return _utf16_width(self.source[line_start:offset])
+
     def _column(self, start: int) -> int:
         source = self.source
         newline = source.rfind("\n", self.cursor, start)

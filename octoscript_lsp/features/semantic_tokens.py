@@ -22,7 +22,6 @@ only each statement's first two numbers (see `_placed`).
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -30,12 +29,13 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.surfaces import std_import_member
-from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
+from ..limits import MAX_SEMANTIC_SPLICED_STATEMENTS, MAX_SEMANTIC_VISIBLE_LOOKUPS
 from ..syntax.lexer import statement_key
 from ..syntax.statements import events_of
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, Node, SymbolKind
 from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
+from .semantic_layout import Layout, LayoutSlot, encode_segments, in_order, index_cut_of, splice
 from .wire import WireText, integer_items
 
 TOKEN_TYPES: tuple[str, ...] = (
@@ -92,11 +92,24 @@ def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) ->
 
 
 def full_items(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> str:
-    """`full`'s numbers as the comma-separated items of a JSON array."""
-    placed = _placed(analysis, memo) if memo is not None else None
-    if placed is None:
+    """`full`'s numbers as the comma-separated items of a JSON array.
+
+    With `memo`, the last answer's layout (shared through `analysis.reuse`)
+    is spliced when only a few statements changed (`_spliced`)."""
+    if memo is None:
         return integer_items(encode(analysis.source, classify(analysis)))
-    return _assemble(analysis, placed)
+    slot = analysis.reuse.shared(_CARRIED_LAYOUT, LayoutSlot)
+    spliced = _spliced(analysis, memo, slot.layout)
+    if spliced is not None:
+        slot.layout = spliced
+        return spliced.text[1:]
+    keys: list[tuple[str, int]] = []
+    placed = _placed(analysis, memo, keys)
+    if placed is None:
+        slot.layout = None
+        return integer_items(encode(analysis.source, classify(analysis)))
+    slot.layout = _assemble(analysis, placed, keys)
+    return slot.layout.text[1:]
 
 
 def range_tokens(
@@ -199,7 +212,9 @@ _CARRIED_ROLES = "semantic-token roles"
 _Place = tuple[int, int, _Shape, _Rendered | None]
 
 
-def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | None:
+def _placed(
+    analysis: DocumentAnalysis, memo: StatementRoles, keys: list[tuple[str, int]] | None = None
+) -> list[_Place] | None:
     """Every top-level statement with its classification, reused where valid.
 
     A statement's classification depends on its text plus the bindings its
@@ -210,6 +225,7 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
     the index ran out of occurrences, the statements before the last one it
     kept follow that rule, the ones after it have nothing resolved (their
     text alone decides), and the one holding it is classified afresh.
+    `keys` gets each statement's key and where its text ends.
     """
     syntax = analysis.syntax
     if syntax is None or syntax.lex.token_limit_offset is not None:
@@ -229,32 +245,17 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
         base = tokens[first].start
         end = tokens[min(after, last_token)].start
         key = statement_key(source, lex, first, after)
+        if keys is not None:
+            keys.append((key, tokens[min(after, last_token)].end))
         known = fresh.get(key) or memo.get(key)
         shape = known.shape if known is not None else _shape(analysis, position, base, end)
         if not shape.balanced and position != last_unit:
             return None
         for binding, path in shape.imports:
             import_paths[binding + base] = path
-        statement = known
-        rendered = known.rendered if known is not None else None
-        if base > cut:
-            if known is None or known.unresolved is None:
-                unresolved = _render(shape, base, end, source, _UNRESOLVED, top, import_paths)
-                lasting = known is not None and known.lasting
-                statement = _Statement(shape, rendered, lasting, unresolved)
-            rendered = statement.unresolved
-        elif (
-            known is None
-            or not known.lasting
-            or end > cut  # the budget ran out inside it
-            or (
-                rendered is not None
-                and rendered.free
-                and tuple(map(top.get, rendered.free)) != rendered.bindings
-            )
-        ):
-            rendered = _render(shape, base, end, source, resolve, top, import_paths)
-            statement = _Statement(shape, rendered, end <= cut, known and known.unresolved)
+        statement, rendered = _classified(
+            known, shape, base, end, cut, source, resolve, top, import_paths
+        )
         fresh[key] = statement
         placed.append((base, end, shape, rendered))
         for name, binding in shape.exports:
@@ -262,6 +263,83 @@ def _placed(analysis: DocumentAnalysis, memo: StatementRoles) -> list[_Place] | 
     memo.clear()
     memo.update(fresh)
     return placed
+
+
+_CARRIED_LAYOUT = "semantic-token layout"
+
+
+def _spliced(
+    analysis: DocumentAnalysis, memo: StatementRoles, layout: Layout | None
+) -> Layout | None:
+    """The last answer (`layout`) with only the statements an edit touched
+    classified and encoded again, when that equals what `_placed` and
+    `_assemble` make (`semantic_layout.splice` says when); None otherwise."""
+    syntax = analysis.syntax
+    if layout is None or syntax is None or syntax.lex.token_limit_offset is not None:
+        return None
+    if len(memo) > 2 * len(layout.bases) + MAX_SEMANTIC_SPLICED_STATEMENTS:
+        return None  # `_placed` prunes the memo
+    source, index = analysis.source, analysis.completion_index
+    resolve = _Resolver(index)
+
+    def classify_one(position: int, base: int, end: int, key: str, cut: int, top, imports):
+        known = memo.get(key)
+        shape = known.shape if known is not None else _shape(analysis, position, base, end)
+        if shape.exports != layout.shapes[position].exports:
+            return None  # later statements may read other bindings
+        for binding, path in shape.imports:
+            imports.found[binding + base] = path
+        statement, rendered = _classified(
+            known, shape, base, end, cut, source, resolve, top, imports
+        )
+        memo[key] = statement
+        return shape, rendered
+
+    return splice(
+        layout,
+        syntax,
+        source,
+        index,
+        classify_one,
+        lambda base, rendered: _fragment(source, base, rendered),
+        _comment_items,
+    )
+
+
+def _classified(
+    known: _Statement | None,
+    shape: _Shape,
+    base: int,
+    end: int,
+    cut: int,
+    source: str,
+    resolve: _Resolver,
+    top,
+    import_paths,
+) -> tuple[_Statement, _Rendered | None]:
+    """A statement's record and its classification in this version: the
+    known one while valid (see `_placed`), else classified again."""
+    statement = known
+    rendered = known.rendered if known is not None else None
+    if base > cut:
+        if known is None or known.unresolved is None:
+            unresolved = _render(shape, base, end, source, _UNRESOLVED, top, import_paths)
+            lasting = known is not None and known.lasting
+            statement = _Statement(shape, rendered, lasting, unresolved)
+        return statement, statement.unresolved
+    if (
+        known is None
+        or not known.lasting
+        or end > cut  # the budget ran out inside it
+        or (
+            rendered is not None
+            and rendered.free
+            and tuple(map(top.get, rendered.free)) != rendered.bindings
+        )
+    ):
+        rendered = _render(shape, base, end, source, resolve, top, import_paths)
+        statement = _Statement(shape, rendered, end <= cut, known and known.unresolved)
+    return statement, rendered
 
 
 class _Unresolved:
@@ -467,50 +545,45 @@ def _fragment(source: str, base: int, rendered: _Rendered) -> Fragment:
     return rendered.encoded
 
 
-def _in_order(
-    comments: list[tuple[int, int]], placed: list[_Place]
-) -> Iterator[tuple[int, int, _Rendered | None]]:
-    """The statements and the comments outside them, in source order:
-    (base, next statement's start, rendered) or (comment start, end, None)."""
-    position = 0
-    count = len(comments)
-    for base, end, shape, rendered in placed:
-        while position < count and comments[position][0] < base:
-            yield (*comments[position], None)
-            position += 1
-        position += shape.comment_count
-        if rendered is not None:
-            yield base, end, rendered
-        # A block comment running past the statement (into the next one's
-        # first token, a line break inside it) follows all its items.
-        while position < count and comments[position][0] < end:
-            yield (*comments[position], None)
-            position += 1
-    for start, end in comments[position:]:
-        yield start, end, None
-
-
-def _assemble(analysis: DocumentAnalysis, placed: list[_Place]) -> str:
-    """The encoded numbers of the whole document as JSON array items."""
+def _assemble(
+    analysis: DocumentAnalysis, placed: list[_Place], keys: list[tuple[str, int]]
+) -> Layout:
+    """The encoded numbers of the whole document, laid out for the next answer."""
     source = analysis.source
-    encoder = Encoder(source)
-    parts: list[str] = []
-    for start, end, rendered in _in_order(analysis.syntax.lex.comments, placed):
-        if rendered is None:
-            for piece in _comment_items(source, [(start, end)]):
-                parts.append("," + integer_items(encoder.item(*piece)))
-        else:
-            fragment = _fragment(source, start, rendered)
-            delta_line, delta_column = encoder.statement(start, fragment)
-            parts.append(f",{delta_line},{delta_column}")
-            parts.append(fragment.head)
-    return "".join(parts)[1:]
+    encoded = encode_segments(
+        source,
+        analysis.syntax.lex.comments,
+        placed,
+        0,
+        0,
+        Encoder(source),
+        True,
+        lambda base, rendered: _fragment(source, base, rendered),
+        _comment_items,
+    )
+    text = "".join(encoded.parts)
+    index = analysis.completion_index
+    return Layout(
+        source,
+        text,
+        [place[0] for place in placed],
+        [place[1] for place in placed],
+        [key_end for _, key_end in keys],
+        [key for key, _ in keys],
+        [place[2] for place in placed],
+        [place[3] for place in placed],
+        [*encoded.segments, len(text)],
+        encoded.last_starts,
+        encoded.last_ends,
+        index.last_occurrence() if index.truncated else len(source),
+        index_cut_of(index),
+    )
 
 
 def _placed_items(analysis: DocumentAnalysis, placed: list[_Place]) -> list[Item]:
     source = analysis.source
     items: list[Item] = []
-    for start, end, rendered in _in_order(analysis.syntax.lex.comments, placed):
+    for start, end, rendered, _ in in_order(analysis.syntax.lex.comments, placed):
         if rendered is None:
             items.extend(_comment_items(source, [(start, end)]))
         else:

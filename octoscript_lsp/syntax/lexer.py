@@ -260,6 +260,11 @@ def statement_key(source: str, lex: LexResult, first: int, after: int) -> str:
     return text if starts_in_initial_state(lex, first) else _MID_COMMENT_KEY + text
 
 
+def key_starts_in_initial_state(key: str) -> bool:
+    """Whether a `statement_key`'s first token was scanned from the initial state."""
+    return not key.startswith(_MID_COMMENT_KEY)
+
+
 class _Resync:
     """Where re-lexing may stop: the old token stream past the edit, shifted.
 

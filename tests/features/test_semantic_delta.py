@@ -14,9 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.features import semantic_delta
+from octoscript_lsp.features import semantic_delta, semantic_tokens
 from octoscript_lsp.features.semantic_delta import Edit, edit_between
+from octoscript_lsp.features.semantic_layout import LayoutSlot
 from octoscript_lsp.features.semantic_tokens import full, full_items
+from octoscript_lsp.features.wire import integer_items
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.features.test_semantic_tokens import COMMENTED, OVER_BUDGET
 from tests.syntax.test_incremental import BASES, apply
@@ -104,3 +106,25 @@ def test_deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
         held = apply_answer(held, answer)
         assert held == full(DocumentAnalysis(text)).data
         previous = current
+
+
+def test_a_keystroke_inside_a_statement_splices_the_last_answer():
+    """Only the edited statement is classified again; the answer equals a
+    fresh one, before and past the occurrence budget, typing and deleting."""
+    # (Past the budget the edit must not change what the index records
+    # before its cut: that takes the whole-document pass.)
+    for base, needle in ((LONG, "(v"), (OVER_BUDGET, "math.p")):
+        memo: dict = {}
+        previous = DocumentAnalysis(base, 0)
+        full_items(previous, memo)
+        slot = previous.reuse.shared(semantic_tokens._CARRIED_LAYOUT, LayoutSlot)
+        at = base.index(needle, len(base) // 2) + len(needle)  # inside a name it reads
+        text = base
+        for version, edit in enumerate(["1", "", "7", ""], start=1):
+            text = text[:at] + edit + text[at + (0 if edit else 1) :]
+            current = DocumentAnalysis(text, version, previous)
+            spliced = semantic_tokens._spliced(current, memo, slot.layout)
+            assert spliced is not None
+            assert spliced.text[1:] == integer_items(full(DocumentAnalysis(text)).data)
+            slot.layout = spliced
+            previous = current
