@@ -18,15 +18,11 @@ from lsprotocol import types
 
 from octoscript_lsp.features.catalog_files import RELOAD_COMMAND
 from octoscript_lsp.limits import MAX_CATALOG_FILE_BYTES
-from tests.lsp.test_catalog_files import (  # noqa: F401 - `fresh` is a fixture
-    ECHO,
-    SHOUT,
-    fresh,
-    start,
-    status,
-    tool_names,
-    write_json,
-)
+from tests.lsp import test_catalog_files as base
+from tests.lsp.test_catalog_files import ECHO, SHOUT, start, status, tool_names, write_json
+
+# The other module's client fixture: a server not yet initialized.
+fresh = base.fresh
 
 # A reload of every hostile file at once must answer well within this.
 ANSWER_SECONDS = 5.0
