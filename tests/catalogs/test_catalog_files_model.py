@@ -51,17 +51,18 @@ def workflow(*steps: str) -> dict[str, Any]:
     return {"inputFields": [], "outputs": [{"stepId": step, "fields": []} for step in steps]}
 
 
-# A projection's value with its expected outcome: ("valid", names) or ("discarded",).
+# A projection's value with its expected outcome: ("valid", names) or ("discarded", why).
+# `why` stands for the reason: a file discarding for a new reason is a new snapshot.
 TOOL_VALUES = [
     (tools("text.echo"), ("valid", ("text.echo",))),
     (tools("text.echo", "text.shout"), ("valid", ("text.echo", "text.shout"))),
     ([], ("valid", ())),
-    (tools("dup", "dup"), ("discarded",)),
+    (tools("dup", "dup"), ("discarded", "duplicate tool")),
 ]
 MODULE_VALUES = [
     (modules("mod.app"), ("valid", ("mod.app",))),
     (modules("mod.app", "mod.b"), ("valid", ("mod.app", "mod.b"))),
-    (modules("mod.a", "mod.a"), ("discarded",)),
+    (modules("mod.a", "mod.a"), ("discarded", "duplicate path")),
 ]
 # Workflow (catalog, context or MISSING) with the outcome read as a file / initial options.
 MISSING = object()
@@ -69,8 +70,8 @@ CONTEXT = {"currentStepId": "b", "completedOutputStepIds": ["a"]}
 WORKFLOW_VALUES = [
     (workflow("a"), MISSING, ("valid", ("a",))),
     (workflow("a", "b"), CONTEXT, ("valid", ("a", "b"))),
-    (MISSING, CONTEXT, ("discarded",)),
-    (workflow("a", "a"), MISSING, ("discarded",)),
+    (MISSING, CONTEXT, ("discarded", "context alone")),
+    (workflow("a", "a"), MISSING, ("discarded", "duplicate step")),
 ]
 
 
@@ -137,7 +138,7 @@ def contents(draw: st.DrawFn) -> Content:
         return Content(f"array{index}", json.dumps(value).encode(), ((TOOLS, outcome),))
     if kind == "null tool":
         # Read as initializationOptions are: `null` there is malformed.
-        return Content("null tool", b'{"toolCatalog": null}', ((TOOLS, ("discarded",)),))
+        return Content("null tool", b'{"toolCatalog": null}', ((TOOLS, ("discarded", "null")),))
     return _object_content(draw)
 
 
