@@ -10,6 +10,8 @@ cProfile of that kind instead.
 `--crlf` gives the document CRLF line ends (an editor on Windows).
 
     python benchmarks/profile_requests.py [--lines 2500] [--repeat 40] [--profile hover] [--crlf]
+
+(`--lines 4090` is the largest generated document under the token budget.)
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import cProfile
 import io
 import json
 import pstats
+import re
 import sys
 import time
 from pathlib import Path
@@ -31,21 +34,27 @@ from lspcase import offset_to_position  # noqa: E402
 from octoscript_lsp.server import server  # noqa: E402
 
 URI = "file:///bench/typing.octoscript"
+RESULT_ID = re.compile(rb'"resultId":"([^"]*)"')
 
 
 class NullWriter:
     def __init__(self) -> None:
         self.sent = 0
+        self.result_id = ""  # of the last semantic-tokens answer
 
     def write(self, data: bytes) -> None:
         self.sent += len(data)
+        found = RESULT_ID.search(data, 0, 200)
+        if found is not None:
+            self.result_id = found.group(1).decode()
 
 
 class Session:
     def __init__(self, lines: int, line_end: str = "\n") -> None:
         self.text = generate(lines).replace("\n", line_end)
         self.next_id = 0
-        server.protocol.set_writer(NullWriter())
+        self.writer = NullWriter()
+        server.protocol.set_writer(self.writer)
         self.send(
             "initialize",
             {
@@ -116,6 +125,11 @@ def requests(session: Session) -> dict:
             lambda: {"textDocument": doc, "options": {"tabSize": 4, "insertSpaces": True}},
         ),
         "semanticTokens": ("textDocument/semanticTokens/full", lambda: {"textDocument": doc}),
+        # Each delta names the last answer, as an editor offered deltas does.
+        "semanticTokens.delta": (
+            "textDocument/semanticTokens/full/delta",
+            lambda: {"textDocument": doc, "previousResultId": session.writer.result_id},
+        ),
         "keystroke": (None, None),
     }
 
