@@ -21,7 +21,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
@@ -251,15 +251,13 @@ def piecewise_index(
     the statement where it does with what is left of it, and the index is
     cut there (`StatementIndex.cut`): that statement's summary holds what
     the plain build records, the later ones only their sites."""
-    last = len(pieces) - 1
-    sites = bound = 0
-    for position, (_, summary) in enumerate(pieces):
-        if not summary.balanced and position != last:
-            return None
-        sites += len(summary.sites)
-        bound += summary.occurrences + len(summary.free)
-    if sites > MAX_LEXICAL_COMPLETION_SITES:
+    # Whole-list passes of builtins: this runs on every version.
+    summaries = list(map(_summary_of, pieces))
+    if not all(map(_is_balanced, summaries[:-1])):
         return None
+    if sum(map(len, map(_sites_of, summaries))) > MAX_LEXICAL_COMPLETION_SITES:
+        return None
+    bound = sum(map(_occurrences_of, summaries)) + sum(map(len, map(_free_of, summaries)))
     uncut_previous = previous.uncut if previous is not None and previous.uncut else previous
     index = StatementIndex(pieces, source_length, _Carried.over(uncut_previous, kept, pieces))
     if bound <= MAX_LEXICAL_SYMBOL_OCCURRENCES or replay is None:
@@ -267,10 +265,35 @@ def piecewise_index(
     return index.cut_at_budget(previous, kept, replay)
 
 
+_summary_of = itemgetter(1)
+_is_balanced = attrgetter("balanced")
+_sites_of = attrgetter("sites")
+_occurrences_of = attrgetter("occurrences")
+_free_of = attrgetter("free")
+
+
 def _sites_only(summary: UnitSummary) -> UnitSummary:
     """A statement past the one where the occurrence budget ran out: the
     plain build records its sites and nothing else."""
     return UnitSummary((), (), summary.sites, 0, summary.balanced, (), ())
+
+
+def _after_cut(
+    index: StatementIndex, previous: StatementIndex | None, cut: int
+) -> list[tuple[int, UnitSummary]]:
+    """The statements after the cut, sites only: the previous version's
+    where the parser kept the very piece (same offset, same summary)."""
+    pieces = index.pieces
+    earlier = previous.uncut if previous is not None else None
+    if earlier is None or previous.cut != cut or len(earlier.pieces) != len(pieces):
+        return [(base, _sites_only(summary)) for base, summary in pieces[cut + 1 :]]
+    before, before_cut = earlier.pieces, previous.pieces
+    return [
+        before_cut[position]
+        if pieces[position] is before[position]
+        else (base, _sites_only(summary))
+        for position, (base, summary) in enumerate(pieces[cut + 1 :], cut + 1)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -459,11 +482,7 @@ class StatementIndex:
 
         pieces = self.pieces
         partial = replay(cut, Budget(MAX_LEXICAL_SYMBOL_OCCURRENCES - spent, resolves))
-        cut_pieces = [
-            *pieces[:cut],
-            (pieces[cut][0], partial),
-            *[(base, _sites_only(summary)) for base, summary in pieces[cut + 1 :]],
-        ]
+        cut_pieces = [*pieces[:cut], (pieces[cut][0], partial), *_after_cut(self, previous, cut)]
         carried = _Carried.over(previous, kept, cut_pieces, cut)
         return StatementIndex(cut_pieces, self.source_length, carried, cut, self)
 

@@ -182,3 +182,22 @@ def test_the_statement_where_the_budget_runs_out_records_less_after_an_earlier_e
         assert index.truncated and index.cut == 1
         assert [symbol.name for symbol in index.symbols] == ["g", "p"]
         assert answers(index, after) == answers(plain_index(after), after)
+
+
+def test_past_the_budget_an_edit_keeping_the_length_reuses_the_later_statements():
+    """A digit replaced before the cut: every later statement is the very
+    piece it was, and its sites-only summary is the previous version's."""
+    lines = [f"let v{number} = v{number - 1} + {number % 10}\n" for number in range(1, 40)]
+    text = "let v0 = 1\n" + "".join(lines)
+    with occurrence_budget(30):
+        previous = DocumentAnalysis(text, 0)
+        before = previous.completion_index
+        at = text.index("+ 5") + 2
+        for version, digit in enumerate("6789", start=1):
+            text = text[:at] + digit + text[at + 1 :]
+            current = DocumentAnalysis(text, version, previous)
+            index = current.completion_index
+            assert index.cut == before.cut
+            assert index.pieces[-1] is before.pieces[-1]
+            assert answers(index, text) == answers(plain_index(text), text)
+            previous, before = current, index
