@@ -360,7 +360,7 @@ class _Resolver:
     (`index.visible`) while few are asked, as after a keystroke; one table
     of every occurrence once many are (the first answer, a large paste).
     An index that ran out of occurrences answers from what it recorded
-    (`occurrence_at`): only that is exact then."""
+    (`occurrence_at`, then the table): only that is exact then."""
 
     __slots__ = ("index", "lookups", "table", "truncated")
 
@@ -375,17 +375,26 @@ class _Resolver:
         has it (none once its occurrence budget ran out before it)."""
         if not self.truncated:
             return kind
-        found = self.index.occurrence_at(offset)
-        return found.symbol.kind if found is not None and found.is_definition else None
+        symbol = self._recorded(offset)
+        return symbol.kind if symbol is not None and symbol.start == offset else None
 
     def __call__(self, name: str, offset: int) -> Symbol | None:
         if self.truncated:
-            found = self.index.occurrence_at(offset)
-            return found.symbol if found is not None and found.start == offset else None
+            return self._recorded(offset)
         if self.table is None:
             self.lookups += 1
             if self.lookups <= MAX_SEMANTIC_VISIBLE_LOOKUPS:
                 return self.index.visible(name, offset)
+            self.table = _occurrence_map(self.index)
+        return self.table.get(offset)
+
+    def _recorded(self, offset: int) -> Symbol | None:
+        """The symbol of the occurrence the index recorded at `offset`."""
+        if self.table is None:
+            self.lookups += 1
+            if self.lookups <= MAX_SEMANTIC_VISIBLE_LOOKUPS:
+                found = self.index.occurrence_at(offset)
+                return found.symbol if found is not None and found.start == offset else None
             self.table = _occurrence_map(self.index)
         return self.table.get(offset)
 
