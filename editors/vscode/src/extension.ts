@@ -279,8 +279,9 @@ async function chooseLaunch(
       return {
         executable: {
           command: python.executable || python.command,
+          // -S: no site-packages (only the bundle and the standard library);
           // -P: no working directory (a workspace's folders) on sys.path.
-          args: ["-P", "-m", "octoscript_lsp", ...args],
+          args: ["-S", "-P", "-m", "octoscript_lsp", ...args],
           options: {
             cwd: context.extensionPath,
             env: { ...process.env, PYTHONPATH: libs, PYTHONNOUSERSITE: "1" },
