@@ -1,47 +1,64 @@
 """Catalogs from a settings file: `--settings FILE` and `octoscript catalog check`.
 
-The file holds the object an editor sends as `settings.octoscript`. It is
-applied to a fresh `CatalogStore` exactly as a configuration refresh, so the
-schema validation and the fail-closed rules are the server's own: a
-malformed, duplicate or over-limit projection is discarded as a whole,
-`null` clears, and the workflow pair travels together.
+The file holds the object an editor sends as `settings.octoscript` (or a
+host's bare tool-catalog array; inputs.read_settings). It is applied to a
+fresh `CatalogStore` exactly as a configuration refresh, so the schema
+validation and the fail-closed rules are the server's own: a malformed,
+duplicate or over-limit projection is discarded as a whole, `null` clears,
+and the workflow pair travels together. Its `catalogFiles` are read as the
+server reads them, relative paths from the settings file's directory.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
-from ..catalogs.store import SETTINGS_KEY, CatalogState, CatalogStore, Projection
+from ..catalogs.store import SETTINGS_KEY, CatalogState, CatalogStore, Projection, Source
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, read_settings
-
-PROJECTIONS = ("toolCatalog", "moduleCatalog", "workflowData")
 
 
 def load_catalogs(path: str) -> CatalogStore:
     """A store holding what the server would keep from this settings file."""
+    section = read_settings(path)
     store = CatalogStore()
-    store.apply_settings({SETTINGS_KEY: read_settings(path)})
+    store.paths.root = os.path.dirname(os.path.abspath(path))
+    # The user's own `~/`, as a shell would expand it on the command line.
+    store.paths.home = os.path.expanduser("~")
+    store.apply_settings({SETTINGS_KEY: section})
     return store
 
 
 def _projections(store: CatalogStore) -> dict[str, Projection[Any]]:
-    return dict(zip(PROJECTIONS, (store.tools, store.modules, store.workflow), strict=True))
+    return store.projections()
 
 
 def discarded(store: CatalogStore) -> list[str]:
-    """One line per discarded projection, for stderr."""
-    return [
-        f"{name} discarded: {projection.reason}"
+    """One line per discarded projection or catalog file not read, for stderr."""
+    lines = [
+        f"{name} discarded: {projection.reason}{_from(projection.source)}"
         for name, projection in _projections(store).items()
         if projection.state is CatalogState.DISCARDED
     ]
+    lines.extend(
+        f"catalog file {file['path'] or 'list'} not read: {file['reason']}"
+        for file in store.files_status()
+        if not file["ok"]
+    )
+    return lines
+
+
+def _from(source: Source | None) -> str:
+    """` (from PATH)` for a projection a catalog file gave."""
+    return "" if source is None or source.path is None else f" (from {source.path})"
 
 
 def all_absent(store: CatalogStore) -> bool:
-    """No projection key at all (for example a whole editor settings object)."""
-    return all(p.state is CatalogState.ABSENT for p in _projections(store).values())
+    """No projection key and no catalog file at all (for example `{}`)."""
+    absent = all(p.state is CatalogState.ABSENT for p in _projections(store).values())
+    return absent and not store.files_status()
 
 
 def status_json(store: CatalogStore) -> dict[str, Any]:
@@ -51,6 +68,7 @@ def status_json(store: CatalogStore) -> dict[str, Any]:
         status = projection.status()
         del status["generation"]
         out[name] = status
+    out["catalogFiles"] = store.files_status()
     return out
 
 
@@ -58,9 +76,9 @@ def _status_line(name: str, projection: Projection[Any]) -> str:
     state = projection.state
     if state is CatalogState.VALID:
         entries = "1 entry" if projection.entries == 1 else f"{projection.entries} entries"
-        return f"{name}: valid, {entries}, {projection.fingerprint}"
+        return f"{name}: valid, {entries}, {projection.fingerprint}{_from(projection.source)}"
     if state is CatalogState.DISCARDED:
-        return f"{name}: discarded: {projection.reason}"
+        return f"{name}: discarded: {projection.reason}{_from(projection.source)}"
     if state is CatalogState.CLEARED:
         return f"{name}: cleared (null)"
     return f"{name}: absent"
@@ -78,4 +96,15 @@ def run_catalog_check(path: str, output_format: str) -> int:
     else:
         for name, projection in _projections(store).items():
             sys.stdout.write(f"{path}: {_status_line(name, projection)}\n")
+        for file in store.files_status():
+            sys.stdout.write(f"{path}: {_file_line(file)}\n")
     return EXIT_FINDINGS if discarded(store) else EXIT_OK
+
+
+def _file_line(file: dict[str, Any]) -> str:
+    """Which projections a named catalog file gives, or why it gives none."""
+    where = f"catalog file {file['path']}" if file["path"] else "catalogFiles"
+    if not file["ok"]:
+        return f"{where}: not read: {file['reason']}"
+    given = ", ".join(file["projections"]) or "no catalog keys"
+    return f"{where}: gives {given}"

@@ -8,7 +8,6 @@ disk since it was read.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..catalogs.files import SETTINGS_KEYS, CatalogFileError, decode_json, settings_section
 from ..limits import MAX_SETTINGS_FILE_BYTES, MAX_SOURCE_BYTES
 
 EXIT_OK = 0
@@ -111,17 +111,17 @@ def expand_paths(paths: list[str]) -> list[str]:
 
 
 def read_settings(path: str) -> dict[str, Any]:
-    """The JSON object of a settings file (the value of `settings.octoscript`)."""
+    """The settings object a `--settings` / `catalog check` file stands for.
+
+    The file holds the `settings.octoscript` object (or the editor's whole
+    ``{"octoscript": {...}}``), or a bare array: a host's tool catalog. The
+    forms and their errors are the server's own (catalogs/files.py).
+    """
     data = _read_bounded(path, MAX_SETTINGS_FILE_BYTES)
     try:
-        value = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise UnreadableInput(f"cannot read {path}: input is not valid UTF-8") from error
-    except (ValueError, RecursionError) as error:
-        raise UnreadableInput(f"cannot read {path}: not valid JSON") from error
-    if not isinstance(value, dict):
-        raise UnreadableInput(f"cannot read {path}: the settings file must hold a JSON object")
-    return value
+        return settings_section(decode_json(data), SETTINGS_KEYS)
+    except CatalogFileError as error:
+        raise UnreadableInput(f"cannot read {path}: {error.reason}") from error
 
 
 class ChangedOnDisk(Exception):
