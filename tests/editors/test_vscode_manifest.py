@@ -53,16 +53,17 @@ def test_grammar_contribution(manifest: dict) -> None:
 
 def test_settings_contribution(manifest: dict) -> None:
     properties = manifest["contributes"]["configuration"]["properties"]
+    import jsonschema
+
     assert properties["octoscript.server.path"]["type"] == "string"
     # Empty: the bundled server (src/extension.ts chooseLaunch).
     assert properties["octoscript.server.path"]["default"] == ""
     assert properties["octoscript.interpreter"]["type"] == "string"
-    assert properties["octoscript.catalogFiles"] == {
-        **properties["octoscript.catalogFiles"],
-        "type": "array",
-        "items": {"type": "string"},
-        "default": [],
-    }
+    files = properties["octoscript.catalogFiles"]
+    assert files["default"] == []
+    jsonschema.validate(["host.json", "~/catalogs/tools.json"], files)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate("host.json", files)
     import jsonschema
 
     for key in CATALOG_SETTINGS:

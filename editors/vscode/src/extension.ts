@@ -339,6 +339,18 @@ async function start(context: vscode.ExtensionContext, channel: ServerOutput): P
     executable,
     clientOptions(channel, errorHandler(launch, fallback)),
   );
+  // The server sends octoscript/catalogStatusChanged only to clients that ask.
+  next.registerFeature({
+    fillClientCapabilities: (capabilities) => {
+      capabilities.experimental = {
+        ...(capabilities.experimental as object | undefined),
+        octoscriptCatalogStatus: true,
+      };
+    },
+    initialize: () => undefined,
+    getState: () => ({ kind: "static" }),
+    clear: () => undefined,
+  });
   client = next;
   statusItem?.starting();
   let notified = false;
