@@ -60,6 +60,8 @@ function pickTool(client: LanguageClient, log: vscode.OutputChannel): Promise<Se
         items.length > 0
           ? items
           : [{ label: `No catalog tool matches "${query}"`, alwaysShow: true }];
+      // The best hit is active: Enter takes it.
+      pick.activeItems = pick.items.slice(0, 1);
     } catch (error) {
       log.appendLine(`${SEARCH} failed: ${String(error)}`);
       if (ticket === asked) {
@@ -79,7 +81,7 @@ function pickTool(client: LanguageClient, log: vscode.OutputChannel): Promise<Se
   });
   return new Promise((resolve) => {
     pick.onDidAccept(() => {
-      const hit = pick.selectedItems[0]?.hit;
+      const hit = (pick.selectedItems[0] ?? pick.activeItems[0])?.hit;
       if (hit !== undefined) {
         resolve(hit);
         pick.hide();
