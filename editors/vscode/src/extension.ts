@@ -56,8 +56,27 @@ const RELOAD_COMMAND = "octoscript.reloadCatalogs";
  * channel, and the extension decides what deserves a pop-up.
  */
 class QuietLanguageClient extends LanguageClient {
+  private closing = false;
+
   override error(message: string, data?: unknown, _showNotification?: boolean | "force"): void {
     super.error(message, data, false);
+  }
+
+  /**
+   * Once the client is being disposed (a restart, the window closing), a
+   * provider's request is cancelled at once: without this VS Code logs
+   * "provider FAILED" for code actions and the like still asked for then.
+   */
+  override sendRequest(type: any, ...params: any[]): Promise<any> {
+    if (this.closing) {
+      return Promise.reject(new vscode.CancellationError());
+    }
+    return (super.sendRequest as (...args: any[]) => Promise<any>).call(this, type, ...params);
+  }
+
+  override dispose(timeout?: number): Promise<void> {
+    this.closing = true;
+    return super.dispose(timeout);
   }
 }
 
@@ -206,6 +225,20 @@ function clientOptions(channel: vscode.OutputChannel, handler: ErrorHandler): La
     outputChannel: channel,
     revealOutputChannelOn: RevealOutputChannelOn.Never,
     errorHandler: handler,
+    middleware: {
+      // vscode-languageclient 9 turns a pull it cancelled itself (the user
+      // typed on) into an empty report and shows it before pulling again:
+      // the Problems entries would blink out while typing. A cancelled pull
+      // is thrown as cancelled instead, so the client keeps what it shows and
+      // pulls again (the path a ServerCancelled answer takes too).
+      provideDiagnostics: async (document, previousResultId, token, next) => {
+        const report = await next(document, previousResultId, token);
+        if (token.isCancellationRequested) {
+          throw new vscode.CancellationError();
+        }
+        return report;
+      },
+    },
     // Without a handler the client pops up the raw error ("write EPIPE")
     // itself; returning false stops it, and start() reports the failure once.
     initializationFailedHandler: (error) => {

@@ -102,14 +102,16 @@ export async function insertToolCall(
   client: LanguageClient,
   log: vscode.OutputChannel,
 ): Promise<void> {
-  const editor = vscode.window.activeTextEditor;
-  if (editor === undefined || editor.document.languageId !== "octoscript") {
+  const before = vscode.window.activeTextEditor;
+  if (before === undefined || before.document.languageId !== "octoscript") {
     void vscode.window.showInformationMessage("Octoscript: open an Octoscript document first.");
     return;
   }
   const hit = await pickTool(client, log);
   const insertion = hit === undefined ? undefined : toolCallInsertion(hit);
-  if (insertion === undefined) {
+  // The editor as it is now that the quick pick has closed (same document).
+  const editor = vscode.window.activeTextEditor ?? before;
+  if (insertion === undefined || editor.document !== before.document) {
     return;
   }
   const text = editor.document.getText();
@@ -128,8 +130,11 @@ export async function insertToolCall(
       undoStopAfter: false,
     });
   }
-  await editor.insertSnippet(new vscode.SnippetString(insertion.snippet), editor.selections, {
+  const done = await editor.insertSnippet(new vscode.SnippetString(insertion.snippet), undefined, {
     undoStopBefore: false,
     undoStopAfter: true,
   });
+  log.appendLine(
+    `Insert Tool Call: ${hit?.id} -> ${insertion.snippet}${done ? "" : " (the editor refused the snippet)"}`,
+  );
 }
