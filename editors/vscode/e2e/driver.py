@@ -432,7 +432,8 @@ def insert_tool_call(run: Session) -> None:
         page.keyboard.press("Enter")
     else:
         page.keyboard.press("Escape")
-    time.sleep(0.5)
+    lines = page.locator(f"{EDITOR} .view-lines").first
+    poll(lambda: "text.upper" in lines.inner_text(), 5)
     page.keyboard.press("Escape")  # leave the snippet
     save(page, lambda text: "let inserted" in text)
     line = editor_line(page, 10)

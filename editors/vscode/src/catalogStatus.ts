@@ -52,26 +52,32 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? "" : "s"}`;
 }
 
-export function sourceText(source: CatalogSource | null | undefined): string {
+/** How a file path is shown (the extension shows workspace files relative). */
+export type ShowPath = (path: string) => string;
+
+export function sourceText(
+  source: CatalogSource | null | undefined,
+  show: ShowPath = (path) => path,
+): string {
   if (!source) {
     return "";
   }
   if (source.kind === "file" && source.path) {
-    return `from ${source.path}`;
+    return `from ${show(source.path)}`;
   }
   return source.kind === "settings" ? "from settings" : `from ${source.kind}`;
 }
 
-function projectionLine(label: string, projection: Projection | undefined): string {
+function projectionLine(label: string, projection: Projection | undefined, show: ShowPath): string {
   const state = projection?.state ?? "absent";
-  const source = sourceText(projection?.source);
+  const source = sourceText(projection?.source, show);
   const count = state === "valid" ? ` (${projection?.entries ?? 0} entries)` : "";
   const reason = projection?.reason ? `: ${projection.reason}` : "";
   return `${label}: ${state}${count}${reason}${source ? ` ${source}` : ""}`;
 }
 
 /** The status item's text, detail and severity for a status object. */
-export function summarize(status: CatalogStatus): StatusSummary {
+export function summarize(status: CatalogStatus, show: ShowPath = (path) => path): StatusSummary {
   const files = (status.catalogFiles ?? []).map((file) => file.path);
   const problems: string[] = [];
   for (const [key, label] of PROJECTIONS) {
@@ -98,16 +104,18 @@ export function summarize(status: CatalogStatus): StatusSummary {
     counts.push("workflow data");
   }
   const lines = PROJECTIONS.map(([key, label]) =>
-    projectionLine(label, status[key] as Projection | undefined),
+    projectionLine(label, status[key] as Projection | undefined, show),
   );
   for (const file of status.catalogFiles ?? []) {
     const gives = file.projections?.length ? ` gives ${file.projections.join(", ")}` : "";
-    lines.push(`${file.path}: ${file.ok ? "read" : `refused: ${file.reason ?? "unreadable"}`}${gives}`);
+    lines.push(`${show(file.path)}: ${file.ok ? "read" : `refused: ${file.reason ?? "unreadable"}`}${gives}`);
   }
   const text =
     problems.length > 0 ? problems[0] : counts.length > 0 ? counts.join(", ") : "no catalog";
   const sources = new Set(
-    PROJECTIONS.map(([key]) => sourceText((status[key] as Projection | undefined)?.source)).filter(
+    PROJECTIONS.map(([key]) =>
+      sourceText((status[key] as Projection | undefined)?.source, show),
+    ).filter(
       (source) => source.length > 0,
     ),
   );

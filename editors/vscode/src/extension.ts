@@ -71,7 +71,12 @@ class QuietLanguageClient extends LanguageClient {
     if (this.closing) {
       return Promise.reject(new vscode.CancellationError());
     }
-    return (super.sendRequest as (...args: any[]) => Promise<any>).call(this, type, ...params);
+    const send = super.sendRequest as (...args: any[]) => Promise<any>;
+    // A request already waiting when the disposal began fails too
+    // ("Starting server failed"): cancelled as well.
+    return send.call(this, type, ...params).catch((error: unknown) => {
+      throw this.closing ? new vscode.CancellationError() : error;
+    });
   }
 
   override dispose(timeout?: number): Promise<void> {

@@ -37,7 +37,7 @@ export class CatalogStatusItem implements vscode.Disposable {
   }
 
   update(status: CatalogStatus): void {
-    this.summary = summarize(status);
+    this.summary = summarize(status, (path) => vscode.workspace.asRelativePath(path, false));
     this.item.busy = false;
     this.item.text = this.summary.text;
     this.item.detail = this.summary.detail;

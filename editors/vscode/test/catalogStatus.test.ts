@@ -18,6 +18,19 @@ test("valid catalogs: counts, sources in the detail", () => {
   assert.equal(summary.lines[3], "/w/host.json: read gives toolCatalog");
 });
 
+test("paths are shown as the extension chooses (workspace-relative)", () => {
+  const summary = summarize(
+    {
+      toolCatalog: { state: "valid", entries: 1, source: { kind: "file", path: "/w/host.json" } },
+      catalogFiles: [{ path: "/w/host.json", ok: true, projections: ["toolCatalog"] }],
+    },
+    (path) => path.replace("/w/", ""),
+  );
+  assert.equal(summary.detail, "from host.json");
+  assert.deepEqual(summary.files, ["/w/host.json"]);
+  assert.equal(summary.lines[3], "host.json: read gives toolCatalog");
+});
+
 test("a discarded projection is the text, as a warning", () => {
   const summary = summarize({
     toolCatalog: { state: "discarded", reason: "duplicate name", source: { kind: "settings" } },
