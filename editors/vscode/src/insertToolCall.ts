@@ -109,11 +109,15 @@ export async function insertToolCall(
   }
   const hit = await pickTool(client, log);
   const insertion = hit === undefined ? undefined : toolCallInsertion(hit);
-  // The editor as it is now that the quick pick has closed (same document).
-  const editor = vscode.window.activeTextEditor ?? before;
-  if (insertion === undefined || editor.document !== before.document) {
+  if (insertion === undefined) {
     return;
   }
+  // Focus the editor again (the quick pick had it): the snippet goes to its
+  // selections.
+  const editor = await vscode.window.showTextDocument(before.document, {
+    viewColumn: before.viewColumn,
+    preserveFocus: false,
+  });
   const text = editor.document.getText();
   if (!hasUse(text, insertion.usePath)) {
     const line = useLine(text);
@@ -134,7 +138,9 @@ export async function insertToolCall(
     undoStopBefore: false,
     undoStopAfter: true,
   });
+  const line = editor.document.lineAt(editor.selection.active.line).text;
   log.appendLine(
-    `Insert Tool Call: ${hit?.id} -> ${insertion.snippet}${done ? "" : " (the editor refused the snippet)"}`,
+    `Insert Tool Call: ${hit?.id} -> ${insertion.snippet}` +
+      (done ? ` (line ${editor.selection.active.line + 1}: ${line})` : " (refused by the editor)"),
   );
 }
