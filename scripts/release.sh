@@ -63,8 +63,9 @@ print("octoscript-lsp answered initialize and exited 0")
 PY
 
 say "the sdist"
-tar tzf "$SDIST" | grep -q "/octoscript_lsp/server.py$"
-tar tzf "$SDIST" | grep -q "/octoscript_lsp/schemas/settings.schema.json$"
+tar tzf "$SDIST" > "$WORK/sdist.txt"  # (grep -q on a pipe would end tar with SIGPIPE)
+grep -q "/octoscript_lsp/server.py$" "$WORK/sdist.txt"
+grep -q "/octoscript_lsp/schemas/settings.schema.json$" "$WORK/sdist.txt"
 echo "$(basename "$SDIST"): package and schemas present"
 
 say "the VS Code packages: $TARGETS"

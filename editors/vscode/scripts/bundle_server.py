@@ -15,6 +15,7 @@ and type stubs are left out.
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import shutil
 import subprocess
 import sys
@@ -36,6 +37,8 @@ PLATFORMS = {
     "darwin-arm64": ["macosx_11_0_arm64"],
     "win32-x64": ["win_amd64"],
 }
+# pyproject.toml's build-system requirement (setuptools>=77).
+MIN_SETUPTOOLS = 77
 # Dead weight in an installed tree: removed wherever found.
 DEAD_DIRS = {"__pycache__", "tests", "test", "benchmarks", "bin"}
 DEAD_SUFFIXES = (".pyc", ".pyo", ".pyi")
@@ -46,15 +49,20 @@ def run(command: list[str]) -> None:
     subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
 
 
+def _has_backend() -> bool:
+    """Whether this Python has the build backend pyproject.toml asks for."""
+    try:
+        version = importlib.metadata.version("setuptools")
+    except importlib.metadata.PackageNotFoundError:
+        return False
+    return int(version.split(".")[0]) >= MIN_SETUPTOOLS
+
+
 def build_wheel(into: Path) -> Path:
     """The project's wheel, built from this checkout (pure Python)."""
     command = [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(into)]
-    try:
-        import setuptools  # noqa: F401  (offline build with the installed backend)
-
-        command.append("--no-build-isolation")
-    except ImportError:
-        pass
+    if _has_backend():
+        command.append("--no-build-isolation")  # offline, with the installed backend
     run([*command, str(ROOT)])
     return next(into.glob("octoscript_lsp-*.whl"))
 
