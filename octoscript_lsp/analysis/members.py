@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 Span = tuple[int, int]
 T = TypeVar("T")
-STD_PATH: tuple[str, ...] = ("mod", "std")
 
 
 class BuiltIn(Enum):
@@ -65,14 +64,14 @@ def built_in_member(record: ModuleImport, site: MemberSite) -> BuiltInMember | N
     module = surfaces.std_module_for_import(record.path)
     if module is not None and module.members:
         return BuiltInMember(BuiltIn.STD_MODULE, module)
-    if tuple(record.path) == STD_PATH:
+    if tuple(record.path) == surfaces.STD_NAMESPACE_PATH:
         return BuiltInMember(BuiltIn.STD_ROOT)
     return None
 
 
 def is_fixed_core(path: tuple[str, ...] | None) -> bool:
     """Under `mod.std`: fixed surfaces only, never extended by a catalog."""
-    return path is not None and path[:2] == STD_PATH
+    return path is not None and surfaces.is_fixed_core_path(path)
 
 
 class MemberReceiver:

@@ -280,8 +280,9 @@ class CatalogStore:
 
     Two sources feed each projection: the editor's settings (inline values,
     under the replacement rules above) and the files `catalogFiles` names.
-    A projection the settings give (valid, discarded or cleared) wins;
-    otherwise the last file that gives it does. Its `generation` grows by one
+    A projection the settings give (valid or discarded) wins; otherwise the
+    last file that gives it does; otherwise the settings' state (absent or
+    cleared) stands. Its `generation` grows by one
     whenever the chosen snapshot changes.
     """
 
@@ -531,7 +532,7 @@ class CatalogStore:
         for name in PROJECTIONS:
             inline = self._inline[name]
             picked = inline
-            if inline.state is CatalogState.ABSENT and name in self._from_files:
+            if name in self._from_files and inline.state in _GIVES_WAY:
                 picked = self._from_files[name]
             previous = self._chosen[name]
             if picked is previous or _same(picked, previous):
@@ -551,6 +552,11 @@ class CatalogStore:
         if outcome is None:
             return
         self._inline[name] = _snapshot(name, outcome, SETTINGS_SOURCE)
+
+
+# Inline states a file's projection replaces: never set, or cleared with
+# `null` (a user who removes an inline catalog falls back to the files).
+_GIVES_WAY = (CatalogState.ABSENT, CatalogState.CLEARED)
 
 
 def _names_of(keys: Iterable[str]) -> tuple[str, ...]:

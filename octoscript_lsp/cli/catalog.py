@@ -43,7 +43,7 @@ def discarded(store: CatalogStore) -> list[str]:
         if projection.state is CatalogState.DISCARDED
     ]
     lines.extend(
-        f"catalog file {file['path'] or 'list'} not read: {file['reason']}"
+        f"{_file_name(file['path'])} not read: {file['reason']}"
         for file in store.files_status()
         if not file["ok"]
     )
@@ -52,7 +52,17 @@ def discarded(store: CatalogStore) -> list[str]:
 
 def _from(source: Source | None) -> str:
     """` (from PATH)` for a projection a catalog file gave."""
-    return "" if source is None or source.path is None else f" (from {source.path})"
+    return "" if source is None or source.path is None else f" (from {_shown(source.path)})"
+
+
+def _file_name(path: str | None) -> str:
+    return f"catalog file {_shown(path)}" if path else "catalogFiles"
+
+
+def _shown(path: str) -> str:
+    """A catalog file's path as a person reads it: relative under the working directory."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
 
 
 def all_absent(store: CatalogStore) -> bool:
@@ -103,7 +113,7 @@ def run_catalog_check(path: str, output_format: str) -> int:
 
 def _file_line(file: dict[str, Any]) -> str:
     """Which projections a named catalog file gives, or why it gives none."""
-    where = f"catalog file {file['path']}" if file["path"] else "catalogFiles"
+    where = _file_name(file["path"])
     if not file["ok"]:
         return f"{where}: not read: {file['reason']}"
     given = ", ".join(file["projections"]) or "no catalog keys"

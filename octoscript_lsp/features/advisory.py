@@ -17,6 +17,7 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.hints import ImportedModuleCallHint, catalog_status, expected_format
+from ..analysis.surfaces import is_fixed_core_path, tool_method
 from ..catalogs.model import ModuleCatalog, ModuleDescriptor, ModuleField, ToolFormat
 from ..catalogs.store import CatalogState, CatalogStore
 from ..limits import MAX_ADVISORY_DIAGNOSTICS
@@ -29,14 +30,6 @@ CODE_TOOL_FORMAT = "tool-format-mismatch"
 CODE_UNLISTED_MEMBER = "unlisted-module-member"
 CODE_MISSING_INPUT = "missing-input-field"
 CODE_UNKNOWN_INPUT = "unknown-input-field"
-
-# The tool method of the same kind for the other format.
-_OTHER_FORMAT_METHOD = {
-    "call": "call_json",
-    "start": "start_json",
-    "call_json": "call",
-    "start_json": "start",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +116,7 @@ def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> l
                     f"this tool is not listed with the {expected} format that "
                     f"tool.{hint.kind} uses",
                     typed=hint.kind,
-                    candidates=(_OTHER_FORMAT_METHOD[hint.kind],),
+                    candidates=(tool_method(hint.kind).counterpart,),
                     name_span=(hint.callee_end - len(hint.kind), hint.callee_end),
                 )
             )
@@ -137,7 +130,7 @@ def _module_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list
     out = []
     tokens = analysis.syntax.tokens if analysis.syntax else []
     for hint in analysis.hints.imported_module_calls:
-        if not catalog.knows(hint.module_path) or hint.module_path[:2] == ("mod", "std"):
+        if not catalog.knows(hint.module_path) or is_fixed_core_path(hint.module_path):
             continue
         path = (*hint.module_path, hint.method)
         descriptor = catalog.descriptor(path)

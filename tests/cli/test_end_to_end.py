@@ -303,6 +303,22 @@ def test_catalog_check_says_what_each_catalog_file_gives(tmp_path: Path) -> None
     assert [file["ok"] for file in report["catalogFiles"]] == [True, True, False]
 
 
+def test_the_example_host_project_works_as_its_readme_says() -> None:
+    project = Path(__file__).resolve().parents[2] / "examples" / "project"
+    checked = run("catalog", "check", "host.json", cwd=project)
+    assert checked.returncode == 0, err(checked)
+    assert out(checked).splitlines()[3:] == [
+        "host.json: catalog file host/tools.json: gives toolCatalog",
+        "host.json: catalog file host/modules.json: gives moduleCatalog",
+    ]
+    strict = run("check", "--settings", "host.json", "--strict", "flows/", cwd=project)
+    assert strict.returncode == 1
+    assert out(strict) == (
+        "flows/typo.octoscript:4:22: warning: the tool catalog does not list this tool "
+        "[unlisted-tool]\nchecked 2 files: 0 errors, 1 warning\n"
+    )
+
+
 # ------------------------------------------------------------------ format
 
 
