@@ -459,6 +459,7 @@ def catalog_file_changes(run: Session) -> None:
     run.catalog = FIRST_TOOLS + [ADDED_TOOL]
     write_catalog(run.catalog)
     shown = status_shows(page, "3 tools")
+    time.sleep(0.8)  # the hover has faded in
     run.shot("04-catalog-status.png")
     close_language_status(page)
     check("status-item-follows-file", "3 tools" in shown, shown)
@@ -486,6 +487,7 @@ def malformed_catalog(run: Session) -> None:
     page = run.page
     write_catalog([FIRST_TOOLS[0], FIRST_TOOLS[0]])  # a duplicate name
     shown = status_shows(page, "discarded")
+    time.sleep(0.8)  # the hover has faded in
     run.shot("05-catalog-discarded.png")
     close_language_status(page)
     check("status-item-discarded", "tool catalog discarded" in shown, shown)
