@@ -187,6 +187,14 @@ def write_settings(page: Page, changes: dict, level: str = "User") -> None:
 # ---------------------------------------------------------------- helpers ---
 
 
+def _parent(pid: str) -> int | None:
+    try:
+        # /proc/PID/stat: "pid (comm) state ppid ...", comm may hold spaces.
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def server_pids(marker: str | None = None) -> set[int]:
     """Running servers: the bundled one (python -S -P -m octoscript_lsp) or SERVER."""
     found = set()
@@ -195,6 +203,8 @@ def server_pids(marker: str | None = None) -> set[int]:
             argv = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
         except OSError:
             continue
+        if _parent(pid) == os.getpid():
+            continue  # the driver's own reference server (ServerProbe)
         args = [a.decode(errors="replace") for a in argv if a]
         bundled = args[1:5] == ["-S", "-P", "-m", "octoscript_lsp"]
         if (SERVER in args[:2] or bundled) and (marker is None or marker in args):
