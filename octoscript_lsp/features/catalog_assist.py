@@ -29,6 +29,7 @@ from ..analysis.catalog_members import (
 )
 from ..analysis.input_records import InputRecordSite, input_record_site
 from ..analysis.members import alias_metadata_truncated, member_receiver
+from ..analysis.output_calls import OutputCall
 from ..analysis.sites import MemberSite
 from ..catalogs.model import (
     CallMode,
@@ -38,9 +39,8 @@ from ..catalogs.model import (
     WorkflowField,
     find_field,
 )
-from ..catalogs.store import CatalogState, CatalogStore
+from ..catalogs.store import CatalogStore
 from .completion_context import CompletionContext
-from .record_fields import field_completion
 
 if TYPE_CHECKING:
     from ..analysis.document import DocumentAnalysis
@@ -247,19 +247,22 @@ def module_member_completion(context: CompletionContext, site: MemberSite) -> ty
 # ---------------------------------------------------------------- output fields
 
 
-def output_field_completion(
+def untrusted_member_completion(
     context: CompletionContext, site: MemberSite
-) -> types.CompletionList | None:
-    analysis = context.analysis
-    receiver = member_receiver(analysis, site)
+) -> types.CompletionList:
+    """The module catalog or the alias metadata cannot be trusted here: nothing, incomplete."""
     unavailable = context.catalogs.module_catalog_state.unavailable
-    truncated = receiver.alias_metadata_truncated
-    incomplete = context.imports_incomplete or unavailable or truncated
-    if analysis.imports.truncated or unavailable or truncated:
-        return _list([], incomplete)
-    parent, call = receiver.output_parent, receiver.output_call
-    if parent is None or call is None:
-        return None
+    truncated = member_receiver(context.analysis, site).alias_metadata_truncated
+    return _list([], context.imports_incomplete or unavailable or truncated)
+
+
+def output_field_completion(
+    context: CompletionContext, site: MemberSite, call: OutputCall, parent: tuple[str, ...]
+) -> types.CompletionList:
+    """The output fields of the call a result binding holds, below `parent`."""
+    analysis = context.analysis
+    # Classified only where the catalog and the alias metadata are usable.
+    incomplete = context.imports_incomplete
     roots = call_outputs(analysis, call, context.catalogs)
     fields = None if roots is None else fields_at(roots, parent)
     if fields is None:
@@ -334,16 +337,12 @@ def input_record_completion(context: CompletionContext) -> types.CompletionList 
 
 
 def workflow_member_completion(
-    context: CompletionContext, site: MemberSite
-) -> types.CompletionList | None:
+    context: CompletionContext, site: MemberSite, path: tuple[str, ...]
+) -> types.CompletionList:
+    """`workflow.` (the receiver names `path`) while a workflow catalog is configured."""
     catalogs = context.catalogs
     state = catalogs.workflow_data_state
-    if state is CatalogState.ABSENT:
-        return None
     analysis = context.analysis
-    path = member_receiver(analysis, site).workflow_path()
-    if path is None:
-        return None
     incomplete = context.lexical_incomplete or state.unavailable
     data = catalogs.workflow_data
     if data is None or site.member_end > analysis.metadata_prefix_end:
@@ -386,9 +385,3 @@ def _workflow_items(
 
 
 # ---------------------------------------------------------------- static records
-
-
-def record_field_completion(
-    context: CompletionContext, site: MemberSite
-) -> types.CompletionList | None:
-    return field_completion(context, site)

@@ -1,9 +1,7 @@
 """Static record fields at member sites: field completion.
 
-It answers None when the site is not a known, stable static record site, so
-the completion dispatcher goes on to the next member step (the reference's
-order). Completion uses the completion index and the diagnostic prefix;
-hover and definition render `analysis/resolution`'s `StaticRecordField`
+It renders `analysis/resolution`'s `StaticRecordFields` (completion index,
+metadata prefix); hover and definition render its `StaticRecordField`
 (navigation index, valid source only).
 """
 
@@ -13,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.members import member_receiver
+from ..analysis.record_scan import RecordField
 from .completion_context import CompletionContext
 
 if TYPE_CHECKING:
@@ -22,13 +20,13 @@ if TYPE_CHECKING:
 FIELD_DETAIL = "static record field; direct literal, child literal, or alias"
 
 
-def field_completion(context: CompletionContext, site: MemberSite) -> types.CompletionList | None:
+def field_completion(
+    context: CompletionContext, site: MemberSite, fields: tuple[RecordField, ...]
+) -> types.CompletionList:
+    """The `fields` a static record holds at the site."""
     analysis = context.analysis
     index = analysis.completion_index
     prefix_end = analysis.metadata_prefix_end
-    fields = member_receiver(analysis, site).record_fields()
-    if fields is None:
-        return None
     report = analysis.records
     incomplete = index.incomplete or report.truncated or report.aliases_truncated
     if report.aliases_truncated or site.member_end > min(prefix_end, report.prefix_end):

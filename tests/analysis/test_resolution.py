@@ -7,14 +7,20 @@ import pytest
 from octoscript_lsp.analysis import surfaces
 from octoscript_lsp.analysis.resolution import (
     NOTHING,
+    BuiltInPastError,
     CallOutputField,
+    CallOutputFields,
     CatalogMember,
+    CatalogUntrusted,
+    ClosedStdPath,
     Purpose,
     StaticRecordField,
+    StaticRecordFields,
     StdModuleMember,
     StdNamespaceChild,
     ToolMethodMember,
     WorkflowData,
+    WorkflowNamespace,
     resolve_member,
 )
 from octoscript_lsp.analysis.sites import member_site
@@ -62,6 +68,30 @@ def test_catalog_members_and_call_outputs_by_purpose():
     # Signature help does not read output fields.
     assert resolve(source, Purpose.SIGNATURE) is NOTHING
     assert resolve("use mod.std.text\nlet q = 1\nq.x@@c@@\n") is NOTHING
+
+
+def test_completion_classifies_what_may_follow_the_dot():
+    completion = Purpose.COMPLETION
+    assert resolve("workflow.@@c@@\n", completion) == WorkflowNamespace(("workflow",))
+    assert resolve("use mod.tool\ntool.@@c@@\n", completion) == ToolMethodMember(None)
+    assert resolve("use mod.std\nstd.@@c@@\n", completion) == StdNamespaceChild("", None)
+    assert resolve("use mod.std\nstd.math.@@c@@\n", completion) == ClosedStdPath()
+    assert resolve("use mod.tool\ntool.@@c@@.", completion) == BuiltInPastError()
+    found = resolve("let r = {alpha: 1, beta: 2}\nr.@@c@@\n", completion)
+    assert isinstance(found, StaticRecordFields)
+    assert [field.name for field in found.fields] == ["alpha", "beta"]
+    source = "use mod.app.weather\nlet h = weather.history({days: 1})\nh.@@c@@\n"
+    found = resolve(source, completion)
+    assert isinstance(found, CallOutputFields) and found.parent == ()
+    assert resolve("use mod.app.weather\nweather.@@c@@\n", completion) is NOTHING
+
+
+def test_completion_refuses_an_unusable_module_catalog():
+    d = configured("use mod.app.weather\nweather.@@c@@\n")
+    d.catalogs.apply_settings({"octoscript": {"moduleCatalog": [{"path": "bad path"}]}})
+    site = member_site(d.analysis.source, d.analysis.regions, d.at())
+    found = resolve_member(d.analysis, site, d.catalogs, Purpose.COMPLETION)
+    assert found == CatalogUntrusted()
 
 
 @pytest.mark.parametrize("purpose", list(Purpose))

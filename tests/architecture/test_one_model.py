@@ -136,10 +136,11 @@ def test_versions_hand_on_only_through_reuse():
     }
 
 
-def test_navigation_requests_render_the_one_member_classification():
-    """Hover, signature help and definition ask `analysis/resolution.resolve_member`
-    what a member site is and keep no order of receiver checks of their own."""
-    renderers = ("hover", "signature", "navigation", "catalog_hover")
+def test_requests_render_the_one_member_classification():
+    """Completion, hover, signature help and definition ask
+    `analysis/resolution.resolve_member` what a member site is and keep no
+    order of receiver checks of their own."""
+    renderers = ("completion", "hover", "signature", "navigation", "catalog_hover")
     offenders = []
     for name in renderers:
         tree = ast.parse((PACKAGE / "features" / f"{name}.py").read_text())
