@@ -28,6 +28,7 @@ from ..limits import MAX_MODULE_PATH_SEGMENTS
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from . import surfaces
+from .aliases import build_alias_graph
 from .imports import ModuleImport
 from .lexical import Symbol
 from .output_calls import OutputCall, output_call_binding
@@ -257,7 +258,12 @@ class MemberReceiver:
         else:
             index, prefix_end = analysis.completion_index, analysis.metadata_prefix_end
             binding = self.binding if self.site.receiver[1] <= prefix_end else None
-        resolver = analysis.records.resolver(self.source, index)
+        graph = (
+            analysis.aliases
+            if index is analysis.completion_index
+            else build_alias_graph(self.source, index, analysis.records)
+        )
+        resolver = analysis.records.resolver(self.source, graph)
         return resolver.fields_for(self.site.receivers, prefix_end, binding)
 
 
