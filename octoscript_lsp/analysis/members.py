@@ -279,26 +279,21 @@ def catalog_import(
 ) -> ModuleImport | None:
     """The `use` a receiver (bound to `symbol`) names directly, or through a
     stable exact root-alias chain."""
-    index = analysis.completion_index
     if symbol is None:
         return None
-    imports = analysis.imports
-    if symbol.kind is SymbolKind.IMPORT:
-        return imports.for_binding(symbol.start, symbol.end)
-    if symbol.kind is not SymbolKind.LET or index.truncated or imports.truncated:
-        return None
-    graph = analysis.aliases
-    if graph.truncated:
+    imports, graph = analysis.imports, analysis.aliases
+    if symbol.kind is SymbolKind.LET and (
+        analysis.completion_index.truncated or imports.truncated or graph.truncated
+    ):
         return None
     by_binding = {item.binding_start: item for item in imports.imports}
-    bindings = set(by_binding)
-    binding = graph.import_binding_for(symbol, bindings)
-    if binding is None:
-        return None
-    group = graph.import_group(binding, bindings)
+    record = graph.import_reached(symbol, by_binding)
+    if record is None or symbol.kind is SymbolKind.IMPORT:
+        return record
+    group = graph.import_group(record.binding_start, set(by_binding))
     if not graph.import_group_is_stable(analysis.source, group, receiver):
         return None
-    return by_binding[binding]
+    return record
 
 
 def alias_metadata_truncated(analysis: DocumentAnalysis, receiver: Span) -> bool:
