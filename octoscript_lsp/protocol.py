@@ -8,7 +8,11 @@
 - a null per-signature `activeParameter` is left out;
 - a request that a didChange for its document or a `$/cancelRequest`
   already read (and waiting in `transport.MessageReader`) makes pointless is
-  answered ContentModified or RequestCancelled without being computed;
+  answered ContentModified or RequestCancelled without being computed; a
+  superseded diagnostic pull is answered ServerCancelled with
+  `retriggerRequest: true` instead, so the client pulls again and keeps the
+  report it shows (vscode-languageclient turns ContentModified into an empty
+  report: the Problems entries would flicker away while typing);
 - a refused request (RequestFailed, InvalidParams, ...) logs one line, not
   a traceback with the request's params;
 - document text is not put into pygls' workspace: the server keeps it
@@ -43,6 +47,7 @@ from .features.wire import WireText, is_wire
 from .transport import REFUSED_METHOD
 
 REQUEST_FAILED = -32803
+SERVER_CANCELLED = types.LSPErrorCodes.ServerCancelled.value
 
 logger = logging.getLogger(__name__)
 
@@ -50,6 +55,11 @@ logger = logging.getLogger(__name__)
 class RequestFailed(JsonRpcException):
     CODE = REQUEST_FAILED
     MESSAGE = "Request failed"
+
+
+class ServerCancelled(JsonRpcException):
+    CODE = SERVER_CANCELLED
+    MESSAGE = "Server cancelled"
 
 
 def require_rename(enabled: bool, method: str) -> None:
@@ -253,23 +263,29 @@ class OctoscriptProtocol(LanguageServerProtocol):
         if method_name == REFUSED_METHOD:
             early: JsonRpcException | None = _refusal(params)
         else:
-            early = self._superseded(msg_id, params)
+            early = self._superseded(msg_id, method_name, params)
         if early is not None:
             self._send_response(msg_id, None, early.to_response_error())
             return
         self._method_name = method_name
         super()._handle_request(msg_id, method_name, params)
 
-    def _superseded(self, msg_id, params) -> JsonRpcException | None:
+    def _superseded(self, msg_id, method_name: str, params) -> JsonRpcException | None:
         reader = getattr(self._server, "reader", None)
         if reader is None:
             return None
         if reader.cancel_waiting(msg_id):
             return JsonRpcRequestCancelled(f"request {msg_id} was cancelled")
         uri = _document_uri(params)
-        if uri is not None and reader.change_waiting(uri):
-            return JsonRpcContentModified("a newer version of the document has arrived")
-        return None
+        if uri is None or not reader.change_waiting(uri):
+            return None
+        if method_name == types.TEXT_DOCUMENT_DIAGNOSTIC:
+            # LSP 3.17: the client keeps its last report and pulls again.
+            return ServerCancelled(
+                "a newer version of the document has arrived",
+                data={"retriggerRequest": True},
+            )
+        return JsonRpcContentModified("a newer version of the document has arrived")
 
     _method_name = ""
 

@@ -38,6 +38,7 @@ from ..limits import MAX_ALIAS_HOPS, MAX_IMPORTED_MODULE_ALIAS_DEPTH, MAX_MODULE
 from ..syntax.text import IDENT_START, identifier_end
 from ..syntax.tree import SymbolKind
 from ..syntax.trivia import skip_trivia
+from .imports import ModuleImport
 from .lexical import EMPTY_INDEX, LexicalIndex, Symbol
 from .record_scan import RecordAlias
 from .records import RecordReport, alias_symbol, empty_report
@@ -155,6 +156,22 @@ class AliasGraph:
         return known if known is not None else self.index.symbols_by_start().get(start)
 
     # -- imports -------------------------------------------------------------
+
+    def import_reached(
+        self, symbol: Symbol, by_binding: dict[int, ModuleImport]
+    ) -> ModuleImport | None:
+        """The `use` a binding is, or reaches through exact root edges (16 hops).
+
+        The one answer to "which import does this receiver name" for catalog
+        assistance and the tool-call review; each then applies its own group
+        stability rule.
+        """
+        if symbol.kind is SymbolKind.IMPORT:
+            return by_binding.get(symbol.start)
+        if symbol.kind is not SymbolKind.LET:
+            return None
+        binding = self.import_binding_for(symbol, set(by_binding))
+        return None if binding is None else by_binding.get(binding)
 
     def import_binding_for(self, symbol: Symbol, import_bindings: set[int]) -> int | None:
         """The import binding a root-alias chain from `symbol` reaches within 16 hops."""

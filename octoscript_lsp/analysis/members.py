@@ -28,6 +28,7 @@ from ..limits import MAX_MODULE_PATH_SEGMENTS
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from . import surfaces
+from .aliases import build_alias_graph
 from .imports import ModuleImport
 from .lexical import Symbol
 from .output_calls import OutputCall, output_call_binding
@@ -257,7 +258,12 @@ class MemberReceiver:
         else:
             index, prefix_end = analysis.completion_index, analysis.metadata_prefix_end
             binding = self.binding if self.site.receiver[1] <= prefix_end else None
-        resolver = analysis.records.resolver(self.source, index)
+        graph = (
+            analysis.aliases
+            if index is analysis.completion_index
+            else build_alias_graph(self.source, index, analysis.records)
+        )
+        resolver = analysis.records.resolver(self.source, graph)
         return resolver.fields_for(self.site.receivers, prefix_end, binding)
 
 
@@ -273,26 +279,21 @@ def catalog_import(
 ) -> ModuleImport | None:
     """The `use` a receiver (bound to `symbol`) names directly, or through a
     stable exact root-alias chain."""
-    index = analysis.completion_index
     if symbol is None:
         return None
-    imports = analysis.imports
-    if symbol.kind is SymbolKind.IMPORT:
-        return imports.for_binding(symbol.start, symbol.end)
-    if symbol.kind is not SymbolKind.LET or index.truncated or imports.truncated:
-        return None
-    graph = analysis.aliases
-    if graph.truncated:
+    imports, graph = analysis.imports, analysis.aliases
+    if symbol.kind is SymbolKind.LET and (
+        analysis.completion_index.truncated or imports.truncated or graph.truncated
+    ):
         return None
     by_binding = {item.binding_start: item for item in imports.imports}
-    bindings = set(by_binding)
-    binding = graph.import_binding_for(symbol, bindings)
-    if binding is None:
-        return None
-    group = graph.import_group(binding, bindings)
+    record = graph.import_reached(symbol, by_binding)
+    if record is None or symbol.kind is SymbolKind.IMPORT:
+        return record
+    group = graph.import_group(record.binding_start, set(by_binding))
     if not graph.import_group_is_stable(analysis.source, group, receiver):
         return None
-    return by_binding[binding]
+    return record
 
 
 def alias_metadata_truncated(analysis: DocumentAnalysis, receiver: Span) -> bool:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..limits import (
     MAX_ALIAS_HOPS,
@@ -35,6 +36,10 @@ from .lexical import LexicalIndex, Symbol
 from .record_scan import RecordAlias, RecordField, RecordShape, Span
 from .sites import may_mutate
 from .statement_facts import PrefixFacts
+
+if TYPE_CHECKING:
+    # The graph's module imports this one; a resolver is handed its graph.
+    from .aliases import AliasGraph
 
 # ---------------------------------------------------------------- the report
 
@@ -155,12 +160,14 @@ class RecordReport:
 
     # ------------------------------------------------------------ resolution
 
-    def resolver(self, source: str, index: LexicalIndex) -> RecordResolver:
-        """The alias resolver over one lexical index; its memos are kept per index."""
+    def resolver(self, source: str, graph: AliasGraph) -> RecordResolver:
+        """The resolver over the alias graph of one lexical index (the graph's);
+        its memos are kept per index."""
+        index = graph.index
         cached = self._memos.get(id(index))
         if cached is None or cached[0] is not index:
             cached = self._memos[id(index)] = (index, _ResolverMemo())
-        return RecordResolver(source, self, index, cached[1])
+        return RecordResolver(source, self, graph, cached[1])
 
 
 def empty_report() -> RecordReport:
@@ -218,14 +225,17 @@ class _ResolverMemo:
 
 
 class RecordResolver:
-    """Alias edges resolved over one lexical index, and the stability rules."""
+    """Record shapes reached through the alias graph's edges, and the stability rules."""
 
     def __init__(
-        self, source: str, report: RecordReport, index: LexicalIndex, memo: _ResolverMemo
+        self, source: str, report: RecordReport, graph: AliasGraph, memo: _ResolverMemo
     ) -> None:
         self.source = source
         self.report = report
-        self.index = index
+        # Edge targets are the graph's (`AliasGraph.target_of`): one place
+        # resolves where an alias points.
+        self.graph = graph
+        self.index = graph.index
         # Alias targets are resolved when a walk reaches them: a request
         # after a keystroke follows a few chains, not every alias.
         self._targets = memo.targets
@@ -245,12 +255,11 @@ class RecordResolver:
         return target
 
     def _target(self, alias: RecordAlias) -> _Target:
-        start, end = alias.target
-        symbol = self.visible(self.source[start:end], start)
+        symbol = self.graph.target_of(alias)
         if symbol is None or symbol.kind is not SymbolKind.LET:
             return _Target(NOT_STATIC)
         names: list[str] = []
-        previous_end = end
+        previous_end = alias.target[1]
         for child_start, child_end in alias.children:
             name = self.source[child_start:child_end]
             if child_start < previous_end or not is_canonical_identifier(name):

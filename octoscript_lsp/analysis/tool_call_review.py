@@ -29,10 +29,9 @@ from ..catalogs.tools import is_valid_tool_name
 from ..limits import MAX_IMPORTED_MODULE_CALL_HINTS, MAX_TOOL_CALL_HINTS
 from ..syntax.check import SyntaxResult
 from ..syntax.tokens import Kind, Token
-from ..syntax.tree import SymbolKind
 from .aliases import AliasGraph
-from .imports import ImportReport, ModuleImport
-from .lexical import LexicalIndex, Symbol, build_lexical_index
+from .imports import ImportReport
+from .lexical import LexicalIndex, build_lexical_index
 from .records import RecordReport
 from .statement_facts import PrefixFacts, facts_of, import_report
 from .surfaces import tool_method
@@ -229,18 +228,6 @@ def module_call_receivers(tokens: list[Token]) -> list[int]:
     return found
 
 
-def _module_for(
-    symbol: Symbol, aliases: AliasGraph, imports: dict[int, ModuleImport]
-) -> ModuleImport | None:
-    """The import a receiver's binding is, or reaches through exact root aliases."""
-    if symbol.kind is SymbolKind.IMPORT:
-        return imports.get(symbol.start)
-    if symbol.kind is not SymbolKind.LET:
-        return None
-    binding = aliases.import_binding_for(symbol, set(imports))
-    return None if binding is None else imports.get(binding)
-
-
 def collect_imported_module_calls(
     tokens: list[Token],
     lexical: LexicalIndex,
@@ -265,7 +252,7 @@ def collect_imported_module_calls(
     for index in receivers:
         receiver, method = tokens[index], tokens[index + 2]
         symbol = lexical.visible(receiver.text, receiver.start)
-        module = None if symbol is None else _module_for(symbol, aliases, by_binding)
+        module = None if symbol is None else aliases.import_reached(symbol, by_binding)
         if module is None:
             continue
         binding = module.binding_start

@@ -3,9 +3,10 @@ input and output record fields, workflow data, static record fields).
 
 Each step returns None when its site does not apply so the dispatcher moves
 on, or a finished answer when it does. The lookups shared with hover and
-signature help (`direct_member`, `input_fields_for_site`,
-`output_fields_for_member`, `workflow_field`) live here too, so completion,
-hover and signatures can never disagree about what a site resolves to.
+signature help (`input_fields_for_site`, and from `analysis/catalog_members`
+`direct_member`, `output_fields_for_member`, `workflow_field`) are shared,
+so completion, hover and signatures can never disagree about what a site
+resolves to.
 
 Everything the catalogs say is advisory: nothing here loads a module,
 evaluates source or grants a capability, and every description is shown as
@@ -20,23 +21,26 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..analysis import surfaces
+from ..analysis.catalog_members import (
+    call_outputs,
+    direct_member,
+    fields_at,
+    output_role,
+)
 from ..analysis.input_records import InputRecordSite, input_record_site
 from ..analysis.members import alias_metadata_truncated, member_receiver
 from ..analysis.output_calls import OutputCall
 from ..analysis.sites import MemberSite
 from ..catalogs.model import (
     CallMode,
-    CallShape,
     ModuleDescriptor,
     ModuleField,
     ToolFormat,
     WorkflowField,
     find_field,
 )
-from ..catalogs.store import CatalogState, CatalogStore
-from ..syntax.text import is_canonical_identifier
+from ..catalogs.store import CatalogStore
 from .completion_context import CompletionContext
-from .record_fields import field_completion
 
 if TYPE_CHECKING:
     from ..analysis.document import DocumentAnalysis
@@ -208,28 +212,6 @@ def import_path_children(
     return children, False
 
 
-# ---------------------------------------------------------------- catalog members
-
-
-def direct_member(
-    analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs
-) -> ModuleDescriptor | None:
-    """The exact catalog descriptor a member site names."""
-    catalog = catalogs.module_catalog
-    if catalogs.module_catalog_state.unavailable or catalog is None:
-        return None
-    method = analysis.source[site.member_start : site.member_end]
-    if not is_canonical_identifier(method):
-        return None
-    receiver = member_receiver(analysis, site)
-    if receiver.is_fixed_core:
-        return None
-    parent = receiver.catalog_path
-    if parent is None:
-        return None
-    return catalog.descriptor(parent + (method,))
-
-
 # ---------------------------------------------------------------- module members
 
 
@@ -265,55 +247,23 @@ def module_member_completion(context: CompletionContext, site: MemberSite) -> ty
 # ---------------------------------------------------------------- output fields
 
 
-def _call_outputs(
-    analysis: DocumentAnalysis, call: OutputCall, catalogs: Catalogs
-) -> tuple[ModuleField, ...] | None:
-    if analysis.imports.truncated or catalogs.module_catalog_state.unavailable:
-        return None
-    call_site = MemberSite((call.receiver,), call.member[0], call.member[1])
-    module = direct_member(analysis, call_site, catalogs)
-    if module is None or module.call_shape is not CallShape.SINGLE_JSON:
-        return None
-    expected = CallMode.DEFERRED if call.awaited else CallMode.SYNCHRONOUS
-    if module.call_mode is not expected:
-        return None
-    return module.output_fields
-
-
-def fields_at(fields: Sequence[ModuleField], path: Sequence[str]) -> Sequence[ModuleField] | None:
-    for name in path:
-        field = find_field(fields, name)
-        if field is None or field.fields is None:
-            return None
-        fields = field.fields
-    return fields
-
-
-def output_fields_for_member(
-    analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs
-) -> Sequence[ModuleField] | None:
-    receiver = member_receiver(analysis, site)
-    parent, call = receiver.output_parent, receiver.output_call
-    if parent is None or call is None:
-        return None
-    roots = _call_outputs(analysis, call, catalogs)
-    return None if roots is None else fields_at(roots, parent)
+def untrusted_member_completion(
+    context: CompletionContext, site: MemberSite
+) -> types.CompletionList:
+    """The module catalog or the alias metadata cannot be trusted here: nothing, incomplete."""
+    unavailable = context.catalogs.module_catalog_state.unavailable
+    truncated = member_receiver(context.analysis, site).alias_metadata_truncated
+    return _list([], context.imports_incomplete or unavailable or truncated)
 
 
 def output_field_completion(
-    context: CompletionContext, site: MemberSite
-) -> types.CompletionList | None:
+    context: CompletionContext, site: MemberSite, call: OutputCall, parent: tuple[str, ...]
+) -> types.CompletionList:
+    """The output fields of the call a result binding holds, below `parent`."""
     analysis = context.analysis
-    receiver = member_receiver(analysis, site)
-    unavailable = context.catalogs.module_catalog_state.unavailable
-    truncated = receiver.alias_metadata_truncated
-    incomplete = context.imports_incomplete or unavailable or truncated
-    if analysis.imports.truncated or unavailable or truncated:
-        return _list([], incomplete)
-    parent, call = receiver.output_parent, receiver.output_call
-    if parent is None or call is None:
-        return None
-    roots = _call_outputs(analysis, call, context.catalogs)
+    # Classified only where the catalog and the alias metadata are usable.
+    incomplete = context.imports_incomplete
+    roots = call_outputs(analysis, call, context.catalogs)
     fields = None if roots is None else fields_at(roots, parent)
     if fields is None:
         return _list([], incomplete)
@@ -386,39 +336,13 @@ def input_record_completion(context: CompletionContext) -> types.CompletionList 
 # ---------------------------------------------------------------- workflow data
 
 
-def _output_role(configured_context: bool) -> str:
-    return "Completed workflow output" if configured_context else "Workflow output"
-
-
-def workflow_field(
-    analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs
-) -> tuple[WorkflowField, str] | None:
-    """The workflow field a member names (for hover), with its role."""
-    data = catalogs.workflow_data
-    if data is None or site.member_end > len(analysis.source):
-        return None
-    path = member_receiver(analysis, site).workflow_path(navigation=True)
-    name = analysis.source[site.member_start : site.member_end]
-    if path == ("workflow", "input"):
-        found = data.catalog.input_field(name)
-        return None if found is None else (found, "Workflow input")
-    if path is not None and len(path) == 3 and path[1] == "outputs":
-        found = data.step_field(path[2], name)
-        return None if found is None else (found, _output_role(data.context_configured))
-    return None
-
-
 def workflow_member_completion(
-    context: CompletionContext, site: MemberSite
-) -> types.CompletionList | None:
+    context: CompletionContext, site: MemberSite, path: tuple[str, ...]
+) -> types.CompletionList:
+    """`workflow.` (the receiver names `path`) while a workflow catalog is configured."""
     catalogs = context.catalogs
     state = catalogs.workflow_data_state
-    if state is CatalogState.ABSENT:
-        return None
     analysis = context.analysis
-    path = member_receiver(analysis, site).workflow_path()
-    if path is None:
-        return None
     incomplete = context.lexical_incomplete or state.unavailable
     data = catalogs.workflow_data
     if data is None or site.member_end > analysis.metadata_prefix_end:
@@ -433,14 +357,14 @@ def workflow_member_completion(
     elif path == ("workflow", "input"):
         items = _workflow_items(data.input_fields, edit_range, "Workflow input")
     elif path == ("workflow", "outputs"):
-        role = _output_role(data.context_configured)
+        role = output_role(data.context_configured)
         items = [
             _item(step, FIELD_KIND, edit_range, f"{role.lower()} (advisory)")
             for step in data.visible_step_ids()
         ]
     elif len(path) == 3 and path[1] == "outputs":
         fields = data.step_fields(path[2])
-        role = _output_role(data.context_configured)
+        role = output_role(data.context_configured)
         items = _workflow_items(fields or (), edit_range, role)
     return _list(_sorted(items), incomplete)
 
@@ -461,9 +385,3 @@ def _workflow_items(
 
 
 # ---------------------------------------------------------------- static records
-
-
-def record_field_completion(
-    context: CompletionContext, site: MemberSite
-) -> types.CompletionList | None:
-    return field_completion(context, site)

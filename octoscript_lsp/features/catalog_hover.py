@@ -1,4 +1,4 @@
-"""Catalog-driven hover and signature help (module leaves, fields, workflow data).
+"""Catalog-driven signature help for module leaves, and input-record key hover.
 
 Every answer is plain text built from advisory host metadata; the lookups
 are the ones completion uses (see `catalog_assist`).
@@ -11,12 +11,10 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..analysis import surfaces
-from ..analysis.members import member_receiver
-from ..catalogs.model import CallMode, find_field
+from ..catalogs.model import CallMode, ModuleDescriptor, find_field
 from ..syntax.text import is_canonical_identifier
 from . import catalog_assist as assist
 from .positions import PositionMap
-from .record_fields import field_definition
 
 if TYPE_CHECKING:
     from ..analysis.document import DocumentAnalysis
@@ -47,13 +45,10 @@ def signature_label(callee: str, mode: CallMode) -> str:
 
 
 def leaf_signature(
-    analysis: DocumentAnalysis, site: MemberSite, context: CallContext, catalogs: Catalogs
+    analysis: DocumentAnalysis, site: MemberSite, context: CallContext, module: ModuleDescriptor
 ) -> types.SignatureHelp | None:
     """`recv.leaf(` for a leaf with both callMode and callShape: one `input` parameter."""
-    if catalogs.module_catalog_state.unavailable:
-        return None
-    module = assist.direct_member(analysis, site, catalogs)
-    if module is None or module.call_mode is None or not module.is_shaped:
+    if module.call_mode is None or not module.is_shaped:
         return None
     callee = analysis.source[site.receiver[0] : site.member_end]
     signature = types.SignatureInformation(
@@ -68,39 +63,6 @@ def leaf_signature(
         active_signature=surfaces.ACTIVE_SIGNATURE,
         active_parameter=surfaces.active_parameter(context.active_argument, 1),
     )
-
-
-# ---------------------------------------------------------------- member hover
-
-
-def member_hover(
-    analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite, catalogs: Catalogs
-) -> types.Hover | None:
-    """Module-catalog member and output-field hover; None when none applies."""
-    if member_receiver(analysis, site).is_fixed_core:
-        return None  # the fixed `mod.std` tree is never extended by a catalog
-    if not _has_descriptors(catalogs):
-        return None
-    member_range = positions.range(site.member_start, site.member_end)
-    name = analysis.source[site.member_start : site.member_end]
-    outputs = assist.output_fields_for_member(analysis, site, catalogs)
-    if outputs is not None:
-        field = find_field(outputs, name)
-        if field is not None:
-            return _hover(assist.record_field_text(field, "Module output"), member_range)
-    return _leaf_hover(analysis, site, catalogs, member_range)
-
-
-def _leaf_hover(
-    analysis: DocumentAnalysis, site: MemberSite, catalogs: Catalogs, member_range: types.Range
-) -> types.Hover | None:
-    start, end = site.receiver
-    if analysis.lexical.visible(analysis.source[start:end], start) is None:
-        return None
-    module = assist.direct_member(analysis, site, catalogs)
-    if module is None:
-        return None
-    return _hover(assist.leaf_text(module), member_range)
 
 
 # ---------------------------------------------------------------- input keys
@@ -125,28 +87,3 @@ def input_key_hover(
         return None
     positions = PositionMap(analysis.source)
     return _hover(assist.record_field_text(field, "Module input"), positions.range(*site.field))
-
-
-# ---------------------------------------------------------------- static records
-
-
-def member_definition(
-    analysis: DocumentAnalysis, offset: int, catalogs: Catalogs
-) -> tuple[int, int] | None:
-    """The literal key a static record field member resolves to."""
-    return field_definition(analysis, offset)
-
-
-# ---------------------------------------------------------------- workflow data
-
-
-def workflow_hover(
-    analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite, catalogs: Catalogs
-) -> types.Hover | None:
-    found = assist.workflow_field(analysis, site, catalogs)
-    if found is None:
-        return None
-    field, role = found
-    return _hover(
-        assist.workflow_field_text(field, role), positions.range(site.member_start, site.member_end)
-    )

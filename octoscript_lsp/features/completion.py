@@ -19,7 +19,19 @@ from lsprotocol.converters import get_converter
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import KIND_LABELS, Binding
-from ..analysis.members import BuiltIn, built_in_member, member_receiver
+from ..analysis.resolution import (
+    BuiltInPastError,
+    CallOutputFields,
+    CatalogUntrusted,
+    ClosedStdPath,
+    Purpose,
+    StaticRecordFields,
+    StdModuleMember,
+    StdNamespaceChild,
+    ToolMethodMember,
+    WorkflowNamespace,
+    resolve_member,
+)
 from ..analysis.sites import (
     ImportPathSite,
     MemberSite,
@@ -29,7 +41,7 @@ from ..analysis.sites import (
 )
 from ..limits import MAX_CACHED_COMPLETION_ITEMS
 from ..syntax.tree import SymbolKind
-from . import catalog_assist, completion_kinds
+from . import catalog_assist, completion_kinds, record_fields
 from .completion_context import CompletionContext
 from .positions import PositionMap
 from .prefill import with_required_fields
@@ -221,30 +233,37 @@ def _tool_literal(context: CompletionContext) -> types.CompletionList | WireDict
 
 
 def _member(context: CompletionContext) -> types.CompletionList | None:
+    """A member site answers what `analysis/resolution` classifies it as."""
     analysis = context.analysis
     site = member_site(analysis.source, analysis.regions, context.offset)
     if site is None:
         return None
-    for step in (
-        catalog_assist.workflow_member_completion,
-        _tool_members,
-        _std_members,
-        _std_namespace_members,
-        _built_in_member_past_error,
-        catalog_assist.record_field_completion,
-        catalog_assist.output_field_completion,
-    ):
-        answer = step(context, site)
-        if answer is not None:
-            return answer
+    meaning = resolve_member(analysis, site, context.catalogs, Purpose.COMPLETION)
+    match meaning:
+        case WorkflowNamespace(path=path):
+            return catalog_assist.workflow_member_completion(context, site, path)
+        case ToolMethodMember():
+            return _tool_members(context, site)
+        case StdModuleMember(module=module):
+            return _std_members(context, site, module)
+        case StdNamespaceChild():
+            return _std_namespace_members(context, site)
+        case ClosedStdPath() | BuiltInPastError():
+            # Nothing exists there, and no catalog could add to a built-in
+            # module, so the empty answer is complete (as the reference
+            # answers, even when the module catalog is unusable).
+            return _list([], context.imports_incomplete)
+        case StaticRecordFields(fields=fields):
+            return record_fields.field_completion(context, site, fields)
+        case CatalogUntrusted():
+            return catalog_assist.untrusted_member_completion(context, site)
+        case CallOutputFields(call=call, parent=parent):
+            return catalog_assist.output_field_completion(context, site, call, parent)
     answer = catalog_assist.module_member_completion(context, site)
     return with_required_fields(context, site, answer)
 
 
-def _tool_members(context: CompletionContext, site: MemberSite) -> types.CompletionList | None:
-    built_in = member_receiver(context.analysis, site).built_in
-    if built_in is None or built_in.surface is not BuiltIn.TOOL:
-        return None
+def _tool_members(context: CompletionContext, site: MemberSite) -> types.CompletionList:
     edit_range = context.range(site.member_start, site.member_end)
     items = [
         _item(method.name, completion_kinds.KIND_TOOL_METHOD, edit_range, method.signature_label)
@@ -253,11 +272,9 @@ def _tool_members(context: CompletionContext, site: MemberSite) -> types.Complet
     return _list(items, context.imports_incomplete)
 
 
-def _std_members(context: CompletionContext, site: MemberSite) -> types.CompletionList | None:
-    built_in = member_receiver(context.analysis, site).built_in
-    if built_in is None or built_in.module is None:
-        return None
-    module = built_in.module
+def _std_members(
+    context: CompletionContext, site: MemberSite, module: surfaces.StdModule
+) -> types.CompletionList:
     receiver = context.analysis.source[site.receiver[0] : site.receiver[1]]
     edit_range = context.range(site.member_start, site.member_end)
     items = [
@@ -273,45 +290,20 @@ def _std_members(context: CompletionContext, site: MemberSite) -> types.Completi
     return _list(items, context.imports_incomplete)
 
 
-def _built_in_member_past_error(
-    context: CompletionContext, site: MemberSite
-) -> types.CompletionList | None:
-    """`tool.|` or `text.|` past the first error, the receiver a direct import
-    of `mod.tool` or a `mod.std` module: nothing is listed, and no catalog
-    could add to a built-in module, so the empty answer is complete (as the
-    reference answers, even when the module catalog is unusable)."""
-    if site.member_end <= context.analysis.metadata_prefix_end:
-        return None
-    record = member_receiver(context.analysis, site).direct_import
-    built_in = None if record is None else built_in_member(record, site)
-    if built_in is not None and built_in.surface is not BuiltIn.STD_ROOT:
-        return _list([], context.imports_incomplete)
-    return None
-
-
-def _std_namespace_members(
-    context: CompletionContext, site: MemberSite
-) -> types.CompletionList | None:
-    """`use mod.std` then `std.` (or deeper under it): the fixed children, else none."""
-    record = member_receiver(context.analysis, site).prefix_import
-    if record is None or not surfaces.is_fixed_core_path(record.path):
-        return None
-    source = context.analysis.source
-    chain = tuple(source[start:end] for start, end in site.receivers)
+def _std_namespace_members(context: CompletionContext, site: MemberSite) -> types.CompletionList:
+    """`use mod.std` then `std.`: the fixed children."""
     edit_range = context.range(site.member_start, site.member_end)
-    if record.path + chain[1:] == surfaces.STD_NAMESPACE_PATH:
-        items = [
-            _item(
-                child.name,
-                completion_kinds.KIND_STD_NAMESPACE_MEMBER,
-                edit_range,
-                child.detail,
-                child.documentation,
-            )
-            for child in surfaces.std_namespace_members()
-        ]
-        return _list(_sorted(items), context.imports_incomplete)
-    return _list([], context.imports_incomplete)
+    items = [
+        _item(
+            child.name,
+            completion_kinds.KIND_STD_NAMESPACE_MEMBER,
+            edit_range,
+            child.detail,
+            child.documentation,
+        )
+        for child in surfaces.std_namespace_members()
+    ]
+    return _list(_sorted(items), context.imports_incomplete)
 
 
 # ---------------------------------------------------------------- lexical identifiers

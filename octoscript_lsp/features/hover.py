@@ -1,4 +1,5 @@
-"""textDocument/hover: member sites first (catalogs, records, std), then bindings."""
+"""textDocument/hover: member sites first (rendering `analysis/resolution`'s
+classification), then input-record keys, then bindings."""
 
 from __future__ import annotations
 
@@ -6,10 +7,21 @@ from lsprotocol import types
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
-from ..analysis.members import BuiltIn, member_receiver
+from ..analysis.resolution import (
+    CallOutputField,
+    CatalogMember,
+    MemberResolution,
+    Purpose,
+    StaticRecordField,
+    StdModuleMember,
+    StdNamespaceChild,
+    WorkflowData,
+    resolve_member,
+)
 from ..analysis.sites import MemberSite, member_site
 from ..syntax.tree import SymbolKind
-from . import catalog_hover, record_fields
+from . import catalog_assist as assist
+from . import catalog_hover
 from .catalog_assist import Catalogs
 from .navigation import binding_hover
 from .positions import PositionMap
@@ -65,33 +77,33 @@ def _member_hover(
     site = member_site(analysis.source, analysis.regions, offset)
     if site is None or site.member_start == site.member_end:
         return None
-    found = catalog_hover.workflow_hover(analysis, positions, site, catalogs)
-    if found is None:
-        found = record_fields.field_hover(analysis, positions, site)
-    if found is None:
-        found = _std_member_hover(analysis, positions, site)
-    if found is None:
-        found = catalog_hover.member_hover(analysis, positions, site, catalogs)
-    return found
+    resolution = resolve_member(analysis, site, catalogs, Purpose.NAVIGATION)
+    text = _member_text(analysis, site, resolution)
+    return (
+        None if text is None else _plain(text, positions.range(site.member_start, site.member_end))
+    )
 
 
-def _std_member_hover(
-    analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite
-) -> types.Hover | None:
-    built_in = member_receiver(analysis, site).built_in
-    if built_in is None or built_in.surface is BuiltIn.TOOL:
-        return None
-    source = analysis.source
-    name = source[site.member_start : site.member_end]
-    member_range = positions.range(site.member_start, site.member_end)
-    module = built_in.module
-    if module is not None:
-        member = surfaces.member(module, name)
-        if member is None:
-            raise _NoHover
-        receiver = source[site.receiver[0] : site.receiver[1]]
-        return _plain(module.member_documentation(member, receiver), member_range)
-    child = surfaces.import_path_child(surfaces.STD_NAMESPACE_PATH, name)
-    if child is None:
-        raise _NoHover
-    return _plain(child.documentation, member_range)
+def _member_text(
+    analysis: DocumentAnalysis, site: MemberSite, resolution: MemberResolution
+) -> str | None:
+    """What a member's hover says; None to go on (input keys, bindings)."""
+    match resolution:
+        case WorkflowData(field=field, role=role):
+            return assist.workflow_field_text(field, role)
+        case StaticRecordField(field=field):
+            return f"(static record field) {field.name}"
+        case StdModuleMember(module=module, member=member):
+            if member is None:
+                raise _NoHover
+            receiver = analysis.source[site.receiver[0] : site.receiver[1]]
+            return module.member_documentation(member, receiver)
+        case StdNamespaceChild(child=child):
+            if child is None:
+                raise _NoHover
+            return child.documentation
+        case CallOutputField(field=field):
+            return assist.record_field_text(field, "Module output")
+        case CatalogMember(descriptor=module):
+            return assist.leaf_text(module)
+    return None  # a `tool.` method has no hover of its own; nothing else either

@@ -6,9 +6,10 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import KIND_LABELS, Occurrence
+from ..analysis.resolution import Purpose, StaticRecordField, resolve_member
 from ..analysis.signatures import function_parameters
+from ..analysis.sites import member_site
 from ..syntax.tree import SymbolKind
-from .catalog_hover import member_definition
 from .positions import PositionMap
 
 
@@ -26,9 +27,13 @@ def definition(
     analysis: DocumentAnalysis, positions: PositionMap, uri: str, offset: int | None, catalogs
 ) -> types.Location | None:
     if offset is not None and not analysis.lexical.truncated:
-        field = member_definition(analysis, offset, catalogs)
-        if field is not None:
-            start, end = field
+        site = member_site(analysis.source, analysis.regions, offset)
+        resolution = (
+            None if site is None else resolve_member(analysis, site, catalogs, Purpose.NAVIGATION)
+        )
+        if isinstance(resolution, StaticRecordField):
+            # The one member with a place in the document: the literal's key.
+            start, end = resolution.field.span
             return types.Location(uri=uri, range=positions.range(start, end))
     found = occurrence_at(analysis, offset)
     if found is None:

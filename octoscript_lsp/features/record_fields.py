@@ -1,10 +1,8 @@
-"""Static record shapes at member sites: field completion, hover and definition.
+"""Static record fields at member sites: field completion.
 
-Each function answers None when the site is not a known, stable static record
-site, so the dispatcher goes on to the next member feature (the reference's
-order). Completion uses the completion index and the diagnostic prefix;
-hover and definition use the navigation index (valid source only) and refuse
-when it is truncated or when alias edges were truncated.
+It renders `analysis/resolution`'s `StaticRecordFields` (completion index,
+metadata prefix); hover and definition render its `StaticRecordField`
+(navigation index, valid source only).
 """
 
 from __future__ import annotations
@@ -13,26 +11,22 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analysis.members import member_receiver
-from ..analysis.record_scan import RecordField, field_named
-from ..analysis.sites import member_site
+from ..analysis.record_scan import RecordField
 from .completion_context import CompletionContext
 
 if TYPE_CHECKING:
-    from ..analysis.document import DocumentAnalysis
     from ..analysis.sites import MemberSite
-    from .positions import PositionMap
 
 FIELD_DETAIL = "static record field; direct literal, child literal, or alias"
 
 
-def field_completion(context: CompletionContext, site: MemberSite) -> types.CompletionList | None:
+def field_completion(
+    context: CompletionContext, site: MemberSite, fields: tuple[RecordField, ...]
+) -> types.CompletionList:
+    """The `fields` a static record holds at the site."""
     analysis = context.analysis
     index = analysis.completion_index
     prefix_end = analysis.metadata_prefix_end
-    fields = member_receiver(analysis, site).record_fields()
-    if fields is None:
-        return None
     report = analysis.records
     incomplete = index.incomplete or report.truncated or report.aliases_truncated
     if report.aliases_truncated or site.member_end > min(prefix_end, report.prefix_end):
@@ -48,40 +42,3 @@ def field_completion(context: CompletionContext, site: MemberSite) -> types.Comp
         for entry in sorted(fields, key=lambda entry: entry.name)
     ]
     return types.CompletionList(is_incomplete=incomplete, items=items)
-
-
-def _field_for_member(analysis: DocumentAnalysis, site: MemberSite) -> RecordField | None:
-    """The field a member names, by the navigation rules (hover, definition)."""
-    report = analysis.records
-    if (
-        analysis.lexical.truncated
-        or report.aliases_truncated
-        or site.member_end > report.prefix_end
-    ):
-        return None
-    fields = member_receiver(analysis, site).record_fields(navigation=True)
-    if fields is None:
-        return None
-    return field_named(fields, analysis.source[site.member_start : site.member_end])
-
-
-def field_hover(
-    analysis: DocumentAnalysis, positions: PositionMap, site: MemberSite
-) -> types.Hover | None:
-    found = _field_for_member(analysis, site)
-    if found is None:
-        return None
-    return types.Hover(
-        contents=types.MarkupContent(
-            kind=types.MarkupKind.PlainText, value=f"(static record field) {found.name}"
-        ),
-        range=positions.range(site.member_start, site.member_end),
-    )
-
-
-def field_definition(analysis: DocumentAnalysis, offset: int) -> tuple[int, int] | None:
-    site = member_site(analysis.source, analysis.regions, offset)
-    if site is None:
-        return None
-    found = _field_for_member(analysis, site)
-    return None if found is None else found.span

@@ -6,9 +6,17 @@ from lsprotocol import types
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
-from ..analysis.members import BuiltIn, member_receiver
+from ..analysis.resolution import (
+    CatalogMember,
+    MemberResolution,
+    Purpose,
+    StdModuleMember,
+    StdNamespaceChild,
+    ToolMethodMember,
+    resolve_member,
+)
 from ..analysis.signatures import function_parameters
-from ..analysis.sites import CallContext, call_context, direct_callee, member_site
+from ..analysis.sites import CallContext, MemberSite, call_context, direct_callee, member_site
 from ..syntax.tree import SymbolKind
 from . import catalog_hover
 from .catalog_assist import Catalogs
@@ -94,35 +102,40 @@ def _member_call(
         return None
     if site.member_end > analysis.metadata_prefix_end or analysis.imports.truncated:
         return None
+    resolution = resolve_member(analysis, site, catalogs, Purpose.SIGNATURE)
+    return _member_signature(analysis, site, context, resolution)
+
+
+def _member_signature(
+    analysis: DocumentAnalysis, site: MemberSite, context: CallContext, resolution: MemberResolution
+) -> types.SignatureHelp | None:
     source = analysis.source
-    member_name = source[site.member_start : site.member_end]
-    built_in = member_receiver(analysis, site).built_in
-    surface = None if built_in is None else built_in.surface
-    if surface is BuiltIn.TOOL:
-        method = surfaces.tool_method(member_name)
-        if method is None:
-            return None
-        return _help(
-            method.signature_label, method.parameters, context.active_argument, method.documentation
-        )
-    module = None if built_in is None else built_in.module
-    if module is not None:
-        member = surfaces.member(module, member_name)
-        if member is None or member.kind is not surfaces.MemberKind.FUNCTION:
-            return None
-        receiver = source[site.receiver[0] : site.receiver[1]]
-        return _help(
-            member.signature_label(receiver),
-            member.parameters,
-            context.active_argument,
-            module.member_documentation(member, receiver),
-        )
-    if surface is BuiltIn.STD_ROOT and member_name == "assert":
-        callee = source[site.receiver[0] : site.member_end]
-        return _help(
-            surfaces.assert_signature_label(callee),
-            surfaces.ASSERT_FUNCTION.parameters,
-            context.active_argument,
-            surfaces.assert_documentation(callee),
-        )
-    return catalog_hover.leaf_signature(analysis, site, context, catalogs)
+    match resolution:
+        case ToolMethodMember(method=method) if method is not None:
+            return _help(
+                method.signature_label,
+                method.parameters,
+                context.active_argument,
+                method.documentation,
+            )
+        case StdModuleMember(module=module, member=member) if (
+            member is not None and member.kind is surfaces.MemberKind.FUNCTION
+        ):
+            receiver = source[site.receiver[0] : site.receiver[1]]
+            return _help(
+                member.signature_label(receiver),
+                member.parameters,
+                context.active_argument,
+                module.member_documentation(member, receiver),
+            )
+        case StdNamespaceChild(name="assert"):
+            callee = source[site.receiver[0] : site.member_end]
+            return _help(
+                surfaces.assert_signature_label(callee),
+                surfaces.ASSERT_FUNCTION.parameters,
+                context.active_argument,
+                surfaces.assert_documentation(callee),
+            )
+        case CatalogMember(descriptor=module):
+            return catalog_hover.leaf_signature(analysis, site, context, module)
+    return None

@@ -22,7 +22,7 @@ def fields_at(text: str) -> list[str] | None:
     analysis = DocumentAnalysis(source)
     site = member_site(source, analysis.regions, marks["x"])
     assert site is not None
-    resolver = analysis.records.resolver(source, analysis.completion_index)
+    resolver = analysis.records.resolver(source, analysis.aliases)
     found = resolver.fields_for(site.receivers, analysis.diagnostic_prefix_end)
     return None if found is None else sorted(entry.name for entry in found)
 

@@ -134,3 +134,19 @@ def test_versions_hand_on_only_through_reuse():
         "advice",
         "workspace_outline",
     }
+
+
+def test_requests_render_the_one_member_classification():
+    """Completion, hover, signature help and definition ask
+    `analysis/resolution.resolve_member` what a member site is and keep no
+    order of receiver checks of their own."""
+    renderers = ("completion", "hover", "signature", "navigation", "catalog_hover")
+    offenders = []
+    for name in renderers:
+        tree = ast.parse((PACKAGE / "features" / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and node.module in ("analysis.members", "members"):
+                offenders.append(name)
+            if isinstance(node, ast.Name) and node.id in ("member_receiver", "BuiltIn"):
+                offenders.append(name)
+    assert offenders == []

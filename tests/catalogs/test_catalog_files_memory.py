@@ -2,10 +2,9 @@
 
 A host's `catalog` output carries dispatch data and schemas the server
 ignores (docs/catalogs.md: "they still count towards the file's size").
-`CatalogFile.section` keeps the whole decoded JSON of every named file for as
-long as the file is named, so 16 files near the 1 MiB bound of small JSON
-values hold hundreds of megabytes in the server although the projections
-they give are a few kilobytes.
+The store must keep what each file gives, not its decoded JSON: 16 files near
+the 1 MiB bound of small JSON values would otherwise hold hundreds of
+megabytes although the projections they give are a few kilobytes.
 """
 
 from __future__ import annotations
@@ -13,8 +12,6 @@ from __future__ import annotations
 import gc
 import tracemalloc
 from pathlib import Path
-
-import pytest
 
 from octoscript_lsp.catalogs.store import CatalogState, CatalogStore
 from octoscript_lsp.limits import MAX_CATALOG_FILE_BYTES, MAX_CATALOG_FILES
@@ -32,7 +29,6 @@ def host_catalog(size: int) -> str:
     return head + ",".join(["[]"] * count) + tail
 
 
-@pytest.mark.xfail(strict=True, reason="review finding: raw file JSON is kept while named")
 def test_the_store_keeps_the_projections_not_the_files_json(tmp_path: Path):
     text = host_catalog(MAX_CATALOG_FILE_BYTES - 16)
     assert len(text) <= MAX_CATALOG_FILE_BYTES

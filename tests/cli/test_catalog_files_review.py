@@ -1,14 +1,9 @@
-"""Review of issue 24: `catalog check FILE` and the server must judge a catalog file alike.
+"""`catalog check FILE` and the server judge a catalog file alike.
 
 A host checks the file it wrote with `octoscript catalog check FILE`, then
-names the same file in `catalogFiles`. The command line applies the file as
-a configuration refresh (cli/catalog.py `load_catalogs`), the server reads a
-catalog file as `initializationOptions` (docs/catalogs.md, "What a file
-holds"), so the two verdicts differ for a workflow catalog without a step
-context and for a `null` value. The command line also reads up to
-MAX_SETTINGS_FILE_BYTES (4 MiB), the server a catalog file up to
-MAX_CATALOG_FILE_BYTES (1 MiB): a host's catalog with its schemas between
-the two passes `catalog check` and is refused by the server.
+names the same file in `catalogFiles`. Both read it as `initializationOptions`
+are read (a workflow catalog may come alone, `null` is malformed) and both
+refuse a file over MAX_CATALOG_FILE_BYTES.
 """
 
 from __future__ import annotations
@@ -19,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp.cli.catalog import load_catalogs
+from octoscript_lsp.cli.inputs import UnreadableInput
+from octoscript_lsp.limits import MAX_CATALOG_FILE_BYTES
 
 WORKFLOW = {"inputFields": [], "outputs": [{"stepId": "a", "fields": []}]}
 # A host's `catalog` output: few tools, large schemas (ignored, but counted in the size).
@@ -40,12 +37,22 @@ def verdicts(folder: Path, content: dict | list) -> tuple[str, str]:
     return direct[name]["state"], named[name]["state"]
 
 
-@pytest.mark.xfail(strict=True, reason="review finding: CLI reads a file as a refresh")
 @pytest.mark.parametrize(
-    "content",
-    [{"workflowDataCatalog": WORKFLOW}, {"toolCatalog": None}, BIG_HOST_ARRAY],
-    ids=["workflow catalog alone", "null tool catalog", "2 MB host array"],
+    ("content", "state"),
+    [({"workflowDataCatalog": WORKFLOW}, "valid"), ({"toolCatalog": None}, "discarded")],
+    ids=["workflow catalog alone", "null tool catalog"],
 )
-def test_catalog_check_judges_a_file_as_the_server_reads_it(tmp_path: Path, content):
-    direct, named = verdicts(tmp_path, content)
-    assert direct == named
+def test_catalog_check_judges_a_file_as_the_server_reads_it(tmp_path: Path, content, state):
+    assert verdicts(tmp_path, content) == (state, state)
+
+
+def test_both_refuse_a_file_over_the_bound(tmp_path: Path) -> None:
+    catalog = tmp_path / "catalog.json"
+    catalog.write_text(json.dumps(BIG_HOST_ARRAY), encoding="utf-8")
+    with pytest.raises(UnreadableInput, match=f"exceeds {MAX_CATALOG_FILE_BYTES} bytes"):
+        load_catalogs(str(catalog))
+    reason = f"larger than {MAX_CATALOG_FILE_BYTES} bytes"
+    settings = tmp_path / "settings.json"
+    settings.write_text(json.dumps({"catalogFiles": ["catalog.json"]}), encoding="utf-8")
+    [entry] = load_catalogs(str(settings)).status()["catalogFiles"]
+    assert (entry["ok"], entry["reason"]) == (False, reason)

@@ -53,8 +53,17 @@ def test_grammar_contribution(manifest: dict) -> None:
 
 def test_settings_contribution(manifest: dict) -> None:
     properties = manifest["contributes"]["configuration"]["properties"]
+    import jsonschema
+
     assert properties["octoscript.server.path"]["type"] == "string"
-    assert properties["octoscript.server.path"]["default"] == "octoscript-lsp"
+    # Empty: the bundled server (src/extension.ts chooseLaunch).
+    assert properties["octoscript.server.path"]["default"] == ""
+    assert properties["octoscript.interpreter"]["type"] == "string"
+    files = properties["octoscript.catalogFiles"]
+    assert files["default"] == []
+    jsonschema.validate(["host.json", "~/catalogs/tools.json"], files)
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate("host.json", files)
     import jsonschema
 
     for key in CATALOG_SETTINGS:
@@ -70,6 +79,7 @@ def test_client_forwards_catalogs() -> None:
     source = "\n".join(path.read_text() for path in sorted((EXTENSION / "src").glob("*.ts")))
     for key in CATALOG_SETTINGS:
         assert f'"{key.split(".", 1)[1]}"' in source
+    assert 'CATALOG_FILES = "catalogFiles"' in source
     assert "initializationOptions" in source
     assert "DidChangeConfigurationNotification" in source
     assert "vscode-languageclient/node" in source
@@ -79,7 +89,8 @@ def test_package_metadata(manifest: dict) -> None:
     assert manifest["license"] == "MIT"
     # No repository until the project has a public one (no placeholder URL).
     assert "repository" not in manifest
-    assert "--allow-missing-repository" in manifest["scripts"]["package"]
+    packaging = (EXTENSION / "scripts" / "package.js").read_text()
+    assert "--allow-missing-repository" in packaging
 
 
 def test_server_path_scope_and_trust(manifest: dict) -> None:
@@ -89,29 +100,51 @@ def test_server_path_scope_and_trust(manifest: dict) -> None:
     assert properties["octoscript.server.path"].get("scope", "window") == "window"
     untrusted = manifest["capabilities"]["untrustedWorkspaces"]
     assert untrusted["supported"] == "limited"
+    # Each names something to run or to read.
     assert set(untrusted["restrictedConfigurations"]) == {
         "octoscript.server.path",
         "octoscript.server.args",
+        "octoscript.interpreter",
+        "octoscript.catalogFiles",
     }
+
+
+def test_commands(manifest: dict) -> None:
+    titles = {
+        command["command"]: f"{command['category']}: {command['title']}"
+        for command in manifest["contributes"]["commands"]
+    }
+    assert titles == {
+        "octoscript.restartServer": "Octoscript: Restart Language Server",
+        "octoscript.insertToolCall": "Octoscript: Insert Tool Call...",
+        "octoscript.catalogs.reload": "Octoscript: Reload Catalogs",
+        "octoscript.showCatalogStatus": "Octoscript: Show Catalog Status",
+    }
+    # Not the server's command id: vscode-languageclient registers that one.
+    assert "octoscript.reloadCatalogs" not in titles
 
 
 def test_package_is_a_bundle(manifest: dict) -> None:
     scripts = manifest["scripts"]
     assert manifest["main"] == "./out/extension.js"
     assert "esbuild" in scripts["bundle"] and "--external:vscode" in scripts["bundle"]
-    # node_modules stay out of the .vsix; check-vsix.js enforces <= 20 files.
-    assert "--no-dependencies" in scripts["package"]
-    assert "check-vsix.js" in scripts["package"]
+    # node_modules stay out of the .vsix; package.js bundles the server and
+    # runs check-vsix.js (<= 20 own files, the bundled modules, < 10 MiB).
+    assert scripts["package"] == "node scripts/package.js"
+    assert scripts["package:all"] == "node scripts/package.js --all"
+    packaging = (EXTENSION / "scripts" / "package.js").read_text()
+    assert "--no-dependencies" in packaging and "check-vsix.js" in packaging
+    assert "--target" in packaging and "bundle_server.py" in packaging
     ignore = (EXTENSION / ".vscodeignore").read_text().splitlines()
-    assert "**" in ignore and "!out/extension.js" in ignore
+    assert "**" in ignore and "!out/extension.js" in ignore and "!bundled/libs/**" in ignore
     assert manifest["publisher"]
     assert manifest["engines"]["vscode"]
     assert manifest["main"] == "./out/extension.js"
     assert (EXTENSION / "package-lock.json").is_file()
     assert (EXTENSION / "LICENSE").is_file()
     scripts = manifest["scripts"]
-    assert scripts["package"].startswith("vsce package")
     assert "vscode-tmgrammar-test" in scripts["test"]
+    assert "npm run unit" in scripts["test"]
     assert "../../grammar/tests" in scripts["test"]
 
 

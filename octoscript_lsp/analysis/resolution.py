@@ -1,0 +1,260 @@
+"""The member classifier: what a member site `recv.name` stands for, as one value.
+
+Completion, hover, signature help and definition ask `resolve_member` and
+render the value it returns; none of them keeps an order of checks of its
+own. The orders are the reference's, one per `Purpose`:
+
+- hover and definition (`NAVIGATION`) and signature help (`SIGNATURE`):
+  workflow data (unless a binding shadows `workflow`), a static record
+  field, a built-in surface the receiver's import names (`mod.tool`, a
+  `mod.std` module, `mod.std` itself), then the module catalog (a call
+  result's output field, a module member). Navigation reads a call's output
+  fields and wants the receiver bound in the navigation index; signature
+  help does neither;
+- completion (`COMPLETION`) classifies what may follow the dot, by the
+  completion index and the metadata prefix: the workflow namespace (while a
+  workflow catalog is configured), the built-in surfaces and the fixed
+  `mod.std` tree, a built-in import past the first error, a static record,
+  an unusable module catalog or alias metadata, a call result, and last the
+  catalog's module members (`NOTHING`).
+
+The receiver questions themselves are `members.MemberReceiver`'s (memoized
+per site and version), the catalog lookups `catalog_members.py`'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from ..catalogs.model import ModuleDescriptor, ModuleField, WorkflowField, find_field
+from ..catalogs.store import CatalogState
+from . import surfaces
+from .catalog_members import direct_member, output_fields_for_member, workflow_field
+from .members import BuiltIn, built_in_member, member_receiver
+from .output_calls import OutputCall
+from .record_scan import RecordField, field_named
+from .sites import MemberSite
+
+if TYPE_CHECKING:
+    from ..catalogs.store import CatalogStore
+    from .document import DocumentAnalysis
+
+
+class Purpose(Enum):
+    """Which request asks: its order and rules."""
+
+    NAVIGATION = "hover and definition"
+    SIGNATURE = "signature help"
+    COMPLETION = "completion"
+
+
+@dataclass(frozen=True, slots=True)
+class WorkflowData:
+    """`workflow.input.x` or `workflow.outputs.step.x`: a field the host describes."""
+
+    field: WorkflowField
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class StaticRecordField:
+    """A key of a static record literal the receiver (or its alias chain) holds."""
+
+    field: RecordField
+
+
+@dataclass(frozen=True, slots=True)
+class ToolMethodMember:
+    """`tool.m` after `use mod.tool`; `method` is None for a name it has not."""
+
+    method: surfaces.ToolMethod | None
+
+
+@dataclass(frozen=True, slots=True)
+class StdModuleMember:
+    """`text.m` after `use mod.std.text`; `member` is None for a name it has not."""
+
+    module: surfaces.StdModule
+    member: surfaces.StdMember | None
+
+
+@dataclass(frozen=True, slots=True)
+class StdNamespaceChild:
+    """`std.m` after `use mod.std`; `child` is None for a name it has not."""
+
+    name: str
+    child: surfaces.ImportPathChild | None
+
+
+@dataclass(frozen=True, slots=True)
+class CallOutputField:
+    """A field of the output of the module call the receiver holds."""
+
+    field: ModuleField
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogMember:
+    """A module the catalog describes at the receiver's path plus the member."""
+
+    descriptor: ModuleDescriptor
+
+
+@dataclass(frozen=True, slots=True)
+class WorkflowNamespace:
+    """Completion after `workflow.` (or deeper): the receiver names as typed."""
+
+    path: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ClosedStdPath:
+    """Completion below `mod.std` deeper than its leaves: nothing exists there."""
+
+
+@dataclass(frozen=True, slots=True)
+class BuiltInPastError:
+    """Completion on a direct `mod.tool` / std-module import past the first error."""
+
+
+@dataclass(frozen=True, slots=True)
+class StaticRecordFields:
+    """Completion on a static record: the fields at the site."""
+
+    fields: tuple[RecordField, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogUntrusted:
+    """Completion where the module catalog or the alias metadata cannot be
+    trusted (unusable catalog, truncated imports or alias edges)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CallOutputFields:
+    """Completion on a module call's result: the call and the child path below it."""
+
+    call: OutputCall
+    parent: tuple[str, ...]
+
+
+class _Nothing:
+    """No meaning: the request answers as if there were no member site."""
+
+    def __repr__(self) -> str:
+        return "NOTHING"
+
+
+NOTHING = _Nothing()
+
+MemberResolution = (
+    WorkflowData
+    | StaticRecordField
+    | ToolMethodMember
+    | StdModuleMember
+    | StdNamespaceChild
+    | CallOutputField
+    | CatalogMember
+    | WorkflowNamespace
+    | ClosedStdPath
+    | BuiltInPastError
+    | StaticRecordFields
+    | CatalogUntrusted
+    | CallOutputFields
+    | _Nothing
+)
+
+
+def resolve_member(
+    analysis: DocumentAnalysis, site: MemberSite, catalogs: CatalogStore, purpose: Purpose
+) -> MemberResolution:
+    """The one classification of `site` for `purpose`."""
+    name = analysis.source[site.member_start : site.member_end]
+    if purpose is Purpose.COMPLETION:
+        return _completion_meaning(analysis, site, catalogs, name)
+    workflow = workflow_field(analysis, site, catalogs)
+    if workflow is not None:
+        return WorkflowData(*workflow)
+    record_field = _static_record_field(analysis, site, name)
+    if record_field is not None:
+        return StaticRecordField(record_field)
+    receiver = member_receiver(analysis, site)
+    built_in = receiver.built_in
+    if built_in is not None:
+        if built_in.surface is BuiltIn.TOOL:
+            return ToolMethodMember(surfaces.tool_method(name))
+        if built_in.module is not None:
+            return StdModuleMember(built_in.module, surfaces.member(built_in.module, name))
+        return StdNamespaceChild(
+            name, surfaces.import_path_child(surfaces.STD_NAMESPACE_PATH, name)
+        )
+    if receiver.is_fixed_core:
+        return NOTHING  # the fixed `mod.std` tree is never extended by a catalog
+    if purpose is Purpose.NAVIGATION:
+        outputs = output_fields_for_member(analysis, site, catalogs)
+        found = None if outputs is None else find_field(outputs, name)
+        if found is not None:
+            return CallOutputField(found)
+        start, end = site.receiver
+        if analysis.lexical.visible(analysis.source[start:end], start) is None:
+            return NOTHING
+    descriptor = direct_member(analysis, site, catalogs)
+    return NOTHING if descriptor is None else CatalogMember(descriptor)
+
+
+def _completion_meaning(
+    analysis: DocumentAnalysis, site: MemberSite, catalogs: CatalogStore, name: str
+) -> MemberResolution:
+    receiver = member_receiver(analysis, site)
+    if catalogs.workflow_data_state is not CatalogState.ABSENT:
+        path = receiver.workflow_path()
+        if path is not None:
+            return WorkflowNamespace(path)
+    built_in = receiver.built_in
+    if built_in is not None and built_in.surface is BuiltIn.TOOL:
+        return ToolMethodMember(surfaces.tool_method(name))
+    if built_in is not None and built_in.module is not None:
+        return StdModuleMember(built_in.module, surfaces.member(built_in.module, name))
+    record = receiver.prefix_import
+    if record is not None and surfaces.is_fixed_core_path(record.path):
+        chain = tuple(analysis.source[start:end] for start, end in site.receivers)
+        if record.path + chain[1:] != surfaces.STD_NAMESPACE_PATH:
+            return ClosedStdPath()
+        return StdNamespaceChild(
+            name, surfaces.import_path_child(surfaces.STD_NAMESPACE_PATH, name)
+        )
+    if site.member_end > analysis.metadata_prefix_end:
+        direct = receiver.direct_import
+        past = None if direct is None else built_in_member(direct, site)
+        if past is not None and past.surface is not BuiltIn.STD_ROOT:
+            return BuiltInPastError()
+    fields = receiver.record_fields()
+    if fields is not None:
+        return StaticRecordFields(fields)
+    if (
+        analysis.imports.truncated
+        or catalogs.module_catalog_state.unavailable
+        or receiver.alias_metadata_truncated
+    ):
+        return CatalogUntrusted()
+    parent, call = receiver.output_parent, receiver.output_call
+    if parent is not None and call is not None:
+        return CallOutputFields(call, parent)
+    return NOTHING  # the catalog's members at the receiver's path, if any
+
+
+def _static_record_field(
+    analysis: DocumentAnalysis, site: MemberSite, name: str
+) -> RecordField | None:
+    """The field a member names, by the navigation index (valid source only)."""
+    report = analysis.records
+    if (
+        analysis.lexical.truncated
+        or report.aliases_truncated
+        or site.member_end > report.prefix_end
+    ):
+        return None
+    fields = member_receiver(analysis, site).record_fields(navigation=True)
+    return None if fields is None else field_named(fields, name)
