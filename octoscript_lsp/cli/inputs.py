@@ -77,6 +77,23 @@ def read_source(path: str) -> SourceFile:
     return SourceFile(path, text, data, signature)
 
 
+def read_stdin() -> SourceFile | UnreadableInput:
+    """Standard input read once, up front, or why it cannot be used."""
+    try:
+        return read_source(STDIN)
+    except UnreadableInput as error:
+        return error
+
+
+def read_input(path: str, stdin: SourceFile | UnreadableInput | None) -> SourceFile:
+    """A file, or `-` as `read_stdin` found it."""
+    if path != STDIN or stdin is None:
+        return read_source(path)
+    if isinstance(stdin, UnreadableInput):
+        raise stdin
+    return stdin
+
+
 def _is_source_name(name: str) -> bool:
     return name.endswith(SOURCE_SUFFIXES)
 

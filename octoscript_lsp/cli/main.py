@@ -8,10 +8,12 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..catalogs.store import CatalogStore
+from ..limits import MAX_CLI_JOBS
 from .catalog import all_absent, discarded, load_catalogs, run_catalog_check
-from .check import OUTPUT_FORMATS, run_check
-from .formatting import run_format
+from .check import OUTPUT_FORMATS, CheckOptions, run_check
+from .formatting import FormatOptions, run_format
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, expand_paths
+from .jobs import default_jobs
 from .reports import outline_report, run_reports, tool_calls_report
 
 DESCRIPTION = (
@@ -25,6 +27,27 @@ SETTINGS_HELP = "JSON file holding the settings.octoscript object (tool/module/w
 
 def _add_paths(command: argparse.ArgumentParser) -> None:
     command.add_argument("paths", nargs="+", metavar="PATH", help=PATHS_HELP)
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if not 1 <= jobs <= MAX_CLI_JOBS:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {MAX_CLI_JOBS}")
+    return jobs
+
+
+def _add_jobs(command: argparse.ArgumentParser) -> None:
+    command.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="worker processes (default: one per core); output is the same for any N",
+    )
 
 
 def _check_parser(commands: argparse._SubParsersAction) -> None:
@@ -41,6 +64,7 @@ def _check_parser(commands: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--stdin-filename", metavar="NAME", help="path to show for `-` (stdin) in reports"
     )
+    _add_jobs(check)
 
 
 def _format_parser(commands: argparse._SubParsersAction) -> None:
@@ -57,6 +81,7 @@ def _format_parser(commands: argparse._SubParsersAction) -> None:
     fmt.add_argument(
         "--diff", action="store_true", help="write nothing; print a unified diff, exit 1 if any"
     )
+    _add_jobs(fmt)
 
 
 def _catalog_parser(commands: argparse._SubParsersAction) -> None:
@@ -108,14 +133,16 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "catalog":
         return run_catalog_check(args.file, args.output_format)
     paths = expand_paths(args.paths)
+    jobs = getattr(args, "jobs", None) or default_jobs()
     if args.command == "format":
-        return run_format(paths, args.check, args.diff)
+        return run_format(paths, FormatOptions(args.check, args.diff), jobs)
     if args.command == "outline":
         return run_reports(paths, outline_report)
     catalogs = _catalogs(args.settings)
     if args.command == "tool-calls":
         return run_reports(paths, tool_calls_report(catalogs))
-    status = run_check(paths, args.output_format, catalogs, args.strict, args.stdin_filename)
+    options = CheckOptions(args.output_format, catalogs, args.stdin_filename)
+    status = run_check(paths, options, args.strict, jobs)
     if args.strict and catalogs is not None and discarded(catalogs):
         status = max(status, EXIT_FINDINGS)
     return status

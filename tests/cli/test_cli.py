@@ -175,7 +175,7 @@ def test_format_rewrites_the_file_in_place(write, capsys):
     assert main(["format", path]) == 0
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == f"reformatted {path}\n"
+    assert captured.err == f"reformatted {path}\n1 file reformatted, 0 files left unchanged\n"
     with open(path, "rb") as handle:
         assert handle.read() == b"let a = 1\nfn f(x) {\n    return x\n}\n"
 
@@ -183,7 +183,7 @@ def test_format_rewrites_the_file_in_place(write, capsys):
 def test_format_leaves_canonical_files_alone(write, capsys):
     path = write("f.octoscript", "let a = 1\n")
     assert main(["format", path]) == 0
-    assert capsys.readouterr() == ("", "")
+    assert capsys.readouterr() == ("", "0 files reformatted, 1 file left unchanged\n")
 
 
 def test_format_stdin(monkeypatch, capsys):
@@ -197,7 +197,9 @@ def test_format_check_exit_1_when_it_would_change(write, capsys):
     assert main(["format", "--check", path]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == f"would reformat {path}\n"
+    assert captured.err == (
+        f"would reformat {path}\n1 file would be reformatted, 0 files already formatted\n"
+    )
     with open(path, "rb") as handle:
         assert handle.read() == b"let a=1\n"
 
@@ -205,7 +207,7 @@ def test_format_check_exit_1_when_it_would_change(write, capsys):
 def test_format_check_exit_0_on_canonical(write, capsys):
     path = write("f.octoscript", "let a = 1\n")
     assert main(["format", "--check", path]) == 0
-    assert capsys.readouterr() == ("", "")
+    assert capsys.readouterr() == ("", "0 files would be reformatted, 1 file already formatted\n")
 
 
 def test_format_check_several_files(write, capsys):

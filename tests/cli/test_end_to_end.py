@@ -251,7 +251,7 @@ def test_format_rewrites_in_place_atomically_keeping_mode(tmp_path: Path) -> Non
     inode = path.stat().st_ino
     result = run("format", str(tmp_path))
     assert result.returncode == 0
-    assert err(result) == f"reformatted {path}\n"
+    assert err(result) == f"reformatted {path}\n1 file reformatted, 0 files left unchanged\n"
     assert path.read_text() == CANONICAL
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert path.stat().st_ino != inode  # a new file renamed over the old one
@@ -262,7 +262,10 @@ def test_format_check_and_diff_write_nothing(tmp_path: Path) -> None:
     path = tmp_path / "f.octoscript"
     path.write_text(MESSY)
     check = run("format", "--check", str(path))
-    assert (check.returncode, err(check)) == (1, f"would reformat {path}\n")
+    assert (check.returncode, err(check).splitlines()) == (
+        1,
+        [f"would reformat {path}", "1 file would be reformatted, 0 files already formatted"],
+    )
     diff = run("format", "--diff", str(path))
     assert diff.returncode == 1
     assert "\n-return name\n+fn greet(name) {\n+    return name\n }\n" in out(diff)
