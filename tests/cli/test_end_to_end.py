@@ -124,7 +124,7 @@ def test_check_with_settings_warns_at_the_literal(tmp_path: Path, settings: Path
     result = run("check", "--settings", str(settings), str(script))
     assert result.returncode == 0
     assert out(result) == (
-        f"{script}:2:19: warning: the tool catalog does not list this tool [unlisted-tool]\n"
+        f"{script}:2:19: warning: the tool catalog does not list `text.ecko`; did you mean `text.echo`? [unlisted-tool]\n"
         "checked 1 file: 0 errors, 1 warning\n"
     )
     strict = run("check", "--strict", "--settings", str(settings), str(script))
@@ -144,7 +144,7 @@ def test_check_settings_warnings_in_json(tmp_path: Path, settings: Path) -> None
             "end_line": 2,
             "end_column": 30,
             "severity": "warning",
-            "message": "the tool catalog does not list this tool",
+            "message": "the tool catalog does not list `text.ecko`; did you mean `text.echo`?",
             "code": "unlisted-tool",
         }
     ]
@@ -381,8 +381,8 @@ def test_check_module_advice_in_source_order(tmp_path: Path) -> None:
     result = run("check", "--settings", "host.json", "m.octoscript", cwd=tmp_path)
     assert result.returncode == 0
     assert out(result) == (
-        "m.octoscript:3:24: warning: this tool is not listed with the json format that "
-        "tool.call_json uses [tool-format-mismatch]\n"
+        "m.octoscript:3:24: warning: `text.echo` is not listed with the json format that "
+        "tool.call_json uses; did you mean `tool.call`? [tool-format-mismatch]\n"
         "m.octoscript:4:9: warning: missing required input field `city` [missing-input-field]\n"
         "m.octoscript:4:26: warning: `town` is not an input field of this call "
         "[unknown-input-field]\n"
