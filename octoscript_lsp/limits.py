@@ -128,3 +128,7 @@ CLI_FILES_PER_TASK = 32
 # costs more than it saves.
 CLI_MIN_FILES_FOR_JOBS = 16
 MAX_CLI_JOBS = 256
+# A project configuration file (pyproject.toml / octoscript.toml) read by the CLI.
+MAX_CONFIG_FILE_BYTES = 1024 * 1024
+# `--fix` rounds per file: a fix can make another one possible (or needed).
+MAX_FIX_ROUNDS = 8

@@ -15,6 +15,7 @@ from typing import Any
 
 from ..catalogs.store import SETTINGS_KEY, CatalogState, CatalogStore, Projection
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, read_settings
+from .project import ProjectConfig
 
 PROJECTIONS = ("toolCatalog", "moduleCatalog", "workflowData")
 
@@ -23,6 +24,42 @@ def load_catalogs(path: str) -> CatalogStore:
     """A store holding what the server would keep from this settings file."""
     store = CatalogStore()
     store.apply_settings({SETTINGS_KEY: read_settings(path)})
+    return store
+
+
+def announce(store: CatalogStore, origin: str) -> None:
+    """Warn on stderr about each discarded projection, and about a file that gives none."""
+    for line in discarded(store):
+        sys.stderr.write(f"octoscript: warning: {origin}: {line}\n")
+    if all_absent(store):
+        sys.stderr.write(
+            f"octoscript: warning: {origin}: no toolCatalog, moduleCatalog or workflow keys "
+            "(the file holds the settings.octoscript object itself)\n"
+        )
+
+
+def project_catalogs(config: ProjectConfig) -> CatalogStore | None:
+    """The catalogs a project configuration names, or None when it names none.
+
+    `catalogFiles` (each file a settings object; paths relative to the
+    configuration's folder) are read in order, a later file's keys over an
+    earlier one's; a `settings` table (the settings object inline) or file
+    name comes over both.
+    """
+    files = config.get("catalogFiles")
+    settings = config.get("settings")
+    if files is None and settings is None:
+        return None
+    merged: dict[str, Any] = {}
+    for name in files or ():
+        merged.update(read_settings(config.relative(name)))
+    if isinstance(settings, str):
+        merged.update(read_settings(config.relative(settings)))
+    elif isinstance(settings, dict):
+        merged.update(settings)
+    store = CatalogStore()
+    store.apply_settings({SETTINGS_KEY: merged})
+    announce(store, config.path or "configuration")
     return store
 
 

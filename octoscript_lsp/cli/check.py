@@ -9,31 +9,56 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
+from ..analysis.document import DocumentAnalysis
 from ..catalogs.store import CatalogStore
-from .findings import FileFindings, Finding, check_source
+from .findings import FileFindings, Finding, findings_of, too_large
+from .fixes import fix_text
+from .formatting import unified_diff
 from .inputs import (
     EXIT_FINDINGS,
     EXIT_OK,
     EXIT_USAGE,
     STDIN,
+    ChangedOnDisk,
+    OversizedInput,
     SourceFile,
     UnreadableInput,
+    UnwritableOutput,
     read_input,
     read_stdin,
+    write_atomically,
 )
 from .jobs import map_in_order
+from .rules import Rules, apply_rules
+from .sarif import sarif_log
 
-OUTPUT_FORMATS = ("text", "json", "github")
+OUTPUT_FORMATS = ("text", "json", "github", "sarif")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What one project configuration (with the flags over it) asks of its files."""
+
+    catalogs: CatalogStore | None = None
+    rules: Rules = Rules()
+    strict: bool = False
 
 
 @dataclass(frozen=True)
 class CheckOptions:
     output_format: str = "text"
-    catalogs: CatalogStore | None = None
     stdin_filename: str | None = None
+    # Profiles by configuration file (None: no configuration); see `check_file`.
+    profiles: dict[str | None, Profile] = field(default_factory=lambda: {None: Profile()})
+    exit_zero: bool = False
+    statistics: bool = False
+    quiet: bool = False
+    fix: bool = False
+    diff: bool = False
     # `-` is read by the parent before any worker starts (workers have no stdin).
     stdin: SourceFile | UnreadableInput | None = None
 
@@ -42,11 +67,14 @@ class CheckOptions:
 class CheckedFile:
     """One file's outcome, as printed: small enough to send back from a worker."""
 
+    path: str = ""
     stdout: str = ""
     stderr: str = ""
     findings: list[Finding] = field(default_factory=list)
-    valid: bool = True
     unreadable: bool = False
+    fails: bool = False  # an error, or with --strict a warning, is left
+    fixed: int = 0
+    diffed: bool = False
 
 
 @dataclass
@@ -54,31 +82,56 @@ class Tally:
     files: int = 0
     errors: int = 0
     warnings: int = 0
-    invalid_files: int = 0
+    infos: int = 0
+    failed_files: int = 0  # files with an error (or a --strict warning) left
+    fixed: int = 0
+    diffed: int = 0
     unreadable: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
 
     def add(self, checked: CheckedFile) -> None:
         if checked.unreadable:
             self.unreadable += 1
             return
         self.files += 1
-        self.errors += sum(1 for item in checked.findings if item.severity == "error")
-        self.warnings += sum(1 for item in checked.findings if item.severity != "error")
-        self.invalid_files += 0 if checked.valid else 1
+        severities = Counter(item.severity for item in checked.findings)
+        self.errors += severities["error"]
+        self.warnings += severities["warning"]
+        self.infos += severities["info"] + severities["hint"]
+        self.failed_files += 1 if checked.fails else 0
+        self.fixed += checked.fixed
+        self.diffed += 1 if checked.diffed else 0
+        self.by_code.update(item.code or "(no code)" for item in checked.findings)
 
-    def exit_code(self, strict: bool) -> int:
+    def exit_code(self, options: CheckOptions) -> int:
+        """Errors fail; warnings fail with --strict; info never does."""
         if self.unreadable:
             return EXIT_USAGE
-        if self.invalid_files or (strict and self.warnings):
-            return EXIT_FINDINGS
-        return EXIT_OK
+        if options.exit_zero:
+            return EXIT_OK
+        if options.diff:
+            return EXIT_FINDINGS if self.diffed else EXIT_OK
+        return EXIT_FINDINGS if self.failed_files else EXIT_OK
 
     def summary(self) -> str:
-        files = "1 file" if self.files == 1 else f"{self.files} files"
-        errors = "1 error" if self.errors == 1 else f"{self.errors} errors"
-        warnings = "1 warning" if self.warnings == 1 else f"{self.warnings} warnings"
-        tail = f", {self.unreadable} unreadable" if self.unreadable else ""
-        return f"checked {files}: {errors}, {warnings}{tail}"
+        parts = [_count(self.errors, "error"), _count(self.warnings, "warning")]
+        if self.infos:
+            parts.append(f"{self.infos} info")
+        if self.unreadable:
+            parts.append(f"{self.unreadable} unreadable")
+        if self.fixed:
+            parts.append(f"{self.fixed} fixed")
+        return f"checked {_count(self.files, 'file')}: " + ", ".join(parts)
+
+    def statistics(self) -> str:
+        """One line per code, most frequent first: `count  code`."""
+        rows = sorted(self.by_code.items(), key=lambda row: (-row[1], row[0]))
+        width = max((len(str(count)) for _, count in rows), default=1)
+        return "".join(f"{count:>{width}}  {code}\n" for code, count in rows)
+
+
+def _count(number: int, noun: str) -> str:
+    return f"1 {noun}" if number == 1 else f"{number} {noun}s"
 
 
 def _text_line(path: str, item: Finding) -> str:
@@ -114,6 +167,8 @@ def _lines(found: FileFindings, line: Callable[[str, Finding], str]) -> str:
 
 
 def render(found: FileFindings, output_format: str, with_advice: bool) -> str:
+    if output_format == "sarif":
+        return ""  # one log for the whole run, printed at the end
     if output_format == "json":
         return json.dumps(found.report_json(with_advice), ensure_ascii=False) + "\n"
     if output_format == "github":
@@ -121,29 +176,84 @@ def render(found: FileFindings, output_format: str, with_advice: bool) -> str:
     return _lines(found, _text_line)
 
 
-def check_file(options: CheckOptions, path: str) -> CheckedFile:
-    """Read and check one file; everything printed for it is in the result."""
+def _fix(
+    source: SourceFile, shown: str, profile: Profile, options: CheckOptions
+) -> tuple[str, str, str, int]:
+    """(text to check, stdout, stderr, fixes applied) after --fix (and --diff)."""
+    outcome = fix_text(shown, source.text, profile.catalogs, profile.rules)
+    said = "".join(
+        f"{'would fix' if options.diff else 'fixed'} {shown}:{item.line}:{item.column}: "
+        f"{item.title} [{item.code}]\n"
+        for item in outcome.applied
+    )
+    if outcome.refused is not None:
+        count = _count(len(outcome.applied), "fix")
+        return source.text, "", f"octoscript: {shown}: {count} not applied: {outcome.refused}\n", 0
+    if not outcome.applied:
+        return source.text, "", "", 0
+    if options.diff:
+        return source.text, unified_diff(source, outcome.text, "fixed"), said, 0
+    write_atomically(source, outcome.text)
+    return outcome.text, "", said, len(outcome.applied)
+
+
+def check_file(options: CheckOptions, item: tuple[str, str | None]) -> CheckedFile:
+    """Read, (fix,) and check one file; everything printed for it is in the result."""
+    path, config = item
+    profile = options.profiles[config]
+    shown = options.stdin_filename if path == STDIN and options.stdin_filename else path
+    stdout = stderr = ""
+    fixed = 0
     try:
         source = read_input(path, options.stdin)
-    except UnreadableInput as error:
-        return CheckedFile(stderr=f"octoscript: {error}\n", unreadable=True)
-    shown = options.stdin_filename if path == STDIN and options.stdin_filename else path
-    found = check_source(shown, source.text, options.catalogs)
+        text = source.text
+        if options.fix and path != STDIN:
+            text, stdout, stderr, fixed = _fix(source, shown, profile, options)
+    except OversizedInput as error:
+        found = too_large(shown, error.size)
+    except (UnreadableInput, UnwritableOutput, ChangedOnDisk) as error:
+        return CheckedFile(shown, stderr=f"octoscript: {error}\n", unreadable=True)
+    else:
+        analysis = DocumentAnalysis(text)
+        found = findings_of(shown, analysis, profile.catalogs)
+        apply_rules(found, analysis, profile.rules)
+    listed = not options.diff and not (options.statistics and options.output_format == "text")
+    if listed:
+        stdout += render(found, options.output_format, profile.catalogs is not None)
+    severities = {finding.severity for finding in found.all}
     return CheckedFile(
-        stdout=render(found, options.output_format, options.catalogs is not None),
-        findings=[*found.errors, *found.advice],
-        valid=found.valid,
+        shown,
+        stdout=stdout,
+        stderr=stderr,
+        findings=found.all,
+        fails="error" in severities or (profile.strict and "warning" in severities),
+        fixed=fixed,
+        diffed=options.diff and bool(stdout),
     )
 
 
-def run_check(paths: list[str], options: CheckOptions, strict: bool, jobs: int = 1) -> int:
-    if STDIN in paths:
+def run_check(targets: list[tuple[str, str | None]], options: CheckOptions, jobs: int = 1) -> int:
+    """Check `targets` (path, configuration file) and print every report in order."""
+    if any(path == STDIN for path, _ in targets):
         options = replace(options, stdin=read_stdin())
     tally = Tally()
-    for checked in map_in_order(check_file, options, paths, jobs):
+    reported: list[tuple[str, list[Finding]]] = []
+    unreadable: list[str] = []
+    for checked in map_in_order(check_file, options, targets, jobs):
         sys.stderr.write(checked.stderr)
         sys.stdout.write(checked.stdout)
         tally.add(checked)
-    if options.output_format == "text":
-        sys.stdout.write(tally.summary() + "\n")
-    return tally.exit_code(strict)
+        if checked.unreadable:
+            unreadable.append(checked.stderr.strip())
+        elif options.output_format == "sarif":
+            reported.append((checked.path, checked.findings))
+    status = tally.exit_code(options)
+    if options.output_format == "sarif":
+        log = sarif_log(reported, unreadable, successful=not tally.unreadable)
+        sys.stdout.write(json.dumps(log, ensure_ascii=False, indent=2) + "\n")
+    elif options.output_format == "text":
+        if options.statistics:
+            sys.stdout.write(tally.statistics())
+        if not options.quiet and not options.diff:
+            sys.stdout.write(tally.summary() + "\n")
+    return status

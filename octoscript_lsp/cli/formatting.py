@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import difflib
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..features.review_json import diagnostics_json
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import analyze_syntax
 from ..syntax.formatter import FormattedSourceTooLarge, format_tokens
@@ -29,6 +28,7 @@ from .inputs import (
     write_atomically,
 )
 from .jobs import map_in_order
+from .reports import syntax_findings_json
 
 
 class NotFormattable(Exception):
@@ -40,7 +40,8 @@ def canonical_text(source: SourceFile) -> str:
     if not result.valid:
         lines = [
             f"{source.path}:{item['line']}:{item['column']}: error: {item['message']}"
-            for item in diagnostics_json(result)
+            f" [{item['code']}]"
+            for item in syntax_findings_json(result)
         ]
         if result.diagnostics_truncated:
             lines.append(f"{source.path}: further diagnostics omitted")
@@ -54,13 +55,13 @@ def canonical_text(source: SourceFile) -> str:
         ) from error
 
 
-def _diff(source: SourceFile, formatted: str) -> str:
+def unified_diff(source: SourceFile, changed: str, label: str = "formatted") -> str:
     return "".join(
         difflib.unified_diff(
             source.text.splitlines(keepends=True),
-            formatted.splitlines(keepends=True),
+            changed.splitlines(keepends=True),
             fromfile=f"{source.path} (original)",
-            tofile=f"{source.path} (formatted)",
+            tofile=f"{source.path} ({label})",
         )
     )
 
@@ -70,6 +71,7 @@ class FormatOptions:
     check: bool = False
     diff: bool = False
     quiet: bool = False
+    stdin_filename: str | None = None
 
 
 @dataclass(frozen=True)
@@ -106,14 +108,14 @@ def _files(count: int) -> str:
     return "1 file" if count == 1 else f"{count} files"
 
 
-def _format_source(source: SourceFile, options: FormatOptions) -> FormattedFile:
+def _format_source(source: SourceFile, stdin: bool, options: FormatOptions) -> FormattedFile:
     formatted = canonical_text(source)
-    if source.path == STDIN and not (options.check or options.diff):
+    if stdin and not (options.check or options.diff):
         return FormattedFile(EXIT_OK, "unchanged", stdout=formatted)
     if formatted == source.text:
         return FormattedFile(EXIT_OK, "unchanged")
     if options.diff:
-        return FormattedFile(EXIT_FINDINGS, "changed", stdout=_diff(source, formatted))
+        return FormattedFile(EXIT_FINDINGS, "changed", stdout=unified_diff(source, formatted))
     if options.check:
         return FormattedFile(EXIT_FINDINGS, "changed", stderr=f"would reformat {source.path}\n")
     write_atomically(source, formatted)
@@ -124,7 +126,10 @@ def _format_source(source: SourceFile, options: FormatOptions) -> FormattedFile:
 def format_file(options: FormatOptions, path: str) -> FormattedFile:
     """Format one file; everything printed for it is in the result."""
     try:
-        return _format_source(read_source(path), options)
+        source = read_source(path)
+        if path == STDIN and options.stdin_filename:
+            source = replace(source, path=options.stdin_filename)
+        return _format_source(source, path == STDIN, options)
     except NotFormattable as error:
         return FormattedFile(EXIT_USAGE, "failed", stderr=f"{error}\n")
     except (UnreadableInput, UnwritableOutput, ChangedOnDisk) as error:

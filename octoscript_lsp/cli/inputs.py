@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..limits import MAX_SETTINGS_FILE_BYTES, MAX_SOURCE_BYTES
+from ..limits import MAX_SETTINGS_FILE_BYTES, MAX_SOURCE_BYTES, READ_CHUNK_BYTES
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # an error (or, with --strict, a warning) was found; a file would change
@@ -29,6 +29,14 @@ SOURCE_SUFFIXES = (".octoscript", ".octo")
 
 class UnreadableInput(Exception):
     """A path that cannot be read as the CLI needs it; the message names it."""
+
+
+class OversizedInput(UnreadableInput):
+    """A source over MAX_SOURCE_BYTES: `check` reports it as `source-too-large`."""
+
+    def __init__(self, message: str, size: int) -> None:
+        super().__init__(message)
+        self.size = size
 
 
 @dataclass(frozen=True)
@@ -46,7 +54,7 @@ def _signature(path: str) -> tuple[int, int, int]:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def _read_bounded(path: str, limit: int) -> bytes:
+def read_bounded(path: str, limit: int) -> bytes:
     """At most `limit` bytes (plus one, to detect excess)."""
     try:
         if path == STDIN:
@@ -57,8 +65,19 @@ def _read_bounded(path: str, limit: int) -> bytes:
     except OSError as error:
         raise UnreadableInput(f"cannot read {path}: {error.strerror or error}") from error
     if len(data) > limit:
-        raise UnreadableInput(f"cannot read {path}: input exceeds {limit} bytes")
+        raise OversizedInput(f"cannot read {path}: input exceeds {limit} bytes", len(data))
     return data
+
+
+def _stdin_size(read: int) -> int:
+    """The whole size of standard input, `read` bytes of it already taken (the rest
+    is read in chunks and dropped)."""
+    try:
+        while chunk := sys.stdin.buffer.read(READ_CHUNK_BYTES):
+            read += len(chunk)
+    except OSError:
+        pass
+    return read
 
 
 def read_source(path: str) -> SourceFile:
@@ -69,7 +88,11 @@ def read_source(path: str) -> SourceFile:
             signature = _signature(path)
         except OSError as error:
             raise UnreadableInput(f"cannot read {path}: {error.strerror or error}") from error
-    data = _read_bounded(path, MAX_SOURCE_BYTES)
+    try:
+        data = read_bounded(path, MAX_SOURCE_BYTES)
+    except OversizedInput as error:
+        size = signature[1] if signature is not None else _stdin_size(error.size)
+        raise OversizedInput(str(error), max(size, error.size)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -129,7 +152,7 @@ def expand_paths(paths: list[str]) -> list[str]:
 
 def read_settings(path: str) -> dict[str, Any]:
     """The JSON object of a settings file (the value of `settings.octoscript`)."""
-    data = _read_bounded(path, MAX_SETTINGS_FILE_BYTES)
+    data = read_bounded(path, MAX_SETTINGS_FILE_BYTES)
     try:
         value = json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as error:

@@ -19,7 +19,7 @@ from ..limits import CLI_FILES_PER_TASK, CLI_MIN_FILES_FOR_JOBS, MAX_CLI_JOBS
 Result = TypeVar("Result")
 
 # Set in each worker by `_install` (forked workers inherit it as well).
-_task: tuple[Callable[[Any, str], Any], Any] | None = None
+_task: tuple[Callable[[Any, Any], Any], Any] | None = None
 
 
 def default_jobs() -> int:
@@ -31,15 +31,15 @@ def default_jobs() -> int:
     return max(1, min(count, MAX_CLI_JOBS))
 
 
-def _install(function: Callable[[Any, str], Any], options: Any) -> None:
+def _install(function: Callable[[Any, Any], Any], options: Any) -> None:
     global _task
     _task = (function, options)
 
 
-def _call(path: str) -> Any:
+def _call(item: Any) -> Any:
     assert _task is not None
     function, options = _task
-    return function(options, path)
+    return function(options, item)
 
 
 def _context() -> multiprocessing.context.BaseContext:
@@ -48,13 +48,14 @@ def _context() -> multiprocessing.context.BaseContext:
 
 
 def map_in_order(
-    function: Callable[[Any, str], Result], options: Any, paths: Sequence[str], jobs: int
+    function: Callable[[Any, Any], Result], options: Any, paths: Sequence[Any], jobs: int
 ) -> Iterator[Result]:
-    """`function(options, path)` for each path, in order, over at most `jobs` processes."""
+    """`function(options, item)` for each item (a file and what goes with it), in order,
+    over at most `jobs` processes."""
     workers = min(jobs, MAX_CLI_JOBS, len(paths) // max(1, CLI_MIN_FILES_FOR_JOBS // 2))
     if jobs <= 1 or len(paths) < CLI_MIN_FILES_FOR_JOBS or workers <= 1:
-        for path in paths:
-            yield function(options, path)
+        for item in paths:
+            yield function(options, item)
         return
     with _context().Pool(workers, initializer=_install, initargs=(function, options)) as pool:
         yield from pool.imap(_call, paths, chunksize=CLI_FILES_PER_TASK)

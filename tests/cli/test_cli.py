@@ -52,6 +52,9 @@ def test_check_invalid_file_reports_line_and_column(write, capsys):
         {
             "line": 2,
             "column": 9,
+            "end_line": 2,
+            "end_column": 9,
+            "severity": "error",
             "message": "only double-quoted strings are part of canonical Octoscript",
             "code": "single-quoted-string",
         }
@@ -114,9 +117,30 @@ def test_non_utf8_file_exits_2(write, capsys):
     assert captured.out == ""
 
 
-def test_oversized_file_exits_2(write, capsys):
+def test_oversized_file_is_a_source_too_large_finding(write, capsys):
     path = write("big.octoscript", b"x" * (MAX_SOURCE_BYTES + 1))
-    assert main(["check", "--output-format", "json", path]) == 2
+    assert main(["check", "--output-format", "json", path]) == 1
+    captured = capsys.readouterr()
+    (report,) = json_lines(captured.out)
+    assert report["valid"] is False
+    assert report["diagnostics"] == [
+        {
+            "line": 1,
+            "column": 1,
+            "end_line": 1,
+            "end_column": 1,
+            "severity": "error",
+            "message": f"source is {MAX_SOURCE_BYTES + 1} bytes; "
+            f"Octoscript accepts at most {MAX_SOURCE_BYTES} bytes",
+            "code": "source-too-large",
+        }
+    ]
+    assert captured.err == ""
+
+
+def test_format_still_refuses_an_oversized_file(write, capsys):
+    path = write("big.octoscript", b"x" * (MAX_SOURCE_BYTES + 1))
+    assert main(["format", path]) == 2
     captured = capsys.readouterr()
     assert str(MAX_SOURCE_BYTES) in captured.err
     assert "Traceback" not in captured.err
@@ -138,7 +162,7 @@ def test_directory_without_sources_warns_and_exits_0(tmp_path, capsys):
 
 def test_usage_errors_exit_2(capsys):
     assert main([]) == 2
-    assert main(["check"]) == 2
+    assert main(["check", "--frobnicate"]) == 2
     assert main(["frobnicate", "x"]) == 2
     assert "usage" in capsys.readouterr().err
 
@@ -163,8 +187,10 @@ def test_stdin_invalid_utf8(monkeypatch, capsys):
 
 def test_stdin_oversized(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", FakeStdin(b" " * (MAX_SOURCE_BYTES + 10)))
-    assert main(["check", "--output-format", "json", "-"]) == 2
-    assert "exceeds" in capsys.readouterr().err
+    assert main(["check", "--output-format", "json", "-"]) == 1
+    (report,) = json_lines(capsys.readouterr().out)
+    assert report["diagnostics"][0]["code"] == "source-too-large"
+    assert report["diagnostics"][0]["message"].startswith(f"source is {MAX_SOURCE_BYTES + 10} ")
 
 
 # ---------------------------------------------------------------- format
