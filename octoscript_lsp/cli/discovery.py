@@ -6,7 +6,7 @@ Like ruff: the default path is `.`; a directory is walked in sorted order
 `node_modules`, replaced when given) and `extend-exclude` globs, relative to
 the configuration's folder, prune files and folders; `.gitignore` and
 `.ignore` files (of the folders walked and of their parents up to the Git
-repository's root) are respected through `pathspec`, the matcher black
+repository's root, or without one up to the working folder) are respected through `pathspec`, the matcher black
 uses. A path named on the command line is read whatever its name and
 whatever excludes it, unless `--force-exclude`. A symbolic link to a folder
 is reported, not followed; repeated paths are read once.
@@ -109,18 +109,32 @@ def _ignore_specs(directory: str) -> list[pathspec.PathSpec]:
     return specs
 
 
-def _repository_ignores(directory: str) -> _Ignores:
-    """The ignore files of `directory`'s parents, up to the Git repository's root."""
-    chain = []
-    current = os.path.abspath(directory)
+def _boundary(directory: str) -> str | None:
+    """How far up ignore files count: the Git repository's root, else the working
+    folder when `directory` is inside it, else nowhere above `directory`."""
+    current = directory
     while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
         parent = os.path.dirname(current)
-        if parent == current or os.path.exists(os.path.join(current, ".git")):
+        if parent == current:
             break
         current = parent
+    cwd = os.getcwd()
+    inside = directory == cwd or directory.startswith(cwd.rstrip(os.sep) + os.sep)
+    return cwd if inside else None
+
+
+def _ancestor_ignores(directory: str, with_self: bool) -> _Ignores:
+    """The ignore files of `directory`'s parents (and its own, `with_self`), outermost
+    first, up to `_boundary`."""
+    directory = os.path.abspath(directory)
+    boundary = _boundary(directory)
+    chain = [directory] if with_self else []
+    current = directory
+    while boundary is not None and current != boundary:
+        current = os.path.dirname(current)
         chain.append(current)
-    if not os.path.exists(os.path.join(current, ".git")):
-        return _Ignores()
     ignores = _Ignores()
     for folder in reversed(chain):
         ignores = ignores.entering(folder)
@@ -203,14 +217,15 @@ class Discovery:
             return False
         if rules.excluded(path, is_dir=False):
             return True
-        directory = os.path.dirname(os.path.abspath(path))
-        ignores = _repository_ignores(directory).entering(directory)
-        return rules.respect_gitignore and ignores.ignored(os.path.abspath(path), False)
+        if not rules.respect_gitignore:
+            return False
+        ignores = _ancestor_ignores(os.path.dirname(os.path.abspath(path)), with_self=True)
+        return ignores.ignored(os.path.abspath(path), False)
 
     def _walk(self, top: str) -> list[Target]:
         config = self.config_for(top)
         rules = self.filter_for(config)
-        ignores = _repository_ignores(top) if rules.respect_gitignore else _Ignores()
+        ignores = _ancestor_ignores(top, with_self=False) if rules.respect_gitignore else _Ignores()
         if rules.force_exclude and (
             rules.excluded(top, is_dir=True) or ignores.ignored(os.path.abspath(top), True)
         ):
