@@ -7,6 +7,7 @@ import gc
 import json
 import linecache
 import logging
+import os
 import sys
 from collections.abc import Sequence
 
@@ -23,7 +24,7 @@ from . import __version__, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument, collector_paused
-from .features import diagnostics, semantic_tokens
+from .features import catalog_files, diagnostics, semantic_tokens
 from .features.wire import WireDict, WireText
 from .lazy_modules import lazy_module
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
@@ -67,7 +68,13 @@ class OctoscriptServer(LanguageServer):
         )
         self.texts = TextStore()
         self.documents = DocumentStore(self.document_text)
-        self.catalogs = CatalogStore()
+        self.catalogs = CatalogStore(on_change=self._catalogs_changed)
+        # Read once here, before any client message: `~/` in `catalogFiles`
+        # is the only use, and serving never reads the environment.
+        self.catalogs.paths.home = os.path.expanduser("~")
+        self.announcer = catalog_files.Announcer()
+        self._announce_pending = False
+        self._watched: tuple[str, ...] = ()
         self.rename_enabled = False
         self.preferences = preferences.DEFAULTS
         self.reader: MessageReader | None = None
@@ -119,6 +126,47 @@ class OctoscriptServer(LanguageServer):
         settings = params.get("settings") if isinstance(params, dict) else None
         self.preferences = preferences.from_settings(settings, self.preferences)
         self.republish_all()
+
+    def reload_catalog_files(self) -> None:
+        self.catalogs.reload_files()
+        self.republish_all()
+
+    def watch_catalog_files(self) -> None:
+        """Ask the client to watch the named catalog files (again when the list changes)."""
+        paths = self.catalogs.watched_paths()
+        if paths == self._watched or not catalog_files.can_watch(self.client_capabilities):
+            return
+        if self._watched:
+            self.client_unregister_capability(catalog_files.watch_unregistration())
+        self._watched = paths
+        if paths:
+            registration = catalog_files.watch_registration(paths, self.client_capabilities)
+            self.client_register_capability(registration)
+
+    def _catalogs_changed(self) -> None:
+        """A projection or a catalog file changed: tell the user once, soon."""
+        if not self._announce_pending:
+            self._announce_pending = True
+            asyncio.get_event_loop().call_soon(self.announce_catalogs)
+
+    def announce_catalogs(self) -> None:
+        self._announce_pending = False
+        status = self.catalogs.status()
+        shown, logged = self.announcer.news(status)
+        for line in shown:
+            self._tell(line, shown=True)
+        for line in logged:
+            self._tell(line, shown=False)
+        opted_in = catalog_files.opted_in(self.client_capabilities)
+        if opted_in and self.announcer.status_changed(status):
+            self.protocol.notify(catalog_files.STATUS_CHANGED, status)
+
+    def _tell(self, line: str, shown: bool) -> None:
+        logging.getLogger(__name__).warning("%s", line)
+        warning = types.MessageType.Warning
+        if shown:
+            self.window_show_message(types.ShowMessageParams(type=warning, message=line))
+        self.window_log_message(types.LogMessageParams(type=warning, message=line))
 
     def refuse_change(self, params: object) -> None:
         """Raw didChange params that did not fit their type (a negative position, ...)."""
@@ -258,9 +306,18 @@ def _at(ls: OctoscriptServer, uri: str, position: types.Position):
 @server.feature(types.INITIALIZE)
 def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
     ls.delivery = diagnostics.delivery(params.capabilities)
+    ls.catalogs.paths.root = catalog_files.workspace_root(params)
     ls.catalogs.apply_initialization_options(params.initialization_options)
     ls.preferences = preferences.from_initialization_options(params.initialization_options)
     ls.protocol.prepare_document_messages()
+
+
+@server.feature(types.INITIALIZED)
+def initialized(ls: OctoscriptServer, params: types.InitializedParams) -> None:
+    ls.watch_catalog_files()
+    if catalog_files.opted_in(ls.client_capabilities):
+        # The first status waits for a pause, as advice does: it parses the catalogs.
+        asyncio.get_event_loop().call_later(ADVISORY_DELAY_SECONDS, ls.announce_catalogs)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
@@ -269,7 +326,22 @@ def did_change_configuration(
 ) -> None:
     ls.catalogs.apply_settings(params.settings)
     ls.preferences = preferences.from_settings(params.settings, ls.preferences)
+    ls.watch_catalog_files()
     ls.republish_all()
+
+
+@server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(
+    ls: OctoscriptServer, params: types.DidChangeWatchedFilesParams
+) -> None:
+    if ls.catalogs.files_changed(catalog_files.changed_paths(params)):
+        ls.republish_all()
+
+
+@server.command(catalog_files.RELOAD_COMMAND)
+def reload_catalogs(ls: OctoscriptServer, *arguments: object) -> dict:
+    ls.reload_catalog_files()
+    return ls.catalogs.status()
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_OPEN)

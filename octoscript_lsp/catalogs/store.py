@@ -30,13 +30,29 @@ update (valid replacement, discard or clear), even when content is unchanged.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
 import attrs
 
 from octoscript_lsp.catalogs._checks import CatalogRejected
+from octoscript_lsp.catalogs.files import (
+    CatalogFile,
+    CatalogFileError,
+    catalog_file_entries,
+    load_catalog_file,
+    resolve_catalog_path,
+)
 from octoscript_lsp.catalogs.fingerprint import fingerprint
+from octoscript_lsp.catalogs.keys import (
+    CATALOG_FILES_KEY,
+    MODULE_KEY,
+    SETTINGS_KEY,
+    TOOL_KEY,
+    WORKFLOW_CATALOG_KEY,
+    WORKFLOW_CONTEXT_KEY,
+)
 from octoscript_lsp.catalogs.model import (
     CONVERTER,
     ModuleCatalog,
@@ -51,11 +67,11 @@ from octoscript_lsp.catalogs.workflow import (
     parse_workflow_step_context,
 )
 
-SETTINGS_KEY = "octoscript"
-TOOL_KEY = "toolCatalog"
-MODULE_KEY = "moduleCatalog"
-WORKFLOW_CATALOG_KEY = "workflowDataCatalog"
-WORKFLOW_CONTEXT_KEY = "workflowDataStepContext"
+# The projections, by the names `octoscript/catalogStatus` gives them.
+TOOLS = "toolCatalog"
+MODULES = "moduleCatalog"
+WORKFLOW = "workflowData"
+PROJECTIONS = (TOOLS, MODULES, WORKFLOW)
 
 T = TypeVar("T")
 
@@ -82,6 +98,7 @@ class Projection(Generic[T]):
     reason: str | None = None
     entries: int = 0
     fingerprint: str | None = None
+    source: Source | None = None
 
     @property
     def valid(self) -> T | None:
@@ -94,6 +111,7 @@ class Projection(Generic[T]):
             "entries": self.entries,
             "fingerprint": self.fingerprint,
             "reason": self.reason,
+            "source": None if self.source is None else self.source.status(),
         }
 
 
@@ -215,6 +233,42 @@ def _refreshed_single(
     return _attempt(lambda: parse(value))
 
 
+# ------------------------------------------------------------------- sources
+
+
+@attrs.frozen
+class Source:
+    """Where a projection came from: the editor's settings or a catalog file."""
+
+    kind: str
+    path: str | None = None
+
+    def status(self) -> dict[str, Any]:
+        if self.path is None:
+            return {"kind": self.kind}
+        return {"kind": self.kind, "path": self.path}
+
+
+SETTINGS_SOURCE = Source("settings")
+
+# A projection's status name and the settings keys that give it.
+PROJECTION_KEYS: dict[str, tuple[str, ...]] = {
+    TOOLS: (TOOL_KEY,),
+    MODULES: (MODULE_KEY,),
+    WORKFLOW: (WORKFLOW_CATALOG_KEY, WORKFLOW_CONTEXT_KEY),
+}
+
+
+def _file_outcomes(section: dict[str, object]) -> dict[str, _Outcome]:
+    """What one catalog file gives, read as `initializationOptions` are."""
+    found = {
+        TOOLS: _initial_single(section, TOOL_KEY, parse_tool_catalog),
+        MODULES: _initial_single(section, MODULE_KEY, parse_module_catalog),
+        WORKFLOW: _initial_workflow(section),
+    }
+    return {name: outcome for name, outcome in found.items() if outcome is not None}
+
+
 # --------------------------------------------------------------------- store
 
 
@@ -223,12 +277,33 @@ class CatalogStore:
 
     Readers should take ``store.tools`` / ``store.modules`` / ``store.workflow``
     once per request: each is an immutable :class:`Projection` snapshot.
+
+    Two sources feed each projection: the editor's settings (inline values,
+    under the replacement rules above) and the files `catalogFiles` names.
+    A projection the settings give (valid, discarded or cleared) wins;
+    otherwise the last file that gives it does. Its `generation` grows by one
+    whenever the chosen snapshot changes.
     """
 
-    def __init__(self) -> None:
-        self._tools: Projection[ToolCatalog] = Projection()
-        self._modules: Projection[ModuleCatalog] = Projection()
-        self._workflow: Projection[WorkflowData] = Projection()
+    def __init__(
+        self,
+        read_file: Callable[[str], CatalogFile] = load_catalog_file,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        self._inline: dict[str, Projection[Any]] = {name: Projection() for name in PROJECTIONS}
+        self._from_files: dict[str, Projection[Any]] = {}
+        self._current: dict[str, Projection[Any]] = dict(self._inline)
+        self._chosen: dict[str, Projection[Any]] = dict(self._inline)
+        self._read_file = read_file
+        self._on_change = on_change
+        self.paths = CatalogPaths()
+        self._entries: list[str] = []
+        self._entries_reason: str | None = None
+        self._files: tuple[CatalogFile, ...] = ()
+        self._file_keys: dict[str, tuple[str, ...]] = {}
+        self._files_stale = False
+        # The file list or a file's outcome changed since the last `_choose`.
+        self._files_news = False
         # `initializationOptions` not parsed yet (see `apply_initialization_options`).
         self._pending_options: dict[str, Any] | None = None
 
@@ -236,22 +311,26 @@ class CatalogStore:
     @property
     def tools(self) -> Projection[ToolCatalog]:
         self._settle()
-        return self._tools
+        return self._current[TOOLS]
 
     @property
     def modules(self) -> Projection[ModuleCatalog]:
         self._settle()
-        return self._modules
+        return self._current[MODULES]
 
     @property
     def workflow(self) -> Projection[WorkflowData]:
         self._settle()
-        return self._workflow
+        return self._current[WORKFLOW]
+
+    def projections(self) -> dict[str, Projection[Any]]:
+        self._settle()
+        return dict(self._current)
 
     @property
     def unparsed(self) -> bool:
-        """Whether `initializationOptions` catalogs wait to be parsed (on first read)."""
-        return self._pending_options is not None
+        """Whether catalogs wait to be parsed or read (on first read)."""
+        return self._pending_options is not None or self._files_stale
 
     # -- convenience accessors -------------------------------------------
     @property
@@ -278,41 +357,71 @@ class CatalogStore:
     def workflow_data_state(self) -> CatalogState:
         return self.workflow.state
 
-    def status(self) -> dict[str, dict[str, Any]]:
-        return {
-            "toolCatalog": self.tools.status(),
-            "moduleCatalog": self.modules.status(),
-            "workflowData": self.workflow.status(),
-        }
+    def status(self) -> dict[str, Any]:
+        current = self.projections()
+        out: dict[str, Any] = {name: current[name].status() for name in PROJECTIONS}
+        out["catalogFiles"] = self.files_status()
+        return out
+
+    def files_status(self) -> list[dict[str, Any]]:
+        self._settle()
+        listed = [
+            {
+                "path": file.path,
+                "ok": file.ok,
+                "reason": file.reason,
+                "projections": list(_names_of(file.keys())),
+            }
+            for file in self._files
+        ]
+        if self._entries_reason is not None:
+            listed.append(
+                {"path": None, "ok": False, "reason": self._entries_reason, "projections": []}
+            )
+        return listed
+
+    def watched_paths(self) -> tuple[str, ...]:
+        """The resolved paths of the named catalog files (no file is read)."""
+        return tuple(dict.fromkeys(path for path in self._resolved() if path is not None))
 
     # -- updates -----------------------------------------------------------
     def apply_initialization_options(self, options: object) -> None:
         """Apply ``initializationOptions`` (the whole value) once at startup.
 
-        The catalogs are parsed when first read (any projection, status or
-        update), not here: the `initialize` answer needs none of them, and
-        validating them first loads jsonschema. The outcome is the same.
+        The catalogs are parsed, and the files read, when first needed (any
+        projection, status or update), not here: the `initialize` answer
+        needs none of them, and validating them first loads jsonschema. The
+        outcome is the same. The file list is taken now, so the server can
+        ask the client to watch the files at once.
         """
         if not isinstance(options, dict) or SETTINGS_KEY not in options:
             return
         self._settle()
         self._pending_options = options
+        section = options[SETTINGS_KEY]
+        if isinstance(section, dict) and CATALOG_FILES_KEY in section:
+            self._take_entries(section[CATALOG_FILES_KEY])
 
     def _settle(self) -> None:
-        """Parse the kept ``initializationOptions``, if any."""
+        """Parse the kept ``initializationOptions`` and read stale files, if any."""
         options = self._pending_options
+        if options is None and not self._files_stale:
+            return
+        self._pending_options = None
         if options is not None:
-            self._pending_options = None
             self._apply_initialization_section(options[SETTINGS_KEY])
+        if self._files_stale:
+            self._read_files()
+        self._choose()
 
     def _apply_initialization_section(self, section: object) -> None:
         if not isinstance(section, dict):
             reason = "initializationOptions.octoscript is not an object"
             self._apply_all(_Outcome(CatalogState.DISCARDED, reason=reason))
             return
-        self._apply_tools(_initial_single(section, TOOL_KEY, parse_tool_catalog))
-        self._apply_modules(_initial_single(section, MODULE_KEY, parse_module_catalog))
-        self._apply_workflow(_initial_workflow(section))
+        self._apply(TOOLS, _initial_single(section, TOOL_KEY, parse_tool_catalog))
+        self._apply(MODULES, _initial_single(section, MODULE_KEY, parse_module_catalog))
+        self._apply(WORKFLOW, _initial_workflow(section))
 
     def apply_did_change_configuration(self, params: object) -> None:
         """Apply raw ``workspace/didChangeConfiguration`` params."""
@@ -320,12 +429,18 @@ class CatalogStore:
         if not isinstance(params, dict) or "settings" not in params:
             reason = "didChangeConfiguration params are malformed"
             self._apply_all(_Outcome(CatalogState.CLEARED, reason=reason))
+            self._choose()
             return
         self.apply_settings(params["settings"])
 
     def apply_settings(self, settings: object) -> None:
         """Apply the ``settings`` value of a configuration notification."""
         self._settle()
+        self._apply_settings(settings)
+        self._settle()
+        self._choose()
+
+    def _apply_settings(self, settings: object) -> None:
         if not isinstance(settings, dict):
             self._apply_all(_Outcome(CatalogState.CLEARED, reason="settings is not an object"))
             return
@@ -336,38 +451,155 @@ class CatalogStore:
             reason = "settings.octoscript is not an object"
             self._apply_all(_Outcome(CatalogState.CLEARED, reason=reason))
             return
-        self._apply_tools(_refreshed_single(section, TOOL_KEY, parse_tool_catalog))
-        self._apply_modules(_refreshed_single(section, MODULE_KEY, parse_module_catalog))
-        self._apply_workflow(_refreshed_workflow(section))
+        self._apply(TOOLS, _refreshed_single(section, TOOL_KEY, parse_tool_catalog))
+        self._apply(MODULES, _refreshed_single(section, MODULE_KEY, parse_module_catalog))
+        self._apply(WORKFLOW, _refreshed_workflow(section))
+        if CATALOG_FILES_KEY in section:
+            self._take_entries(section[CATALOG_FILES_KEY])
+
+    def reload_files(self) -> None:
+        """Read every named catalog file again (a change on disk, or a command)."""
+        self._settle()
+        self._files_stale = bool(self._entries) or bool(self._files)
+        self._settle()
+
+    def files_changed(self, paths: Iterable[str]) -> bool:
+        """Re-read the files when one of `paths` is named; whether it was."""
+        named = set(self.watched_paths())
+        if not any(os.path.normpath(path) in named for path in paths):
+            return False
+        self.reload_files()
+        return True
 
     # -- internals ---------------------------------------------------------
+    def _take_entries(self, value: object) -> None:
+        """A new `catalogFiles` value: `null` (or an empty list) names none."""
+        previous_reason = self._entries_reason
+        self._entries_reason = None
+        try:
+            self._entries = [] if value is None else catalog_file_entries(value)
+        except CatalogFileError as error:
+            self._entries = []
+            self._entries_reason = error.reason
+        self._files_news = self._files_news or previous_reason != self._entries_reason
+        self._files_stale = True
+
+    def _resolved(self) -> list[str | None]:
+        out: list[str | None] = []
+        for entry in self._entries:
+            try:
+                out.append(resolve_catalog_path(entry, self.paths.root, self.paths.home))
+            except CatalogFileError:
+                out.append(None)
+        return out
+
+    def _read_files(self) -> None:
+        self._files_stale = False
+        files: list[CatalogFile] = []
+        for entry in self._entries:
+            try:
+                path = resolve_catalog_path(entry, self.paths.root, self.paths.home)
+            except CatalogFileError as error:
+                files.append(CatalogFile(entry, None, error.reason))
+                continue
+            files.append(self._read_file(path))
+        if tuple(files) != self._files:
+            self._files_news = True
+        self._files = tuple(files)
+        self._from_files = self._file_projections()
+
+    def _file_projections(self) -> dict[str, Projection[Any]]:
+        found: dict[str, Projection[Any]] = {}
+        for file in self._files:
+            if file.ok:
+                assert file.section is not None
+                self._file_keys[file.path] = file.keys()
+                for name, outcome in _file_outcomes(file.section).items():
+                    found[name] = _snapshot(name, outcome, Source("file", file.path))
+                continue
+            # A file that gave projections before and cannot be read now
+            # discards them: never an older file's catalog in their place.
+            reason = f"catalog file not read: {file.reason}"
+            lost = _Outcome(CatalogState.DISCARDED, reason=reason)
+            for name in _names_of(self._file_keys.get(file.path, ())):
+                found[name] = _snapshot(name, lost, Source("file", file.path))
+        return found
+
+    def _choose(self) -> None:
+        """Pick each projection's source; a new pick is a new generation."""
+        changed, self._files_news = self._files_news, False
+        for name in PROJECTIONS:
+            inline = self._inline[name]
+            picked = inline
+            if inline.state is CatalogState.ABSENT and name in self._from_files:
+                picked = self._from_files[name]
+            previous = self._chosen[name]
+            if picked is previous or _same(picked, previous):
+                continue
+            self._chosen[name] = picked
+            generation = self._current[name].generation + 1
+            self._current[name] = attrs.evolve(picked, generation=generation)
+            changed = True
+        if changed and self._on_change is not None:
+            self._on_change()
+
     def _apply_all(self, outcome: _Outcome) -> None:
-        self._apply_tools(outcome)
-        self._apply_modules(outcome)
-        self._apply_workflow(outcome)
+        for name in PROJECTIONS:
+            self._apply(name, outcome)
 
-    def _apply_tools(self, outcome: _Outcome | None) -> None:
-        self._tools = _advance(self._tools, outcome, tool_document, _tool_entries)
-
-    def _apply_modules(self, outcome: _Outcome | None) -> None:
-        self._modules = _advance(self._modules, outcome, module_document, _module_entries)
-
-    def _apply_workflow(self, outcome: _Outcome | None) -> None:
-        self._workflow = _advance(self._workflow, outcome, workflow_document, _workflow_entries)
+    def _apply(self, name: str, outcome: _Outcome | None) -> None:
+        if outcome is None:
+            return
+        self._inline[name] = _snapshot(name, outcome, SETTINGS_SOURCE)
 
 
-def _advance(
-    current: Projection[T],
-    outcome: _Outcome | None,
-    document: Callable[[T], object],
-    entries: Callable[[T], int],
-) -> Projection[T]:
-    if outcome is None:
-        return current
-    generation = current.generation + 1
-    if outcome.state is not CatalogState.VALID:
-        return Projection(outcome.state, None, generation, outcome.reason)
-    value: T = outcome.value
-    return Projection(
-        CatalogState.VALID, value, generation, None, entries(value), fingerprint(document(value))
+def _names_of(keys: Iterable[str]) -> tuple[str, ...]:
+    given = set(keys)
+    return tuple(name for name in PROJECTIONS if given & set(PROJECTION_KEYS[name]))
+
+
+def _same(left: Projection[Any], right: Projection[Any]) -> bool:
+    """Equal content from the same source (a file read again unchanged).
+
+    Settings updates never compare equal: each one that is not a keep is a
+    new generation, as the reference counts them.
+    """
+    if left.source is SETTINGS_SOURCE or right.source is SETTINGS_SOURCE:
+        return False
+    return (left.state, left.fingerprint, left.reason, left.source) == (
+        right.state,
+        right.fingerprint,
+        right.reason,
+        right.source,
     )
+
+
+_DOCUMENTS: dict[str, tuple[Callable[[Any], object], Callable[[Any], int]]] = {
+    TOOLS: (tool_document, _tool_entries),
+    MODULES: (module_document, _module_entries),
+    WORKFLOW: (workflow_document, _workflow_entries),
+}
+
+
+def _snapshot(name: str, outcome: _Outcome, source: Source) -> Projection[Any]:
+    if outcome.state is not CatalogState.VALID:
+        return Projection(outcome.state, None, 0, outcome.reason, source=source)
+    document, entries = _DOCUMENTS[name]
+    value = outcome.value
+    return Projection(
+        CatalogState.VALID,
+        value,
+        0,
+        None,
+        entries(value),
+        fingerprint(document(value)),
+        source=source,
+    )
+
+
+@attrs.define
+class CatalogPaths:
+    """What relative and ``~/`` catalog paths resolve against (set by the server)."""
+
+    root: str | None = None
+    home: str | None = None

@@ -1,29 +1,34 @@
 """Catalogs from a settings file: `--settings FILE` and `octoscript catalog check`.
 
-The file holds the object an editor sends as `settings.octoscript`. It is
-applied to a fresh `CatalogStore` exactly as a configuration refresh, so the
-schema validation and the fail-closed rules are the server's own: a
-malformed, duplicate or over-limit projection is discarded as a whole,
-`null` clears, and the workflow pair travels together.
+The file holds the object an editor sends as `settings.octoscript` (or a
+host's bare tool-catalog array; inputs.read_settings). It is applied to a
+fresh `CatalogStore` exactly as a configuration refresh, so the schema
+validation and the fail-closed rules are the server's own: a malformed,
+duplicate or over-limit projection is discarded as a whole, `null` clears,
+and the workflow pair travels together. Its `catalogFiles` are read as the
+server reads them, relative paths from the settings file's directory.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
-from ..catalogs.store import SETTINGS_KEY, CatalogState, CatalogStore, Projection
+from ..catalogs.store import SETTINGS_KEY, CatalogState, CatalogStore, Projection, Source
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, read_settings
 from .project import ProjectConfig
-
-PROJECTIONS = ("toolCatalog", "moduleCatalog", "workflowData")
 
 
 def load_catalogs(path: str) -> CatalogStore:
     """A store holding what the server would keep from this settings file."""
+    section = read_settings(path)
     store = CatalogStore()
-    store.apply_settings({SETTINGS_KEY: read_settings(path)})
+    store.paths.root = os.path.dirname(os.path.abspath(path))
+    # The user's own `~/`, as a shell would expand it on the command line.
+    store.paths.home = os.path.expanduser("~")
+    store.apply_settings({SETTINGS_KEY: section})
     return store
 
 
@@ -41,44 +46,81 @@ def announce(store: CatalogStore, origin: str) -> None:
 def project_catalogs(config: ProjectConfig) -> CatalogStore | None:
     """The catalogs a project configuration names, or None when it names none.
 
-    `catalogFiles` (each file a settings object; paths relative to the
-    configuration's folder) are read in order, a later file's keys over an
-    earlier one's; a `settings` table (the settings object inline) or file
-    name comes over both.
+    `catalogFiles` are read exactly as the server reads the setting (both file
+    forms, the same bounds; paths relative to the configuration's folder).
+    `settings` is the settings object, inline as a table or a settings file's
+    name; as in an editor, its catalog keys win over the files'.
     """
     files = config.get("catalogFiles")
     settings = config.get("settings")
     if files is None and settings is None:
         return None
-    merged: dict[str, Any] = {}
-    for name in files or ():
-        merged.update(read_settings(config.relative(name)))
+    section: dict[str, Any] = {}
     if isinstance(settings, str):
-        merged.update(read_settings(config.relative(settings)))
+        named = config.relative(settings)
+        section = read_settings(named)
+        if isinstance(section.get("catalogFiles"), list):
+            # A settings file's own catalog files are relative to it.
+            folder = os.path.dirname(named)
+            section["catalogFiles"] = [
+                os.path.join(folder, entry) if _relative(entry) else entry
+                for entry in section["catalogFiles"]
+            ]
     elif isinstance(settings, dict):
-        merged.update(settings)
+        section = dict(settings)
+    if files is not None:
+        earlier = section.get("catalogFiles")
+        section["catalogFiles"] = [*files, *(earlier if isinstance(earlier, list) else ())]
     store = CatalogStore()
-    store.apply_settings({SETTINGS_KEY: merged})
+    store.paths.root = config.root
+    store.paths.home = os.path.expanduser("~")
+    store.apply_settings({SETTINGS_KEY: section})
     announce(store, config.path or "configuration")
     return store
 
 
+def _relative(entry: object) -> bool:
+    return isinstance(entry, str) and not entry.startswith("~") and not os.path.isabs(entry)
+
+
 def _projections(store: CatalogStore) -> dict[str, Projection[Any]]:
-    return dict(zip(PROJECTIONS, (store.tools, store.modules, store.workflow), strict=True))
+    return store.projections()
 
 
 def discarded(store: CatalogStore) -> list[str]:
-    """One line per discarded projection, for stderr."""
-    return [
-        f"{name} discarded: {projection.reason}"
+    """One line per discarded projection or catalog file not read, for stderr."""
+    lines = [
+        f"{name} discarded: {projection.reason}{_from(projection.source)}"
         for name, projection in _projections(store).items()
         if projection.state is CatalogState.DISCARDED
     ]
+    lines.extend(
+        f"{_file_name(file['path'])} not read: {file['reason']}"
+        for file in store.files_status()
+        if not file["ok"]
+    )
+    return lines
+
+
+def _from(source: Source | None) -> str:
+    """` (from PATH)` for a projection a catalog file gave."""
+    return "" if source is None or source.path is None else f" (from {_shown(source.path)})"
+
+
+def _file_name(path: str | None) -> str:
+    return f"catalog file {_shown(path)}" if path else "catalogFiles"
+
+
+def _shown(path: str) -> str:
+    """A catalog file's path as a person reads it: relative under the working directory."""
+    relative = os.path.relpath(path)
+    return path if relative.startswith("..") else relative
 
 
 def all_absent(store: CatalogStore) -> bool:
-    """No projection key at all (for example a whole editor settings object)."""
-    return all(p.state is CatalogState.ABSENT for p in _projections(store).values())
+    """No projection key and no catalog file at all (for example `{}`)."""
+    absent = all(p.state is CatalogState.ABSENT for p in _projections(store).values())
+    return absent and not store.files_status()
 
 
 def status_json(store: CatalogStore) -> dict[str, Any]:
@@ -88,6 +130,7 @@ def status_json(store: CatalogStore) -> dict[str, Any]:
         status = projection.status()
         del status["generation"]
         out[name] = status
+    out["catalogFiles"] = store.files_status()
     return out
 
 
@@ -95,9 +138,9 @@ def _status_line(name: str, projection: Projection[Any]) -> str:
     state = projection.state
     if state is CatalogState.VALID:
         entries = "1 entry" if projection.entries == 1 else f"{projection.entries} entries"
-        return f"{name}: valid, {entries}, {projection.fingerprint}"
+        return f"{name}: valid, {entries}, {projection.fingerprint}{_from(projection.source)}"
     if state is CatalogState.DISCARDED:
-        return f"{name}: discarded: {projection.reason}"
+        return f"{name}: discarded: {projection.reason}{_from(projection.source)}"
     if state is CatalogState.CLEARED:
         return f"{name}: cleared (null)"
     return f"{name}: absent"
@@ -115,4 +158,15 @@ def run_catalog_check(path: str, output_format: str) -> int:
     else:
         for name, projection in _projections(store).items():
             sys.stdout.write(f"{path}: {_status_line(name, projection)}\n")
+        for file in store.files_status():
+            sys.stdout.write(f"{path}: {_file_line(file)}\n")
     return EXIT_FINDINGS if discarded(store) else EXIT_OK
+
+
+def _file_line(file: dict[str, Any]) -> str:
+    """Which projections a named catalog file gives, or why it gives none."""
+    where = _file_name(file["path"])
+    if not file["ok"]:
+        return f"{where}: not read: {file['reason']}"
+    given = ", ".join(file["projections"]) or "no catalog keys"
+    return f"{where}: gives {given}"

@@ -8,7 +8,6 @@ disk since it was read.
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import sys
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..catalogs.files import SETTINGS_KEYS, CatalogFileError, decode_json, settings_section
 from ..limits import MAX_SETTINGS_FILE_BYTES, MAX_SOURCE_BYTES, READ_CHUNK_BYTES
 
 EXIT_OK = 0
@@ -24,7 +24,6 @@ EXIT_FINDINGS = 1  # an error (or, with --strict, a warning) was found; a file w
 EXIT_USAGE = 2  # bad arguments, unreadable input, invalid source for `format`
 
 STDIN = "-"
-SOURCE_SUFFIXES = (".octoscript", ".octo")
 
 
 class UnreadableInput(Exception):
@@ -117,51 +116,18 @@ def read_input(path: str, stdin: SourceFile | UnreadableInput | None) -> SourceF
     return stdin
 
 
-def _is_source_name(name: str) -> bool:
-    return name.endswith(SOURCE_SUFFIXES)
-
-
-def _walk(directory: str) -> list[str]:
-    found: list[str] = []
-    for root, dirs, files in os.walk(directory):
-        # Pruned in place so os.walk never enters hidden directories.
-        dirs[:] = sorted(name for name in dirs if not name.startswith("."))
-        found.extend(
-            os.path.normpath(os.path.join(root, name))
-            for name in sorted(files)
-            if _is_source_name(name)
-        )
-    return found
-
-
-def expand_paths(paths: list[str]) -> list[str]:
-    """Files as given, directories replaced by their source files (sorted)."""
-    out: list[str] = []
-    for path in paths:
-        if path != STDIN and os.path.isdir(path):
-            found = _walk(path)
-            if not found:
-                sys.stderr.write(
-                    f"octoscript: warning: no *.octoscript or *.octo files in {path}\n"
-                )
-            out.extend(found)
-        else:
-            out.append(path)
-    return out
-
-
 def read_settings(path: str) -> dict[str, Any]:
-    """The JSON object of a settings file (the value of `settings.octoscript`)."""
+    """The settings object a `--settings` / `catalog check` file stands for.
+
+    The file holds the `settings.octoscript` object (or the editor's whole
+    ``{"octoscript": {...}}``), or a bare array: a host's tool catalog. The
+    forms and their errors are the server's own (catalogs/files.py).
+    """
     data = read_bounded(path, MAX_SETTINGS_FILE_BYTES)
     try:
-        value = json.loads(data.decode("utf-8"))
-    except UnicodeDecodeError as error:
-        raise UnreadableInput(f"cannot read {path}: input is not valid UTF-8") from error
-    except (ValueError, RecursionError) as error:
-        raise UnreadableInput(f"cannot read {path}: not valid JSON") from error
-    if not isinstance(value, dict):
-        raise UnreadableInput(f"cannot read {path}: the settings file must hold a JSON object")
-    return value
+        return settings_section(decode_json(data), SETTINGS_KEYS)
+    except CatalogFileError as error:
+        raise UnreadableInput(f"cannot read {path}: {error.reason}") from error
 
 
 class ChangedOnDisk(Exception):

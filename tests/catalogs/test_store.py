@@ -46,13 +46,16 @@ def _refresh(store: CatalogStore, section: Any) -> None:
 def test_fresh_store_is_absent() -> None:
     store = CatalogStore()
     assert _states(store) == (ABSENT, ABSENT, ABSENT)
-    for entry in store.status().values():
+    status = store.status()
+    assert status.pop("catalogFiles") == []
+    for entry in status.values():
         assert entry == {
             "state": "absent",
             "generation": 0,
             "entries": 0,
             "fingerprint": None,
             "reason": None,
+            "source": None,
         }
 
 

@@ -164,15 +164,51 @@ def test_check_announces_a_discarded_projection(tmp_path: Path) -> None:
     assert run("check", "--strict", "--settings", str(settings), str(script)).returncode == 1
 
 
+def test_check_reads_an_editor_settings_object_as_the_object_inside(tmp_path: Path) -> None:
+    settings = tmp_path / "editor.json"
+    settings.write_text(json.dumps({"octoscript": ECHO_SETTINGS}))
+    script = tmp_path / "s.octoscript"
+    script.write_text(ECKO_SCRIPT)
+    result = run("check", "--settings", str(settings), str(script))
+    assert result.returncode == 0 and err(result) == ""
+    assert "[unlisted-tool]" in out(result)
+
+
+def test_check_reads_a_hosts_bare_tool_catalog(tmp_path: Path) -> None:
+    catalog = tmp_path / "catalog.json"
+    host_entry = {"name": "text.echo", "format": "text", "dispatch": "sync", "max_attempts": 1}
+    catalog.write_text(json.dumps([host_entry]))
+    script = tmp_path / "s.octoscript"
+    script.write_text(ECKO_SCRIPT)
+    result = run("check", "--settings", str(catalog), str(script))
+    assert result.returncode == 0 and "[unlisted-tool]" in out(result)
+    calls = json.loads(out(run("tool-calls", "--settings", str(catalog), str(script))))
+    assert [call["catalog"] for call in calls["tool_calls"]] == ["unlisted"]
+
+
 def test_check_warns_about_a_settings_file_with_no_catalog_keys(tmp_path: Path) -> None:
     settings = tmp_path / "editor.json"
-    settings.write_text(json.dumps({"octoscript": ECHO_SETTINGS}))  # one level too deep
+    settings.write_text(json.dumps({"completion": {}}))
     script = tmp_path / "s.octoscript"
     script.write_text(ECKO_SCRIPT)
     result = run("check", "--settings", str(settings), str(script))
     assert result.returncode == 0
     assert "no toolCatalog, moduleCatalog or workflow keys" in err(result)
     assert out(result) == "checked 1 file: 0 errors, 0 warnings\n"
+
+
+def test_an_unknown_settings_key_is_refused_with_a_suggestion(tmp_path: Path) -> None:
+    settings = tmp_path / "host.json"
+    settings.write_text(json.dumps({"toolCatalogs": ECHO_SETTINGS["toolCatalog"]}))
+    script = tmp_path / "s.octoscript"
+    script.write_text(ECKO_SCRIPT)
+    result = run("check", "--settings", str(settings), str(script))
+    assert result.returncode == 2
+    assert err(result) == (
+        f'octoscript: cannot read {settings}: unknown key "toolCatalogs" '
+        '(did you mean "toolCatalog"?)\n'
+    )
+    assert run("catalog", "check", str(settings)).returncode == 2
 
 
 def test_check_settings_file_not_json_exits_2(tmp_path: Path) -> None:
@@ -182,7 +218,7 @@ def test_check_settings_file_not_json_exits_2(tmp_path: Path) -> None:
     script.write_text("let a = 1\n")
     result = run("check", "--settings", str(settings), str(script))
     assert result.returncode == 2
-    assert "not valid JSON" in err(result)
+    assert "not valid JSON: Expecting ',' delimiter at line 1, column 6" in err(result)
 
 
 # -------------------------------------------------------------- tool-calls
@@ -235,11 +271,53 @@ def test_catalog_check_valid_json_output(settings: Path) -> None:
 
 
 def test_catalog_check_unreadable_exits_2(tmp_path: Path) -> None:
-    path = tmp_path / "list.json"
-    path.write_text("[]")
+    path = tmp_path / "number.json"
+    path.write_text("3")
     result = run("catalog", "check", str(path))
-    assert result.returncode == 2 and "must hold a JSON object" in err(result)
+    assert result.returncode == 2 and "must hold a JSON object or a JSON array" in err(result)
     assert run("catalog", "check", str(tmp_path / "missing.json")).returncode == 2
+
+
+def test_catalog_check_says_what_each_catalog_file_gives(tmp_path: Path) -> None:
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "tools.json").write_text(json.dumps(ECHO_SETTINGS["toolCatalog"]))
+    (tmp_path / "host" / "modules.json").write_text(
+        json.dumps({"moduleCatalog": [{"path": "mod.app"}]})
+    )
+    settings = tmp_path / "settings.json"
+    files = ["host/tools.json", "host/modules.json", "host/gone.json"]
+    settings.write_text(json.dumps({"catalogFiles": files}))
+    result = run("catalog", "check", str(settings))
+    assert result.returncode == 1  # a named file could not be read
+    host = tmp_path / "host"
+    lines = out(result).splitlines()
+    assert lines[0].startswith(f"{settings}: toolCatalog: valid, 1 entry, blake3:")
+    assert lines[0].endswith(f" (from {host / 'tools.json'})")
+    assert lines[1].endswith(f" (from {host / 'modules.json'})")
+    assert lines[3:] == [
+        f"{settings}: catalog file {host / 'tools.json'}: gives toolCatalog",
+        f"{settings}: catalog file {host / 'modules.json'}: gives moduleCatalog",
+        f"{settings}: catalog file {host / 'gone.json'}: not read: No such file or directory",
+    ]
+    report = json.loads(out(run("catalog", "check", "--output-format", "json", str(settings))))
+    assert report["toolCatalog"]["source"] == {"kind": "file", "path": str(host / "tools.json")}
+    assert [file["ok"] for file in report["catalogFiles"]] == [True, True, False]
+
+
+def test_the_example_host_project_works_as_its_readme_says() -> None:
+    project = Path(__file__).resolve().parents[2] / "examples" / "project"
+    checked = run("catalog", "check", "host.json", cwd=project)
+    assert checked.returncode == 0, err(checked)
+    assert out(checked).splitlines()[3:] == [
+        "host.json: catalog file host/tools.json: gives toolCatalog",
+        "host.json: catalog file host/modules.json: gives moduleCatalog",
+    ]
+    strict = run("check", "--settings", "host.json", "--strict", "flows/", cwd=project)
+    assert strict.returncode == 1
+    assert out(strict) == (
+        "flows/typo.octoscript:4:22: warning: the tool catalog does not list `text.ecko`; "
+        "did you mean `text.echo`? [unlisted-tool]\nchecked 2 files: 0 errors, 1 warning\n"
+    )
 
 
 # ------------------------------------------------------------------ format

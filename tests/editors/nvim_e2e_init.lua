@@ -21,6 +21,8 @@ local plugin_dir = env("OCTOSCRIPT_NVIM_PLUGIN")
 local server_cmd = env("OCTOSCRIPT_LSP_CMD")
 local result_path = env("OCTOSCRIPT_TEST_RESULT")
 local mode = env("OCTOSCRIPT_NVIM_MODE")
+-- Set for the catalog-file run: a path relative to the workspace folder.
+local catalog_file = os.getenv("OCTOSCRIPT_NVIM_CATALOG_FILE")
 
 vim.opt.runtimepath:prepend(plugin_dir)
 vim.opt.swapfile = false
@@ -33,7 +35,15 @@ local catalogs = {
     },
   },
 }
-if mode == "setup" then
+if catalog_file ~= nil and catalog_file ~= "" then
+  -- The catalog comes from a file the settings name, read again when it
+  -- changes (lsp/octoscript.lua asks Neovim to offer file watching).
+  vim.lsp.config("octoscript", {
+    cmd = { server_cmd },
+    settings = { octoscript = { catalogFiles = { catalog_file } } },
+  })
+  vim.lsp.enable("octoscript")
+elseif mode == "setup" then
   require("octoscript").setup({ cmd = { server_cmd }, init_options = catalogs })
 elseif mode == "enable" then
   -- Only what a user overrides: filetypes, root markers and the rest come
@@ -144,6 +154,52 @@ local function position_of(bufnr, needle, offset)
   return nil
 end
 
+local function completion_labels(bufnr)
+  local position = position_of(bufnr, 'tool.call("', #'tool.call("')
+  assert(position, "tool.call site not found in the test file")
+  local result, request_err = request(bufnr, "textDocument/completion", {
+    textDocument = { uri = uri(bufnr) },
+    position = position,
+  }, 8000)
+  if request_err then
+    error(request_err)
+  end
+  local labels = {}
+  for _, item in ipairs(result.items or result) do
+    table.insert(labels, item.label)
+  end
+  return labels
+end
+
+local function contains(list, wanted)
+  for _, value in ipairs(list) do
+    if value == wanted then
+      return true
+    end
+  end
+  return false
+end
+
+-- Rewrite the catalog file on disk and wait for the new tool to be offered.
+local function reload_after_rewrite(bufnr)
+  local path = vim.fn.getcwd() .. "/" .. catalog_file
+  local file = assert(io.open(path, "w"))
+  file:write(vim.fn.json_encode({
+    { name = "text.echo", format = "text", description = "Echo." },
+    { name = "text.shout", format = "text", description = "Shout." },
+  }))
+  file:close()
+  local started = vim.loop.hrtime()
+  local labels = {}
+  local seen = vim.wait(5000, function()
+    labels = completion_labels(bufnr)
+    return contains(labels, "text.shout")
+  end, 100)
+  results.reloaded_labels = labels
+  results.reload_seen = seen
+  results.reload_ms = (vim.loop.hrtime() - started) / 1e6
+end
+
 local function run()
   local bufnr = vim.api.nvim_get_current_buf()
   results.log_path = vim.lsp.get_log_path and vim.lsp.get_log_path() or nil
@@ -175,24 +231,16 @@ local function run()
 
   -- 2. tool-name completion inside tool.call("")
   local ok, err = pcall(function()
-    local position = position_of(bufnr, 'tool.call("', #'tool.call("')
-    assert(position, "tool.call site not found in the test file")
-    local result, request_err = request(bufnr, "textDocument/completion", {
-      textDocument = { uri = uri(bufnr) },
-      position = position,
-    }, 8000)
-    if request_err then
-      error(request_err)
-    end
-    local items = result.items or result
-    local labels = {}
-    for _, item in ipairs(items) do
-      table.insert(labels, item.label)
-    end
-    results.completion_labels = labels
+    results.completion_labels = completion_labels(bufnr)
   end)
   if not ok then
     note_error("completion", err)
+  end
+  if catalog_file ~= nil and catalog_file ~= "" then
+    ok, err = pcall(reload_after_rewrite, bufnr)
+    if not ok then
+      note_error("reload", err)
+    end
   end
 
   -- 3. hover on the `let` binding name

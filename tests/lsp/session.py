@@ -15,3 +15,14 @@ def open_document(client: LanguageClient, text: str, *, uri: str, version: int =
             )
         )
     )
+
+
+def plain(value: object) -> object:
+    """A custom request's result as plain JSON, however the client structured it."""
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):
+        return {key: plain(item) for key, item in value._asdict().items()}
+    if isinstance(value, dict):
+        return {key: plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(item) for item in value]
+    return value

@@ -33,15 +33,7 @@ CATALOG = {
 open_document = functools.partial(session.open_document, uri=URI)
 
 
-def plain(value: object) -> object:
-    """The request result as plain JSON, however the client structured it."""
-    if isinstance(value, tuple) and hasattr(value, "_asdict"):
-        return {key: plain(item) for key, item in value._asdict().items()}
-    if isinstance(value, dict):
-        return {key: plain(item) for key, item in value.items()}
-    if isinstance(value, list | tuple):
-        return [plain(item) for item in value]
-    return value
+plain = session.plain
 
 
 async def tool_calls(client: LanguageClient, uri: str = URI) -> dict:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -139,6 +140,48 @@ def test_server_opens_no_document_path_connects_nowhere_execs_nothing(tmp_path: 
     assert not secret_dir.exists()
     # Catalogs arrived after initialize: the schema was read at start-up.
     assert "settings.schema.json" not in after
+
+
+@pytest.mark.skipif(STRACE is None, reason="strace is not installed (CI installs it)")
+def test_server_opens_only_the_catalog_files_its_settings_name(tmp_path: Path):
+    folder = tmp_path / "host"
+    folder.mkdir()
+    tools = [{"name": "text.echo", "format": "text", "description": "Echo."}]
+    named = folder / "tools.json"
+    later = folder / "later.json"
+    for path in (named, later, folder / "decoy.json", folder / "tools.json.bak"):
+        path.write_text(json.dumps(tools), encoding="utf-8")
+    missing = folder / "missing.json"
+    log = tmp_path / "strace.log"
+    session = Session(strace_command(log))
+    try:
+        options = {"octoscript": {"catalogFiles": [str(named), str(missing)]}}
+        session.initialize(CAPABILITIES, options)
+        session.settle()
+        session.open("file:///w/a.octoscript", 'use mod.tool\ntool.call("")\n')
+        session.request(
+            "textDocument/completion",
+            {
+                "textDocument": {"uri": "file:///w/a.octoscript"},
+                "position": {"line": 1, "character": 11},
+            },
+        )
+        changes = [
+            {"uri": (folder / name).as_uri(), "type": 2} for name in ("tools.json", "decoy.json")
+        ]
+        session.notify("workspace/didChangeWatchedFiles", {"changes": changes})
+        session.request("workspace/executeCommand", {"command": "octoscript.reloadCatalogs"})
+        settings = {"octoscript": {"catalogFiles": [str(later)]}}
+        session.notify("workspace/didChangeConfiguration", {"settings": settings})
+        session.settle()
+        assert session.alive()
+    finally:
+        session.close()
+    touched = [line for line in log.read_text(errors="replace").splitlines() if str(folder) in line]
+    allowed = {f'"{path}"' for path in (named, missing, later)}
+    assert touched and all(any(path in line for path in allowed) for line in touched), touched
+    assert any("openat" in line and str(named) in line for line in touched)
+    assert any("openat" in line and str(later) in line for line in touched)
 
 
 def test_forbidden_lines_detects_what_it_should():

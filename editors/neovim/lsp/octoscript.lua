@@ -5,16 +5,17 @@
 --
 --   vim.lsp.config("octoscript", {
 --     cmd = { "/path/to/venv/bin/octoscript-lsp" },
---     init_options = {
---       octoscript = {
---         toolCatalog = { { name = "text.echo", format = "text", description = "Echo." } },
---       },
---     },
+--     -- The host's catalog files, relative to the workspace folder (the
+--     -- directory holding a root marker); read again when they change.
+--     settings = { octoscript = { catalogFiles = { "host/catalog.json" } } },
 --   })
 --   vim.lsp.enable("octoscript")
 --
--- vim.lsp.config merges tables key by key, so a catalog given this way
--- replaces only that key of the defaults below.
+-- Inline catalogs work too (init_options = { octoscript = { toolCatalog =
+-- { { name = "text.echo", format = "text" } } } }). vim.lsp.config merges
+-- tables key by key, so a value given this way replaces only that key of the
+-- defaults below. `:OctoscriptReloadCatalogs` (ftplugin/) reads the files again
+-- by hand.
 return {
   cmd = { "octoscript-lsp" },
   filetypes = { "octoscript" },
@@ -24,4 +25,9 @@ return {
   -- An empty object means "no catalogs"; vim.empty_dict() keeps it an object
   -- (a plain {} would be sent as a JSON array).
   init_options = { octoscript = vim.empty_dict() },
+  -- Neovim offers file watching on macOS and Windows only by default; the
+  -- server asks to watch nothing but the catalog files `catalogFiles` names,
+  -- so offering it here costs nothing when none is named. On Linux, Neovim
+  -- watches with inotifywait (inotify-tools) when it is installed.
+  capabilities = { workspace = { didChangeWatchedFiles = { dynamicRegistration = true } } },
 }
