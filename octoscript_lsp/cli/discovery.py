@@ -6,10 +6,11 @@ Like ruff: the default path is `.`; a directory is walked in sorted order
 `node_modules`, replaced when given) and `extend-exclude` globs, relative to
 the configuration's folder, prune files and folders; `.gitignore` and
 `.ignore` files (of the folders walked and of their parents up to the Git
-repository's root, or without one up to the working folder) are respected through `pathspec`, the matcher black
-uses. A path named on the command line is read whatever its name and
-whatever excludes it, unless `--force-exclude`. A symbolic link to a folder
-is reported, not followed; repeated paths are read once.
+repository's root, or without one up to the working folder) are respected
+through `pathspec`, the matcher black uses. A path named on the command line
+is read whatever its name and whatever excludes it, unless `--force-exclude`.
+A symbolic link to a folder is reported, not followed; repeated paths are
+read once.
 """
 
 from __future__ import annotations
