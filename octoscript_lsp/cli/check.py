@@ -131,7 +131,8 @@ class Tally:
 
 
 def _count(number: int, noun: str) -> str:
-    return f"1 {noun}" if number == 1 else f"{number} {noun}s"
+    plural = noun + ("es" if noun.endswith("x") else "s")
+    return f"1 {noun}" if number == 1 else f"{number} {plural}"
 
 
 def _text_line(path: str, item: Finding) -> str:
