@@ -97,7 +97,7 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=RUNS)
     parser.add_argument("--only-default", action="store_true", help="skip the --jobs 1 run")
     args = parser.parse_args()
-    check = [sys.executable, "-m", "octoscript_lsp.cli", "check"]
+    check = [sys.executable, "-m", "octoscript_lsp.cli", "check", "--isolated"]
     report: dict[str, object] = {"files": args.files, "cpu_count": os.cpu_count()}
     with tempfile.TemporaryDirectory() as name:
         directory = Path(name)

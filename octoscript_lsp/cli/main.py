@@ -230,9 +230,10 @@ def _profile(
     """The configuration's catalogs, rules and strictness, with the flags over them."""
     values = config.values if config is not None else {}
     select = args.select if args.select is not None else values.get("select", [])
+    origin = f"{config.path}: " if config is not None else ""
     rules = Rules(
-        select=check_rules(select, "select"),
-        ignore=check_rules([*values.get("ignore", []), *args.ignore], "ignore"),
+        select=check_rules(select, f"{origin}select"),
+        ignore=check_rules([*values.get("ignore", []), *args.ignore], f"{origin}ignore"),
         report_unused=args.report_unused,
     )
     if catalogs is None and config is not None:

@@ -180,3 +180,16 @@ def test_format_uses_the_same_discovery(walked: Path) -> None:
     result = run("format", "--check", cwd=walked)
     assert err(result).splitlines()[:1] == ["would reformat src/messy.octoscript"]
     assert "ignored/" not in err(result)
+
+
+def test_catalog_files_in_either_form_from_the_configuration(tmp_path: Path) -> None:
+    # A host's bare tool-catalog array, as its `catalog` command prints it.
+    write(tmp_path / "tools.json", json.dumps([{"name": "text.echo", "format": "text"}]))
+    write(tmp_path / "pyproject.toml", '[tool.octoscript]\ncatalogFiles = ["tools.json"]\n')
+    write(tmp_path / "w.octoscript", ECKO)
+    result = run("check", cwd=tmp_path)
+    assert "`text.ecko`; did you mean `text.echo`? [unlisted-tool]" in out(result)
+    write(tmp_path / "pyproject.toml", '[tool.octoscript]\ncatalogFiles = ["missing.json"]\n')
+    missing = run("check", cwd=tmp_path)
+    assert "catalog file" in err(missing) and "missing.json" in err(missing)
+    assert "[unlisted-tool]" not in out(missing)
