@@ -73,10 +73,12 @@ def _code_for(fix: Fix, analysis: DocumentAnalysis) -> tuple[int, str] | None:
     syntax = analysis.syntax
     assert syntax is not None
     start, end = fix.span
+    if fix.edit[0] > end or fix.edit[1] < start:
+        return None  # an import: inserted elsewhere, and no finding reports it
     for diagnostic in syntax.diagnostics:
         if start <= diagnostic.offset <= end:
             return diagnostic.offset, diagnostic.code.value
-    return None  # an import: no finding reports it
+    return None
 
 
 def _round(
