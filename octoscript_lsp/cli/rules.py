@@ -95,7 +95,11 @@ class Suppression:
             if self.used:
                 return []
             message = "this suppression comment silences nothing"
-            return [Finding(line, column, end_line, end_column, "warning", message, UNUSED)]
+            return [
+                Finding(
+                    line, column, end_line, end_column, "warning", message, CODE_UNUSED_SUPPRESSION
+                )
+            ]
         return [
             Finding(
                 line,
@@ -104,14 +108,11 @@ class Suppression:
                 end_column,
                 "warning",
                 f"`{code}` is suppressed here but nothing on the line reports it",
-                UNUSED,
+                CODE_UNUSED_SUPPRESSION,
             )
             for code in self.codes
             if code not in self.used
         ]
-
-
-UNUSED = CODE_UNUSED_SUPPRESSION
 
 
 def suppressions(analysis: DocumentAnalysis) -> list[Suppression]:
