@@ -6,17 +6,12 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 from .analysis.document import DocumentAnalysis
 from .features.positions import PositionMap
 from .lazy_modules import lazy_module
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
-
-if TYPE_CHECKING:
-    from .features.semantic_tokens import StatementRoles
-    from .features.symbols import SymbolRendering
 
 # Only workspace/symbol needs it (`lazy_modules`).
 workspace_symbols = lazy_module("octoscript_lsp.features.workspace_symbols")
@@ -37,11 +32,6 @@ class OpenDocument:
     advised: bool = False
     # This version's catalog advice under the current catalogs, once worked out.
     advice: list | None = None
-    # The document's outline entries as last rendered, handed from version to
-    # version so unmoved declarations keep their converted positions.
-    symbol_rendering: SymbolRendering = field(default_factory=dict)
-    # Semantic-token roles per top-level statement text, handed on likewise.
-    semantic_roles: StatementRoles = field(default_factory=dict)
     # This version's part of the workspace outline, once asked for.
     workspace_outline: list | None = None
 
@@ -85,10 +75,9 @@ class DocumentStore:
         if known is None and len(self.open) >= MAX_OPEN_DOCUMENTS:
             return OpenDocument(version, refused=True)
         previous = known.analysis or known.previous if known is not None else None
+        # What earlier versions computed reaches the new one through `previous`
+        # (`DocumentAnalysis.reuse`), feature caches included.
         state = OpenDocument(version, previous=previous, advised=bool(known and known.advised))
-        if known is not None:
-            state.symbol_rendering = known.symbol_rendering
-            state.semantic_roles = known.semantic_roles
         self.open[uri] = state
         return state
 
@@ -122,10 +111,8 @@ class DocumentStore:
             del recent[oldest]
             state = self.open.get(oldest)
             if state is not None:
+                # What it would hand on goes with it (bounded memory).
                 state.analysis = state.positions = state.previous = None
-                # The carried feature caches go with it (bounded memory).
-                state.symbol_rendering = {}
-                state.semantic_roles = {}
 
     def outline(self, uri: str) -> list:
         """This document's entries for workspace/symbol, kept per version."""

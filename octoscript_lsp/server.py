@@ -409,7 +409,9 @@ def format_range(
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> WireText:
     state = _analyzed(ls, params.text_document.uri)
-    return symbols.document_symbols_wire(state.analysis, state.positions, state.symbol_rendering)
+    return symbols.document_symbols_wire(
+        state.analysis, state.positions, symbols.carried_rendering(state.analysis)
+    )
 
 
 @server.feature(
@@ -533,7 +535,7 @@ def semantic_tokens_full(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    return semantic_tokens.full_wire(state.analysis, state.semantic_roles)
+    return semantic_tokens.full_wire(state.analysis, semantic_tokens.carried_roles(state.analysis))
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -545,7 +547,9 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return semantic_tokens.range_tokens(state.analysis, start, end, state.semantic_roles)
+    return semantic_tokens.range_tokens(
+        state.analysis, start, end, semantic_tokens.carried_roles(state.analysis)
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

@@ -35,8 +35,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..limits import MAX_ALIAS_HOPS, MAX_IMPORTED_MODULE_ALIAS_DEPTH, MAX_MODULE_PATH_SEGMENTS
-from ..syntax.text import IDENT_START, identifier_end, skip_trivia
+from ..syntax.text import IDENT_START, identifier_end
 from ..syntax.tree import SymbolKind
+from ..syntax.trivia import skip_trivia
 from .lexical import EMPTY_INDEX, LexicalIndex, Symbol
 from .record_scan import RecordAlias
 from .records import RecordReport, alias_symbol, empty_report

@@ -7,7 +7,6 @@ from functools import cached_property
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
 from ..syntax.formatter import (
-    FormatMemo,
     FormattedSourceTooLarge,
     format_by_statement,
     format_tokens,
@@ -15,7 +14,6 @@ from ..syntax.formatter import (
 from ..syntax.outline import (
     AnchoredDeclarations,
     Declaration,
-    OutlineMemo,
     declarations_by_statement,
     placed_declarations,
     top_level_declarations,
@@ -24,20 +22,29 @@ from ..syntax.statements import EMPTY_MEMO
 from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
-from .hints import EMPTY_HINTS, HintReport, collect_hints
 from .imports import ImportReport
 from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
-from .lexical_units import (
+from .records import RecordReport, empty_report
+from .reuse import Reuse
+from .sites import DelimiterIndex, TextRegions
+from .statement_facts import PrefixFacts, collect_facts, import_report
+from .statement_index import (
     OVER_OCCURRENCE_BUDGET,
     DeferredIndex,
     StatementIndex,
-    UnitMemo,
     piecewise_index,
     unit_summaries,
 )
-from .records import RecordReport, empty_report
-from .sites import DelimiterIndex, TextRegions
-from .statement_facts import FactMemo, PrefixFacts, collect_facts, import_report
+from .tool_call_review import EMPTY_HINTS, HintReport, collect_hints
+
+# The views this analysis hands from version to version (`reuse.py`).
+LEXICAL_SUMMARIES = "lexical summaries"
+STATEMENT_INDEX = "statement index"
+STATEMENT_FACTS = "statement facts"
+OUTLINE_PIECES = "outline"
+FORMATTED_STRETCHES = "formatted stretches"
+TEXT_REGIONS = "text regions"
+DELIMITER_SCAN = "delimiter scan"
 
 
 class DocumentAnalysis:
@@ -59,41 +66,15 @@ class DocumentAnalysis:
         # Answers about one cursor site of this version (`members.member_receiver`).
         self.site_memo: dict[object, dict[str, object]] = {}
         self.syntax: SyntaxResult | None = None
-        # Per-statement views: the latest version's that built them, handed
-        # on (with the parser's map of kept statements) until this one builds its own.
-        self.unit_memo: UnitMemo = previous.unit_memo if previous is not None else EMPTY_MEMO
-        self.record_memo: FactMemo = previous.record_memo if previous is not None else EMPTY_MEMO
-        self.outline_memo: OutlineMemo = (
-            previous.outline_memo if previous is not None else EMPTY_MEMO
-        )
-        self.format_memo: FormatMemo = previous.format_memo if previous is not None else {}
-        # The version before's lexical index, if it was built per statement:
-        # its by-name tables often hold for this version too.
-        earlier_index = previous.__dict__.get("completion_index") if previous is not None else None
-        self._previous_index: StatementIndex | None = (
-            earlier_index if isinstance(earlier_index, StatementIndex) else None
-        )
-        # The latest earlier string and comment regions, for the same reason.
-        self._previous_regions: TextRegions | None = (
-            previous.__dict__.get("regions", previous._previous_regions)
-            if previous is not None
-            else None
-        )
-        # The latest earlier delimiter scan, for the same reason.
-        self._previous_delimiters: DelimiterIndex | None = (
-            previous.__dict__.get("delimiters", previous._previous_delimiters)
-            if previous is not None
-            else None
-        )
+        # Everything earlier versions left for this one, and this one leaves
+        # for the next (`reuse.py`): the one hand-over between versions.
+        self.reuse = Reuse(previous.reuse if previous is not None else None)
         try:
             earlier = previous.syntax if previous is not None else None
             self.syntax = analyze_syntax(source, previous=earlier)
         except SourceTooLarge as error:
             self.too_large = error
-        kept = self.syntax.parsed.kept if self.syntax is not None else None
-        self.unit_memo = self.unit_memo.advanced(kept)
-        self.record_memo = self.record_memo.advanced(kept)
-        self.outline_memo = self.outline_memo.advanced(kept)
+        self.reuse.advance(self.syntax.parsed.kept if self.syntax is not None else None)
 
     @property
     def valid(self) -> bool:
@@ -144,9 +125,13 @@ class DocumentAnalysis:
             return [
                 (item.start, item.start, (item,)) for item in top_level_declarations(syntax.tokens)
             ]
-        found, self.outline_memo = declarations_by_statement(
-            self.source, syntax.lex, syntax.parsed.units, self.outline_memo
+        found, memo = declarations_by_statement(
+            self.source,
+            syntax.lex,
+            syntax.parsed.units,
+            self.reuse.earlier(OUTLINE_PIECES, EMPTY_MEMO),
         )
+        self.reuse.hand_on(OUTLINE_PIECES, memo)
         return found
 
     @cached_property
@@ -160,20 +145,29 @@ class DocumentAnalysis:
             if syntax.lex.token_limit_offset is not None:
                 return format_tokens(self.source, tokens, MAX_SYNTAX_TOKENS)
             starts = [unit[0] for unit in syntax.parsed.units]
-            text, self.format_memo = format_by_statement(
-                self.source, tokens, starts, MAX_SYNTAX_TOKENS, self.format_memo
+            text, memo = format_by_statement(
+                self.source,
+                tokens,
+                starts,
+                MAX_SYNTAX_TOKENS,
+                self.reuse.earlier(FORMATTED_STRETCHES, {}),
             )
+            self.reuse.hand_on(FORMATTED_STRETCHES, memo)
             return text
         except FormattedSourceTooLarge:
             return None
 
     @cached_property
     def regions(self) -> TextRegions:
-        return TextRegions(self.source, self._previous_regions)
+        regions = TextRegions(self.source, self.reuse.earlier(TEXT_REGIONS, None))
+        self.reuse.hand_on(TEXT_REGIONS, regions)
+        return regions
 
     @cached_property
     def delimiters(self) -> DelimiterIndex:
-        return DelimiterIndex(self.source, self._previous_delimiters)
+        delimiters = DelimiterIndex(self.source, self.reuse.earlier(DELIMITER_SCAN, None))
+        self.reuse.hand_on(DELIMITER_SCAN, delimiters)
+        return delimiters
 
     @cached_property
     def completion_index(self) -> LexicalIndex | StatementIndex | DeferredIndex:
@@ -186,15 +180,27 @@ class DocumentAnalysis:
             return EMPTY_INDEX
         tokens, parsed = syntax.tokens, syntax.parsed
         if syntax.lex.token_limit_offset is None:
-            pieces, self.unit_memo = unit_summaries(
-                self.source, syntax.lex, parsed.events, parsed.units, self.unit_memo
+            pieces, memo = unit_summaries(
+                self.source,
+                syntax.lex,
+                parsed.events,
+                parsed.units,
+                self.reuse.earlier(LEXICAL_SUMMARIES, EMPTY_MEMO),
             )
-            earlier, self._previous_index = self._previous_index, None
-            index = piecewise_index(pieces, len(self.source), earlier, parsed.kept)
+            self.reuse.hand_on(LEXICAL_SUMMARIES, memo)
+            # The version before's index: its by-name tables often still hold.
+            earlier = self.reuse.take_once(STATEMENT_INDEX)
+            index = piecewise_index(
+                pieces,
+                len(self.source),
+                earlier if isinstance(earlier, StatementIndex) else None,
+                parsed.kept,
+            )
             if index is OVER_OCCURRENCE_BUDGET:
                 events, length = parsed.events, len(self.source)
                 return DeferredIndex(lambda: build_lexical_index(tokens, events, length))
             if index is not None:
+                self.reuse.hand_on_once(STATEMENT_INDEX, index)
                 return index
         return build_lexical_index(tokens, parsed.events, len(self.source))
 
@@ -211,9 +217,14 @@ class DocumentAnalysis:
         if syntax is None:
             return PrefixFacts([], 0)
         parsed = syntax.parsed
-        pieces, self.record_memo = collect_facts(
-            self.source, syntax.lex, parsed.events, parsed.units, self.record_memo
+        pieces, memo = collect_facts(
+            self.source,
+            syntax.lex,
+            parsed.events,
+            parsed.units,
+            self.reuse.earlier(STATEMENT_FACTS, EMPTY_MEMO),
         )
+        self.reuse.hand_on(STATEMENT_FACTS, memo)
         return PrefixFacts(pieces, self.metadata_prefix_end)
 
     @cached_property

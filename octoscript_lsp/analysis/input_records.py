@@ -22,8 +22,8 @@ from ..syntax.text import (
     identifier_end,
     identifier_start_before,
     is_canonical_identifier,
-    skip_string,
 )
+from ..syntax.trivia import block_comment_end, line_comment_end, opens_comment, skip_string
 from .sites import DelimiterIndex, MemberSite, TextRegions, call_context, member_site
 
 Span = tuple[int, int]
@@ -125,7 +125,7 @@ class _RecordScan:
             self.index += 1
         elif char in "\n\r":
             self._line_break(char)
-        elif char == "/" and self.source[self.index + 1 : self.index + 2] in ("/", "*"):
+        elif opens_comment(self.source, self.index):
             self._comment()
         elif char == '"':
             self._string()
@@ -173,17 +173,15 @@ class _RecordScan:
     def _comment(self) -> None:
         source, offset = self.source, self.offset
         if source[self.index + 1] == "/":
-            self.index += 2
-            while self.index < offset and source[self.index] not in "\n\r":
-                self.index += 1
+            self.index = line_comment_end(source, self.index, offset)
             if self.index == offset:
                 raise _Abort
             return
-        close = source.find("*/", self.index + 2, offset)
-        if close == -1:
+        end = block_comment_end(source, self.index, offset)
+        if end is None:
             raise _Abort
-        body = source[self.index + 2 : close]
-        self.index = close + 2
+        body = source[self.index + 2 : end - 2]
+        self.index = end
         if "\n" in body or "\r" in body:
             self._end_value_at_break()
 

@@ -39,7 +39,6 @@ if TYPE_CHECKING:
 
 Span = tuple[int, int]
 T = TypeVar("T")
-STD_PATH: tuple[str, ...] = ("mod", "std")
 
 
 class BuiltIn(Enum):
@@ -65,14 +64,14 @@ def built_in_member(record: ModuleImport, site: MemberSite) -> BuiltInMember | N
     module = surfaces.std_module_for_import(record.path)
     if module is not None and module.members:
         return BuiltInMember(BuiltIn.STD_MODULE, module)
-    if tuple(record.path) == STD_PATH:
+    if tuple(record.path) == surfaces.STD_NAMESPACE_PATH:
         return BuiltInMember(BuiltIn.STD_ROOT)
     return None
 
 
 def is_fixed_core(path: tuple[str, ...] | None) -> bool:
     """Under `mod.std`: fixed surfaces only, never extended by a catalog."""
-    return path is not None and path[:2] == STD_PATH
+    return path is not None and surfaces.is_fixed_core_path(path)
 
 
 class MemberReceiver:
@@ -185,11 +184,7 @@ class MemberReceiver:
         return self._answer("alias_metadata_truncated", self._alias_metadata_truncated)
 
     def _alias_metadata_truncated(self) -> bool:
-        receiver = self.site.receiver
-        if not self.analysis.aliases.truncated or receiver[1] > self.analysis.metadata_prefix_end:
-            return False
-        binding = self.binding
-        return binding is not None and binding.kind is SymbolKind.LET
+        return _alias_metadata_truncated(self.analysis, self.site.receiver, lambda: self.binding)
 
     # ------------------------------------------------------------ call results
 
@@ -302,9 +297,20 @@ def catalog_import(
 
 def alias_metadata_truncated(analysis: DocumentAnalysis, receiver: Span) -> bool:
     """Alias edges ran out and the receiver is a `let` that might have been an alias."""
+    return _alias_metadata_truncated(
+        analysis,
+        receiver,
+        lambda: analysis.completion_index.visible(
+            analysis.source[receiver[0] : receiver[1]], receiver[0]
+        ),
+    )
+
+
+def _alias_metadata_truncated(
+    analysis: DocumentAnalysis, receiver: Span, binding: Callable[[], Symbol | None]
+) -> bool:
+    """The one decision; `binding` is asked only when the edges ran out."""
     if not analysis.aliases.truncated or receiver[1] > analysis.metadata_prefix_end:
         return False
-    symbol = analysis.completion_index.visible(
-        analysis.source[receiver[0] : receiver[1]], receiver[0]
-    )
+    symbol = binding()
     return symbol is not None and symbol.kind is SymbolKind.LET

@@ -15,10 +15,16 @@ from ..syntax.text import (
     TRIVIA_SPACE,
     identifier_end,
     is_canonical_identifier,
-    skip_string,
-    skip_trivia,
 )
 from ..syntax.tree import SymbolKind
+from ..syntax.trivia import (
+    block_comment_end,
+    comment_end,
+    line_comment_end,
+    opens_comment,
+    skip_trivia,
+    string_end,
+)
 from .lexical import Symbol
 
 Span = tuple[int, int]
@@ -100,8 +106,8 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
             if index is None:
                 return None
             continue
-        if char == "/" and index + 1 < limit and source[index + 1] in "/*":
-            index = _comment_end(source, index, limit)
+        if opens_comment(source, index, limit):
+            index = comment_end(source, index, limit)
             if index is None:
                 return None
             continue
@@ -124,18 +130,8 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
 
 
 def _string_end(source: str, opening: int, limit: int) -> int | None:
-    end, closed = skip_string(source, opening + 1, limit)
-    return end if closed else None
-
-
-def _comment_end(source: str, start: int, limit: int) -> int | None:
-    if source[start + 1] == "/":
-        index = start + 2
-        while index < limit and source[index] not in "\n\r":
-            index += 1
-        return index
-    close = source.find("*/", start + 2, limit)
-    return None if close == -1 else close + 2
+    found = string_end(source, opening + 1, limit)
+    return found.end if found.closed else None
 
 
 def _statement_boundary(source: str, index: int, limit: int) -> bool:
@@ -151,17 +147,15 @@ def _statement_boundary(source: str, index: int, limit: int) -> bool:
         if char in TRIVIA_SPACE:
             index += 1
         elif char == "/" and index + 1 < limit and source[index + 1] == "/":
-            index += 2
-            while index < limit and source[index] not in "\n\r":
-                index += 1
+            index = line_comment_end(source, index, limit)
         elif char == "/" and index + 1 < limit and source[index + 1] == "*":
-            close = source.find("*/", index + 2, limit)
-            body_end = limit if close == -1 else close
+            end = block_comment_end(source, index, limit)
+            body_end = limit if end is None else end - 2
             if any(mark in source[index + 2 : body_end] for mark in "\n\r"):
                 return True
-            if close == -1:
+            if end is None:
                 return False
-            index = close + 2
+            index = end
         else:
             return False
     return True

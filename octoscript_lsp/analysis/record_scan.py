@@ -1,5 +1,10 @@
 """Record literals and alias initializers, read off one `let` at a time.
 
+`record_entries` is the one reader of a record literal's tokens: its
+entries between separators and its closing `}`. Static shapes (below) and
+the catalog's input-record checks (`features/advisory.literal_record`)
+both read literals through it.
+
 Works on the token stream at the `let` initializers the parser reported
 (`LET_INIT` events):
 
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ..limits import MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
@@ -166,38 +172,82 @@ def direct_alias(
     return alias, tokens[last].end
 
 
-def _parse_record(tokens: Sequence[Token], opening: int, depth: int) -> _ParsedRecord | None:
-    """Keys of the record literal opening at `opening`; None when it is not plain."""
+class RecordEntry(NamedTuple):
+    """One stretch of a record literal between separators, as token indices."""
+
+    first: int  # its first token (== `end` when empty: a blank line, `{}`)
+    end: int  # the separator after it (a top-level `,` or line break) or the closing `}`
+
+    @property
+    def is_empty(self) -> bool:
+        return self.first == self.end
+
+
+class RecordEntries(NamedTuple):
+    entries: tuple[RecordEntry, ...]  # every stretch, empty ones included
+    closing: int  # the closing `}`
+
+
+def record_entries(tokens: Sequence[Token], opening: int) -> RecordEntries | None:
+    """The entries of the record literal whose `{` is at `opening`.
+
+    A `,` or line break outside nested brackets ends an entry; the first
+    closer of a kind with none of that kind open ends the literal if it is
+    `}`. None when the literal does not close (a stray `)` or `]`, or the end).
+    """
     if _kind_at(tokens, opening) is not Kind.LBRACE:
         return None
-    record = _ParsedRecord([], [], False, -1)
+    depths = [0, 0, 0]
+    entries: list[RecordEntry] = []
+    first = index = opening + 1
+    length = len(tokens)
+    while index < length:
+        kind = tokens[index].kind
+        if kind in _OPENERS:
+            depths[_OPENERS[kind]] += 1
+        elif kind in _CLOSERS:
+            slot = _CLOSERS[kind]
+            if depths[slot] == 0:
+                if kind is not Kind.RBRACE:
+                    return None
+                entries.append(RecordEntry(first, index))
+                return RecordEntries(tuple(entries), index)
+            depths[slot] -= 1
+        elif (kind is Kind.COMMA or kind is Kind.NEWLINE) and depths == [0, 0, 0]:
+            entries.append(RecordEntry(first, index))
+            first = index + 1
+        elif kind is Kind.END:
+            return None
+        index += 1
+    return None
+
+
+def _parse_record(tokens: Sequence[Token], opening: int, depth: int) -> _ParsedRecord | None:
+    """Keys of the record literal opening at `opening`; None when it is not plain:
+    an entry that is not `key: value`, or an empty one before a `,`."""
+    read = record_entries(tokens, opening)
+    if read is None:
+        return None
+    record = _ParsedRecord([], [], False, read.closing)
     names: set[str] = set()
-    index = opening + 1
-    while True:
-        while _kind_at(tokens, index) is Kind.NEWLINE:
-            index += 1
-        if _kind_at(tokens, index) is Kind.RBRACE:
-            record.closing = index
-            return record
-        value = _parse_key(tokens, index)
+    for entry in read.entries:
+        if entry.is_empty:
+            if tokens[entry.end].kind is Kind.COMMA:
+                return None
+            continue
+        value = _parse_key(tokens, entry.first)
         if value is None:
             return None
-        key = tokens[index]
-        entry = RecordField(key.text, key.start, key.end)
-        unique = key.text not in names
-        if unique:
+        key = tokens[entry.first]
+        field = RecordField(key.text, key.start, key.end)
+        if key.text not in names:
             names.add(key.text)
-            record.fields.append(entry)
+            record.fields.append(field)
             if depth > 0:
-                _attach_child(tokens, record, entry, value, depth - 1)
+                _attach_child(tokens, record, field, value, depth - 1)
         else:
             record.duplicates = True
-        index = _skip_value(tokens, value)
-        if index is None:
-            return None
-        if _kind_at(tokens, index) is Kind.RBRACE:
-            record.closing = index
-            return record
+    return record
 
 
 def _parse_key(tokens: Sequence[Token], index: int) -> int | None:
@@ -224,27 +274,6 @@ def _attach_child(
 
 _OPENERS = {Kind.LPAREN: 0, Kind.LBRACKET: 1, Kind.LBRACE: 2}
 _CLOSERS = {Kind.RPAREN: 0, Kind.RBRACKET: 1, Kind.RBRACE: 2}
-
-
-def _skip_value(tokens: Sequence[Token], index: int) -> int | None:
-    """Skip one field value; the index after a separator, or of the closing `}`."""
-    depths = [0, 0, 0]
-    length = len(tokens)
-    while index < length:
-        kind = tokens[index].kind
-        if kind in _OPENERS:
-            depths[_OPENERS[kind]] += 1
-        elif kind in _CLOSERS:
-            slot = _CLOSERS[kind]
-            if depths[slot] == 0:
-                return index if kind is Kind.RBRACE else None
-            depths[slot] -= 1
-        elif kind in (Kind.COMMA, Kind.NEWLINE) and depths == [0, 0, 0]:
-            return index + 1
-        elif kind is Kind.END:
-            return None
-        index += 1
-    return None
 
 
 # ---------------------------------------------------------------- moving

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..limits import MAX_SIGNATURE_HEADER_BYTES, MAX_SIGNATURE_PARAMETERS
-from ..syntax.text import identifier_end, is_canonical_identifier, skip_trivia
+from ..syntax.text import identifier_end, is_canonical_identifier
+from ..syntax.trivia import skip_trivia
 
 
 def function_parameters(source: str, name_end: int, prefix_end: int) -> list[str] | None:

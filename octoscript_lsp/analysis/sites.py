@@ -26,9 +26,15 @@ from ..syntax.text import (
     identifier_start_before,
     is_canonical_identifier,
     skip_space_backward,
+)
+from ..syntax.trivia import (
+    block_comment_end,
+    line_comment_end,
     skip_string,
     skip_trivia,
+    string_end,
 )
+from .surfaces import tool_method
 
 _ESCAPING_CLOSERS = frozenset("[(,)]}")
 
@@ -175,37 +181,26 @@ class TextRegions:
     def _comment(self, source: str, slash: int) -> int:
         following = source[slash + 1 : slash + 2]
         if following == "/":
-            end = slash + 2
-            length = len(source)
-            while end < length and source[end] not in "\n\r":
-                end += 1
+            end = line_comment_end(source, slash)
             self.comments.append((slash, end))
             return end
         if following == "*":
-            close = source.find("*/", slash + 2)
-            end = len(source) if close == -1 else close + 2
+            end = block_comment_end(source, slash)
+            if end is None:
+                end = len(source)
             self.comments.append((slash, end))
             # An unterminated block comment hides every later string.
             return end
         return slash + 1
 
     def _string(self, source: str, quote: int) -> int:
-        index = quote + 1
-        length = len(source)
-        while index < length:
-            char = source[index]
-            if char == '"':
-                self.strings.append(StringRegion(quote + 1, index, True))
-                return index + 1
-            if char == "\\":
-                index += 2
-            elif char in "\n\r":
-                break
-            else:
-                index += 1
-        index = min(index, length)
-        self.strings.append(StringRegion(quote + 1, index, False))
-        return index
+        found = string_end(source, quote + 1)
+        if found.closed:
+            self.strings.append(StringRegion(quote + 1, found.end - 1, True))
+            return found.end
+        end = min(found.end, len(source))
+        self.strings.append(StringRegion(quote + 1, end, False))
+        return end
 
     def string_at(self, offset: int) -> StringRegion | None:
         """The string whose contents hold the cursor (an open string runs to EOF)."""
@@ -334,9 +329,6 @@ class ToolLiteralSite:
     content_end: int
 
 
-TOOL_CALL_METHODS = ("call", "start", "call_json", "start_json")
-
-
 def tool_literal_site(source: str, regions: TextRegions, offset: int) -> ToolLiteralSite | None:
     region = regions.string_at(offset)
     if region is None:
@@ -349,7 +341,7 @@ def tool_literal_site(source: str, regions: TextRegions, offset: int) -> ToolLit
     if method_start == method_end or method_start == 0 or source[method_start - 1] != ".":
         return None
     method = source[method_start:method_end]
-    if method not in TOOL_CALL_METHODS:
+    if tool_method(method) is None:
         return None
     receiver_end = method_start - 1
     receiver_start = identifier_start_before(source, receiver_end)
@@ -414,17 +406,15 @@ def _scan_delimiters(
         elif char == "/":
             following = source[index + 1 : index + 2]
             if following == "/":
-                end = index + 2
-                while end < offset and source[end] not in "\n\r":
-                    end += 1
+                end = line_comment_end(source, index, offset)
                 if end == offset:
                     raise _Refused
                 index = end
             elif following == "*":
-                close = source.find("*/", index + 2)
-                if close == -1 or close + 1 >= offset:
+                end = block_comment_end(source, index, offset)
+                if end is None:
                     raise _Refused
-                index = close + 2
+                index = end
             else:
                 index += 1
         elif char in "([{":

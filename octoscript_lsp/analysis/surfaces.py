@@ -17,6 +17,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+# The one `ToolFormat`: the tool catalog's entries carry it too, and the
+# catalogs layer sits below this one.
+from ..catalogs.model import ToolFormat
+
 #: Hover, completion documentation and signature documentation are all plain text.
 DOCUMENTATION_MARKUP_KIND = "plaintext"
 
@@ -38,13 +42,6 @@ def active_parameter(argument_index: int, parameter_count: int) -> int | None:
 # --------------------------------------------------------------------------- mod.tool
 
 
-class ToolFormat(Enum):
-    """Payload format a tool method exchanges with the host."""
-
-    TEXT = "text"
-    JSON = "json"
-
-
 @dataclass(frozen=True)
 class ToolMethod:
     """One fixed method on the `tool` binding from `use mod.tool`."""
@@ -54,6 +51,11 @@ class ToolMethod:
     format: ToolFormat
     deferred: bool
     description: str
+
+    @property
+    def counterpart(self) -> str:
+        """The method of the same kind (waiting or deferred) for the other format."""
+        return _COUNTERPARTS[self.name]
 
     @property
     def result(self) -> str:
@@ -119,6 +121,12 @@ TOOL_METHODS: tuple[ToolMethod, ...] = (
 )
 
 _TOOL_METHODS_BY_NAME = {method.name: method for method in TOOL_METHODS}
+_COUNTERPARTS = {
+    method.name: other.name
+    for method in TOOL_METHODS
+    for other in TOOL_METHODS
+    if other.deferred == method.deferred and other.format is not method.format
+}
 
 
 def tool_method(name: str) -> ToolMethod | None:
@@ -182,7 +190,7 @@ class StdModule:
 
     @property
     def path(self) -> tuple[str, ...]:
-        return ("mod", "std", self.name)
+        return (*STD_NAMESPACE_PATH, self.name)
 
     def member_documentation(self, member: StdMember, receiver: str | None = None) -> str:
         """Plain-text hover / completion documentation for one member."""
@@ -523,6 +531,12 @@ def std_module_for_import(path: tuple[str, ...]) -> StdModule | None:
     return _STD_BY_NAME.get(path[2])
 
 
+def std_import_member(path: tuple[str, ...] | None, name: str) -> StdMember | None:
+    """The member `name` of the std module an import path names exactly, if any."""
+    module = std_module_for_import(path) if path is not None else None
+    return None if module is None else member(module, name)
+
+
 def _resolve(module: StdModule | str) -> StdModule | None:
     return std_module(module) if isinstance(module, str) else module
 
@@ -582,7 +596,10 @@ STD_IMPORT_CHILDREN: tuple[ImportPathChild, ...] = tuple(
 
 
 def is_fixed_core_path(prefix: tuple[str, ...]) -> bool:
-    """True at or below `mod.std`: the catalog may add nothing there and it is never incomplete."""
+    """True at or below `mod.std`: the catalog may add nothing there and it is never incomplete.
+
+    The one test of "under `mod.std`"; every layer above asks it.
+    """
     return tuple(prefix[:2]) == STD_NAMESPACE_PATH
 
 
@@ -650,6 +667,7 @@ __all__ = [
     "member_names",
     "members",
     "std_module",
+    "std_import_member",
     "std_module_for_import",
     "std_namespace_members",
     "tool_call_format",

@@ -280,8 +280,9 @@ class CatalogStore:
 
     Two sources feed each projection: the editor's settings (inline values,
     under the replacement rules above) and the files `catalogFiles` names.
-    A projection the settings give (valid, discarded or cleared) wins;
-    otherwise the last file that gives it does. Its `generation` grows by one
+    A projection the settings give (valid or discarded) wins; otherwise the
+    last file that gives it does; otherwise the settings' state (absent or
+    cleared) stands. Its `generation` grows by one
     whenever the chosen snapshot changes.
     """
 
@@ -299,7 +300,7 @@ class CatalogStore:
         self.paths = CatalogPaths()
         self._entries: list[str] = []
         self._entries_reason: str | None = None
-        self._files: tuple[CatalogFile, ...] = ()
+        self._files: tuple[_FileStatus, ...] = ()
         self._file_keys: dict[str, tuple[str, ...]] = {}
         self._files_stale = False
         # The file list or a file's outcome changed since the last `_choose`.
@@ -370,7 +371,7 @@ class CatalogStore:
                 "path": file.path,
                 "ok": file.ok,
                 "reason": file.reason,
-                "projections": list(_names_of(file.keys())),
+                "projections": list(_names_of(file.keys)),
             }
             for file in self._files
         ]
@@ -494,36 +495,39 @@ class CatalogStore:
         return out
 
     def _read_files(self) -> None:
+        """Read every named file; keep what each gives, never its raw JSON."""
         self._files_stale = False
-        files: list[CatalogFile] = []
-        for entry in self._entries:
-            try:
-                path = resolve_catalog_path(entry, self.paths.root, self.paths.home)
-            except CatalogFileError as error:
-                files.append(CatalogFile(entry, None, error.reason))
-                continue
-            files.append(self._read_file(path))
-        if tuple(files) != self._files:
-            self._files_news = True
-        self._files = tuple(files)
-        self._from_files = self._file_projections()
-
-    def _file_projections(self) -> dict[str, Projection[Any]]:
         found: dict[str, Projection[Any]] = {}
-        for file in self._files:
-            if file.ok:
-                assert file.section is not None
-                self._file_keys[file.path] = file.keys()
-                for name, outcome in _file_outcomes(file.section).items():
-                    found[name] = _snapshot(name, outcome, Source("file", file.path))
-                continue
-            # A file that gave projections before and cannot be read now
-            # discards them: never an older file's catalog in their place.
-            reason = f"catalog file not read: {file.reason}"
-            lost = _Outcome(CatalogState.DISCARDED, reason=reason)
-            for name in _names_of(self._file_keys.get(file.path, ())):
-                found[name] = _snapshot(name, lost, Source("file", file.path))
-        return found
+        statuses = []
+        for entry in self._entries:
+            file = self._read_entry(entry)
+            statuses.append(_FileStatus(file.path, file.ok, file.reason, file.keys()))
+            self._add_projections(found, file)
+        if tuple(statuses) != self._files:
+            self._files_news = True
+        self._files = tuple(statuses)
+        self._from_files = found
+
+    def _read_entry(self, entry: str) -> CatalogFile:
+        try:
+            path = resolve_catalog_path(entry, self.paths.root, self.paths.home)
+        except CatalogFileError as error:
+            return CatalogFile(entry, None, error.reason)
+        return self._read_file(path)
+
+    def _add_projections(self, found: dict[str, Projection[Any]], file: CatalogFile) -> None:
+        """What `file` gives, over what earlier files gave."""
+        source = Source("file", file.path)
+        if file.section is not None:
+            self._file_keys[file.path] = file.keys()
+            for name, outcome in _file_outcomes(file.section).items():
+                found[name] = _snapshot(name, outcome, source)
+            return
+        # A file that gave projections before and cannot be read now
+        # discards them: never an older file's catalog in their place.
+        lost = _Outcome(CatalogState.DISCARDED, reason=f"catalog file not read: {file.reason}")
+        for name in _names_of(self._file_keys.get(file.path, ())):
+            found[name] = _snapshot(name, lost, source)
 
     def _choose(self) -> None:
         """Pick each projection's source; a new pick is a new generation."""
@@ -531,7 +535,7 @@ class CatalogStore:
         for name in PROJECTIONS:
             inline = self._inline[name]
             picked = inline
-            if inline.state is CatalogState.ABSENT and name in self._from_files:
+            if name in self._from_files and inline.state in _GIVES_WAY:
                 picked = self._from_files[name]
             previous = self._chosen[name]
             if picked is previous or _same(picked, previous):
@@ -551,6 +555,11 @@ class CatalogStore:
         if outcome is None:
             return
         self._inline[name] = _snapshot(name, outcome, SETTINGS_SOURCE)
+
+
+# Inline states a file's projection replaces: never set, or cleared with
+# `null` (a user who removes an inline catalog falls back to the files).
+_GIVES_WAY = (CatalogState.ABSENT, CatalogState.CLEARED)
 
 
 def _names_of(keys: Iterable[str]) -> tuple[str, ...]:
@@ -595,6 +604,16 @@ def _snapshot(name: str, outcome: _Outcome, source: Source) -> Projection[Any]:
         fingerprint(document(value)),
         source=source,
     )
+
+
+@attrs.frozen
+class _FileStatus:
+    """A named file as last read: whether it was usable, and the keys it gave."""
+
+    path: str
+    ok: bool
+    reason: str | None
+    keys: tuple[str, ...]
 
 
 @attrs.define

@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.hints import ImportedModuleCallHint, catalog_status, expected_format
+from ..analysis.record_scan import record_entries
+from ..analysis.surfaces import is_fixed_core_path, tool_method
+from ..analysis.tool_call_review import ImportedModuleCallHint, catalog_status, expected_format
 from ..catalogs.model import ModuleCatalog, ModuleDescriptor, ModuleField, ToolFormat
 from ..catalogs.store import CatalogState, CatalogStore
 from ..catalogs.suggest import closest_names
@@ -31,14 +33,6 @@ CODE_TOOL_FORMAT = "tool-format-mismatch"
 CODE_UNLISTED_MEMBER = "unlisted-module-member"
 CODE_MISSING_INPUT = "missing-input-field"
 CODE_UNKNOWN_INPUT = "unknown-input-field"
-
-# The tool method of the same kind for the other format.
-_OTHER_FORMAT_METHOD = {
-    "call": "call_json",
-    "start": "start_json",
-    "call_json": "call",
-    "start_json": "start",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,9 +136,9 @@ def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> l
                     hint.literal_end,
                     f"{_tool_name(hint.literal_value)} is not listed with the {expected} "
                     f"format that tool.{hint.kind} uses; did you mean "
-                    f"`tool.{_OTHER_FORMAT_METHOD[hint.kind]}`?",
+                    f"`tool.{tool_method(hint.kind).counterpart}`?",
                     typed=hint.kind,
-                    candidates=(_OTHER_FORMAT_METHOD[hint.kind],),
+                    candidates=(tool_method(hint.kind).counterpart,),
                     name_span=(hint.callee_end - len(hint.kind), hint.callee_end),
                 )
             )
@@ -158,7 +152,7 @@ def _module_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list
     out = []
     tokens = analysis.syntax.tokens if analysis.syntax else []
     for hint in analysis.hints.imported_module_calls:
-        if not catalog.knows(hint.module_path) or hint.module_path[:2] == ("mod", "std"):
+        if not catalog.knows(hint.module_path) or is_fixed_core_path(hint.module_path):
             continue
         path = (*hint.module_path, hint.method)
         descriptor = catalog.descriptor(path)
@@ -241,33 +235,18 @@ def literal_record(tokens: list[Token], callee_end: int) -> RecordLiteral | None
         return None
     if tokens[index].kind is not Kind.LPAREN or tokens[index + 1].kind is not Kind.LBRACE:
         return None
-    opening = tokens[index + 1]
-    keys: list[tuple[str, int, int]] = []
-    depth = 0
-    expecting_key = True
-    multiline = False
-    last_end = opening.end
-    for token in tokens[index + 1 :]:
-        kind = token.kind
-        if kind is Kind.END:
-            return None
-        if kind in (Kind.RBRACE, Kind.RPAREN, Kind.RBRACKET):
-            depth -= 1
-            if depth == 0:
-                return RecordLiteral(tuple(keys), opening.end, token.start, last_end, multiline)
-        elif kind in (Kind.LBRACE, Kind.LPAREN, Kind.LBRACKET):
-            depth += 1
-            if depth == 1:
-                expecting_key = True
-                continue
-        elif depth == 1 and (kind is Kind.COMMA or kind is Kind.NEWLINE):
-            multiline = multiline or kind is Kind.NEWLINE
-            expecting_key = True
-        elif depth == 1 and expecting_key and kind is Kind.IDENT:
-            keys.append((token.text, token.start, token.end))
-            expecting_key = False
-        elif depth == 1:
-            expecting_key = False
-        if kind is not Kind.NEWLINE:
-            last_end = token.end
-    return None
+    read = record_entries(tokens, index + 1)
+    if read is None:
+        return None
+    keys = tuple(
+        (token.text, token.start, token.end)
+        for entry in read.entries
+        if not entry.is_empty and (token := tokens[entry.first]).kind is Kind.IDENT
+    )
+    multiline = any(tokens[entry.end].kind is Kind.NEWLINE for entry in read.entries)
+    last = read.closing - 1
+    while tokens[last].kind is Kind.NEWLINE:
+        last -= 1
+    return RecordLiteral(
+        keys, tokens[index + 1].end, tokens[read.closing].start, tokens[last].end, multiline
+    )

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..analysis import surfaces
 from ..analysis.input_records import InputRecordSite, input_record_site
-from ..analysis.members import STD_PATH, alias_metadata_truncated, member_receiver
+from ..analysis.members import alias_metadata_truncated, member_receiver
 from ..analysis.output_calls import OutputCall
 from ..analysis.sites import MemberSite
 from ..catalogs.model import (
@@ -45,7 +46,7 @@ Span = tuple[int, int]
 
 FIELD_KIND = types.CompletionItemKind.Field  # 5: members, record keys, workflow data
 PATH_KIND = types.CompletionItemKind.Module  # 9: `use mod.` path segments
-FIXED_ROOT_CHILDREN = frozenset({"std"})
+FIXED_ROOT_CHILDREN = frozenset(child.name for child in surfaces.ROOT_IMPORT_CHILDREN)
 
 
 # ---------------------------------------------------------------- LSP pieces
@@ -192,7 +193,7 @@ def import_path_children(
     if catalogs.module_catalog_state.unavailable:
         return [], True
     catalog = catalogs.module_catalog
-    if catalog is None or prefix[:2] == STD_PATH:
+    if catalog is None or surfaces.is_fixed_core_path(prefix):
         return [], False
     fixed = FIXED_ROOT_CHILDREN if prefix == ("mod",) else frozenset()
     children = [

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.surfaces import STD_MODULE_NAMES, TOOL_BINDING
+from ..analysis.surfaces import STD_MODULE_NAMES, TOOL_BINDING, TOOL_MODULE_PATH, std_module
 from ..syntax.check import SyntaxResult
 from ..syntax.codes import SyntaxCode
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
@@ -158,7 +158,7 @@ def _path_for(
     if name == TOOL_BINDING or name in STD_MODULE_NAMES:
         if not _is_receiver_or_callee(tokens, index):
             return None
-        return ("mod", "tool") if name == TOOL_BINDING else ("mod", "std", name)
+        return TOOL_MODULE_PATH if name == TOOL_BINDING else std_module(name).path
     return leaves.get(name)
 
 

@@ -19,7 +19,7 @@ from lsprotocol.converters import get_converter
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import KIND_LABELS, Binding
-from ..analysis.members import STD_PATH, BuiltIn, built_in_member, member_receiver
+from ..analysis.members import BuiltIn, built_in_member, member_receiver
 from ..analysis.sites import (
     ImportPathSite,
     MemberSite,
@@ -294,12 +294,12 @@ def _std_namespace_members(
 ) -> types.CompletionList | None:
     """`use mod.std` then `std.` (or deeper under it): the fixed children, else none."""
     record = member_receiver(context.analysis, site).prefix_import
-    if record is None or record.path[:2] != STD_PATH:
+    if record is None or not surfaces.is_fixed_core_path(record.path):
         return None
     source = context.analysis.source
     chain = tuple(source[start:end] for start, end in site.receivers)
     edit_range = context.range(site.member_start, site.member_end)
-    if record.path + chain[1:] == STD_PATH:
+    if record.path + chain[1:] == surfaces.STD_NAMESPACE_PATH:
         items = [
             _item(
                 child.name,

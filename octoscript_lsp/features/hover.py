@@ -6,7 +6,7 @@ from lsprotocol import types
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
-from ..analysis.members import STD_PATH, BuiltIn, member_receiver
+from ..analysis.members import BuiltIn, member_receiver
 from ..analysis.sites import MemberSite, member_site
 from ..syntax.tree import SymbolKind
 from . import catalog_hover, record_fields
@@ -51,7 +51,7 @@ def hover(
         # As in the reference, the name is resolved again at the occurrence, so
         # the import's own binding (not yet visible there) gets the plain hover.
         record = analysis.visible_import(occurrence.start, occurrence.end)
-        if record is not None and record.path == ("mod", "std", "assert"):
+        if record is not None and record.path == surfaces.ASSERT.path:
             return _plain(
                 surfaces.assert_documentation(symbol.name),
                 positions.range(occurrence.start, occurrence.end),
@@ -91,7 +91,7 @@ def _std_member_hover(
             raise _NoHover
         receiver = source[site.receiver[0] : site.receiver[1]]
         return _plain(module.member_documentation(member, receiver), member_range)
-    child = surfaces.import_path_child(STD_PATH, name)
+    child = surfaces.import_path_child(surfaces.STD_NAMESPACE_PATH, name)
     if child is None:
         raise _NoHover
     return _plain(child.documentation, member_range)

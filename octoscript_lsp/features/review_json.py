@@ -1,13 +1,13 @@
 """The tool-call review as JSON: the CLI's `tool-calls` keys and the
 `octoscript/toolCalls` object, with 1-based line/column in code points and
-UTF-8 byte spans. `analysis.hints` finds the calls; this module renders them.
+UTF-8 byte spans. `analysis/tool_call_review.py` finds the calls; this module renders them.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..analysis.hints import (
+from ..analysis.tool_call_review import (
     HintReport,
     ImportedModuleCallHint,
     ToolCallHint,

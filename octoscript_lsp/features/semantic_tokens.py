@@ -29,8 +29,7 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
-from ..analysis.surfaces import member as std_member
-from ..analysis.surfaces import std_module_for_import
+from ..analysis.surfaces import std_import_member
 from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
 from ..syntax.lexer import statement_key
 from ..syntax.statements import events_of
@@ -183,6 +182,14 @@ class _Statement:
 
 # Statement pieces by statement key (`lexer.statement_key`).
 StatementRoles = dict[str, _Statement]
+
+
+def carried_roles(analysis: DocumentAnalysis) -> StatementRoles:
+    """The roles memo this document's versions share (`analysis.reuse`)."""
+    return analysis.reuse.shared(_CARRIED_ROLES, dict)
+
+
+_CARRIED_ROLES = "semantic-token roles"
 # (offset of its first token, offset where the next statement starts, its
 # shape, its classification in this version).
 _Place = tuple[int, int, _Shape, _Rendered | None]
@@ -518,9 +525,7 @@ def _is_std_receiver(
 ) -> bool:
     if symbol is None or symbol.kind is not SymbolKind.IMPORT:
         return False
-    path = import_paths.get(symbol.start)
-    module = std_module_for_import(path) if path is not None else None
-    return module is not None and std_member(module, member) is not None
+    return std_import_member(import_paths.get(symbol.start), member) is not None
 
 
 # --------------------------------------------------------------------------- roles
@@ -625,12 +630,7 @@ def _is_std_member(
     receiver = node.children[0] if node.children else None
     if receiver is None or receiver.kind != "name":
         return False
-    symbol = occurrences.get(receiver.start)
-    if symbol is None or symbol.kind is not SymbolKind.IMPORT:
-        return False
-    path = import_paths.get(symbol.start)
-    module = std_module_for_import(path) if path is not None else None
-    return module is not None and std_member(module, token.text) is not None
+    return _is_std_receiver(occurrences.get(receiver.start), token.text, import_paths)
 
 
 def _apply_index_roles(roles: dict[int, Role], index: LexicalIndex) -> None:

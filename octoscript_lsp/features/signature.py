@@ -75,7 +75,7 @@ def _direct_assert(
     if analysis.imports.truncated:
         return None
     record = analysis.visible_import(*callee)
-    if record is None or record.path != ("mod", "std", "assert"):
+    if record is None or record.path != surfaces.ASSERT.path:
         return None
     name = analysis.source[callee[0] : callee[1]]
     return _help(

@@ -42,6 +42,12 @@ class _Piece:
 # while its first line has the same number and the same text before the
 # declaration: everything else it shows lies in its statement's own text.
 SymbolRendering = dict[int, _Piece]
+_CARRIED_RENDERING = "outline rendering"
+
+
+def carried_rendering(analysis: DocumentAnalysis) -> SymbolRendering:
+    """The rendered outline entries this document's versions share (`analysis.reuse`)."""
+    return analysis.reuse.shared(_CARRIED_RENDERING, dict)
 
 
 def document_symbols(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.hints import (
+from ..analysis.tool_call_review import (
     ImportedModuleCallHint,
     ToolCallHint,
     catalog_status,

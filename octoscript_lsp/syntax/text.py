@@ -1,11 +1,10 @@
-"""Characters and skips over raw source text, one definition for the lexer and
-the analysis.
+"""Characters of raw source text, one definition for the lexer and the analysis.
 
-The analysis reads some things straight from the text (a `let` initializer's
-record shape, the path before a cursor, a declaration header) where the
-token stream is not at hand or would cost more; it must read identifiers,
-whitespace and comments exactly as the lexer does, so both take them from
-here.
+The analysis reads some things straight from the text (the path before a
+cursor, a declaration header) where the token stream is not at hand or
+would cost more; it must read identifiers and whitespace exactly as the
+lexer does, so both take them from here. Comments and strings are read by
+`trivia.py`.
 """
 
 from __future__ import annotations
@@ -55,50 +54,6 @@ def skip_space_backward(source: str, end: int) -> int:
     while end > 0 and source[end - 1] in ASCII_SPACE:
         end -= 1
     return end
-
-
-def skip_trivia(source: str, index: int, limit: int | None = None) -> int | None:
-    """Skip whitespace and comments from `index`; None when a block comment
-    does not close before `limit` (the end of the text by default)."""
-    limit = len(source) if limit is None else limit
-    while True:
-        while index < limit and source[index] in TRIVIA_SPACE:
-            index += 1
-        if index + 1 >= limit or source[index] != "/":
-            return index
-        following = source[index + 1]
-        if following == "/":
-            index += 2
-            while index < limit and source[index] not in "\n\r":
-                index += 1
-        elif following == "*":
-            close = source.find("*/", index + 2, limit)
-            if close == -1:
-                return None
-            index = close + 2
-        else:
-            return index
-
-
-def skip_string(source: str, index: int, limit: int) -> tuple[int | None, bool]:
-    """Skip a string literal's body from `index` (just after its opening quote).
-
-    (after the closing quote, True) when it closes before `limit`; (None,
-    False) at a line break, which ends an unterminated string as the lexer
-    sees it; (where the scan stopped, False) when `limit` comes first.
-    Escapes are skipped whole, not checked (the lexer reports bad ones).
-    """
-    while index < limit:
-        char = source[index]
-        if char == '"':
-            return index + 1, True
-        if char == "\\":
-            index += 2
-        elif char in "\n\r":
-            return None, False
-        else:
-            index += 1
-    return index, False
 
 
 def has_bare_carriage_return(text: str) -> bool:

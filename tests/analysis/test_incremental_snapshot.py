@@ -5,10 +5,10 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.analysis.document import LEXICAL_SUMMARIES, DocumentAnalysis
 from octoscript_lsp.analysis.lexical import LexicalIndex, build_lexical_index
-from octoscript_lsp.analysis.lexical_units import piecewise_index, unit_summaries
 from octoscript_lsp.analysis.sites import open_delimiters_before
+from octoscript_lsp.analysis.statement_index import piecewise_index, unit_summaries
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens
 from octoscript_lsp.syntax.outline import top_level_declarations
@@ -155,7 +155,9 @@ def test_unchanged_statements_reuse_their_summaries():
     second = DocumentAnalysis(edited, 2, first)
     _ = second.completion_index
     # Memo entries are (offset, summary): the summary objects are what is reused.
-    summaries = [[id(entry[1]) for entry in a.unit_memo.found] for a in (first, second)]
+    summaries = [
+        [id(entry[1]) for entry in a.reuse.left(LEXICAL_SUMMARIES).found] for a in (first, second)
+    ]
     changed = [old != new for old, new in zip(*summaries, strict=True)]
     # The edited statement, and the one before it: the lexer restarts at the
     # line break in front of the edit, so that statement's last token is new.

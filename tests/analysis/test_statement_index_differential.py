@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.lexical_units import StatementIndex
+from octoscript_lsp.analysis.statement_index import StatementIndex
 from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from tests.analysis.test_incremental_snapshot import answers, index_view, plain_index, snapshot
 

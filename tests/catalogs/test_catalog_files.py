@@ -209,13 +209,24 @@ def test_the_last_file_wins_and_settings_win_over_files() -> None:
     assert store.tools.source.kind == "settings"
 
 
-def test_an_inline_null_clears_even_when_a_file_gives_the_key() -> None:
+def test_an_inline_null_falls_back_to_the_files() -> None:
     disk = FakeDisk()
     disk.files["/w/a.json"] = [ECHO]
-    store = store_with(disk, {"catalogFiles": ["a.json"]})
-    assert tool_names(store) == ["text.echo"]
+    store = store_with(disk, {"catalogFiles": ["a.json"], "toolCatalog": [SHOUT]})
+    assert tool_names(store) == ["text.shout"]
     store.apply_settings({"octoscript": {"toolCatalog": None}})
+    assert tool_names(store) == ["text.echo"]
+    assert store.tools.source.path == "/w/a.json"
+    store.apply_settings({"octoscript": {"catalogFiles": None}})
     assert store.tools.state is CatalogState.CLEARED
+
+
+def test_an_inline_catalog_discarded_is_not_replaced_by_a_file() -> None:
+    disk = FakeDisk()
+    disk.files["/w/a.json"] = [ECHO]
+    store = store_with(disk, {"catalogFiles": ["a.json"], "toolCatalog": [SHOUT, SHOUT]})
+    assert store.tools.state is CatalogState.DISCARDED
+    assert store.tools.source.kind == "settings"
 
 
 def test_generations_grow_when_a_reload_changes_something_only() -> None:

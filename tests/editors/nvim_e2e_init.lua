@@ -154,16 +154,22 @@ local function position_of(bufnr, needle, offset)
   return nil
 end
 
-local function completion_labels(bufnr)
-  local position = position_of(bufnr, 'tool.call("', #'tool.call("')
-  assert(position, "tool.call site not found in the test file")
-  local result, request_err = request(bufnr, "textDocument/completion", {
+-- The result of `method` at `offset` characters into the first `needle`.
+local function request_at(bufnr, method, needle, offset)
+  local position = position_of(bufnr, needle, offset)
+  assert(position, needle .. " not found in the test file")
+  local result, request_err = request(bufnr, method, {
     textDocument = { uri = uri(bufnr) },
     position = position,
   }, 8000)
   if request_err then
     error(request_err)
   end
+  return result
+end
+
+local function completion_labels(bufnr)
+  local result = request_at(bufnr, "textDocument/completion", 'tool.call("', #'tool.call("')
   local labels = {}
   for _, item in ipairs(result.items or result) do
     table.insert(labels, item.label)
@@ -245,15 +251,7 @@ local function run()
 
   -- 3. hover on the `let` binding name
   ok, err = pcall(function()
-    local position = position_of(bufnr, "let greeting", #"let ")
-    assert(position, "let binding not found in the test file")
-    local result, request_err = request(bufnr, "textDocument/hover", {
-      textDocument = { uri = uri(bufnr) },
-      position = position,
-    }, 8000)
-    if request_err then
-      error(request_err)
-    end
+    local result = request_at(bufnr, "textDocument/hover", "let greeting", #"let ")
     results.hover = hover_text(result.contents)
   end)
   if not ok then

@@ -22,10 +22,11 @@ import json
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.editors.server_program import server_command
 
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN_DIR = REPO / "editors" / "neovim"
@@ -37,15 +38,6 @@ SOURCE = """use mod.tool
 let greeting = "hi"
 let out = tool.call("")
 """
-
-
-def _server_command() -> Path:
-    bindir = Path(sys.executable).parent
-    for name in ("octoscript-lsp", "octoscript-lsp.exe"):
-        candidate = bindir / name
-        if candidate.exists():
-            return candidate
-    return bindir / "octoscript-lsp"
 
 
 def _tail(path: str | None, limit: int = 4000) -> str:
@@ -122,7 +114,7 @@ def nvim_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         env[var] = str(directory)
     env.update(
         OCTOSCRIPT_NVIM_PLUGIN=str(PLUGIN_DIR),
-        OCTOSCRIPT_LSP_CMD=str(_server_command()),
+        OCTOSCRIPT_LSP_CMD=str(server_command()),
         OCTOSCRIPT_TEST_RESULT=str(result_path),
         OCTOSCRIPT_NVIM_MODE=mode,
     )
@@ -145,7 +137,7 @@ def nvim_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
     results["_setup"] = request.param
     results["_diagnostics"] = (
         f"nvim {nvim} ({results.get('nvim_version')}), {mode}\n"
-        f"server command: {_server_command()}\nerrors: {results.get('errors')}\n"
+        f"server command: {server_command()}\nerrors: {results.get('errors')}\n"
         f"nvim stderr:\n{completed.stderr[-2000:]}\n"
         f"lsp.log tail:\n{_tail(results.get('log_path'))}"
     )

@@ -206,14 +206,25 @@ async def test_the_reload_command_reads_the_files_again(fresh, tmp_path: Path):
     catalog = tmp_path / "tools.json"
     write_json(catalog, [ECHO])
     await start(fresh, tmp_path, {"catalogFiles": ["tools.json"]})
-    assert await tool_names(fresh) == (["text.echo"], False)
+    assert await tool_names(fresh, URI + "#1") == (["text.echo"], False)
+    session.open_document(fresh, UNLISTED, uri=URI)
+
+    async def unlisted() -> bool:
+        return await _advice(fresh) == ["unlisted-tool"]
+
+    await until(unlisted, seconds=WITHIN_SECONDS + 1)
     write_json(catalog, [SHOUT])
-    assert await tool_names(fresh) == (["text.echo"], False)  # not read per request
+    assert await tool_names(fresh, URI + "#2") == (["text.echo"], False)  # not read per request
     answer = await fresh.workspace_execute_command_async(
         types.ExecuteCommandParams(command=RELOAD_COMMAND)
     )
     assert session.plain(answer)["toolCatalog"]["entries"] == 1
-    assert await tool_names(fresh) == (["text.shout"], False)
+
+    async def listed() -> bool:
+        return await _advice(fresh) == []
+
+    await until(listed)
+    assert await tool_names(fresh, URI + "#3") == (["text.shout"], False)
 
 
 async def test_the_reload_command_is_advertised(fresh, tmp_path: Path):

@@ -1,11 +1,7 @@
-"""The shared text toolkit reads identifiers, trivia and strings as the lexer does."""
+"""The shared text toolkit reads identifiers and whitespace as the lexer does."""
 
 from __future__ import annotations
 
-from hypothesis import given
-from hypothesis import strategies as st
-
-from octoscript_lsp.syntax.lexer import tokenize
 from octoscript_lsp.syntax.text import (
     has_bare_carriage_return,
     identifier_end,
@@ -13,10 +9,7 @@ from octoscript_lsp.syntax.text import (
     is_canonical_identifier,
     skip_space_backward,
     skip_space_forward,
-    skip_string,
-    skip_trivia,
 )
-from octoscript_lsp.syntax.tokens import Kind
 
 
 def test_identifier_runs():
@@ -31,38 +24,9 @@ def test_identifier_runs():
     assert not is_canonical_identifier("")
 
 
-def test_trivia_and_space():
-    source = "a  // note\n /* block */\tb"
-    assert skip_trivia(source, 1) == len(source) - 1
-    assert skip_trivia("x /* open", 1) is None
-    # The limit ends a comment scan as it ends the text.
-    assert skip_trivia(source, 1, limit=source.index("/*") + 3) is None
-    assert skip_trivia("a / b", 1) == 2  # a slash that opens no comment
+def test_space():
     assert skip_space_forward(" \v\tx", 0) == 3
     assert skip_space_backward("x \v\t", 4) == 1
-
-
-def test_strings():
-    source = 'say("a \\" b", "c")'
-    body = source.index('"') + 1
-    assert skip_string(source, body, len(source)) == (source.index(","), True)
-    assert skip_string('"open\nnext"', 1, 11) == (None, False)
-    assert skip_string('"abc"', 1, 3) == (3, False)
-
-
-@given(st.text(alphabet='ab_1 \t\n/*"\\x', max_size=30))
-def test_skip_trivia_lands_on_the_lexer_next_token(source: str):
-    """From the start of the text, skipping trivia reaches the first token the
-    lexer makes (or the end), unless a block comment never closes."""
-    lexed = tokenize(source)
-    found = skip_trivia(source, 0)
-    if found is None:
-        assert "/*" in source
-        return
-    first = next((t for t in lexed.tokens if t.kind is not Kind.NEWLINE), None)
-    newline_first = lexed.tokens[0].kind is Kind.NEWLINE
-    if first is not None and not newline_first and not lexed.diagnostics:
-        assert found == first.start
 
 
 def test_a_bare_carriage_return_is_one_not_before_a_line_feed():

@@ -6,7 +6,7 @@ import pytest
 from blake3 import blake3
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.hints import (
+from octoscript_lsp.analysis.tool_call_review import (
     EMPTY_HINTS,
     HintReport,
     ToolCallHint,

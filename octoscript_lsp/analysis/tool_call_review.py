@@ -35,12 +35,11 @@ from .imports import ImportReport, ModuleImport
 from .lexical import LexicalIndex, Symbol, build_lexical_index
 from .records import RecordReport
 from .statement_facts import PrefixFacts, facts_of, import_report
+from .surfaces import tool_method
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
 
-DIRECT_KINDS = ("call", "start", "call_json", "start_json")
-JSON_KINDS = frozenset({"call_json", "start_json"})
 DYNAMIC_LABEL = "dynamic"
 DIGEST_PREFIX = "blake3:"
 
@@ -177,7 +176,7 @@ def direct_tool_call_kind(tokens: list[Token], index: int) -> str | None:
     if not _member_call(tokens, index) or tokens[index].text != "tool":
         return None
     method = tokens[index + 2].text
-    return method if method in DIRECT_KINDS else None
+    return method if tool_method(method) is not None else None
 
 
 def _tool_call_hint(source: str, tokens: list[Token], index: int, kind: str) -> ToolCallHint:
@@ -326,7 +325,8 @@ def tool_call_label(hint: ToolCallHint, source: str) -> str:
 
 
 def expected_format(kind: str) -> str:
-    return "json" if kind in JSON_KINDS else "text"
+    """The catalog format a direct call of method `kind` expects."""
+    return tool_method(kind).format.value
 
 
 def catalog_status(hint: ToolCallHint, catalogs: CatalogStore | None) -> str:

@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
-from dataclasses import dataclass
-from operator import itemgetter
+from dataclasses import dataclass, field
+from operator import attrgetter
+from typing import NamedTuple
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.lexer import LexResult
@@ -30,9 +31,52 @@ from ..syntax.tokens import Token
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
 from .lexical import OPEN_END, Binding, LexicalIndex, Occurrence, Symbol, innermost_visible
 
-# (kind, name, start, end, visible_start, visible_end, references, top_level),
-# offsets relative to the statement's first token; visible_end may be OPEN_END.
-LocalSymbol = tuple[SymbolKind, str, int, int, int, int, tuple[tuple[int, int], ...], bool]
+
+class LocalSymbol(NamedTuple):
+    """A binding of one statement, its offsets relative to the statement's first token."""
+
+    kind: SymbolKind
+    name: str
+    start: int
+    end: int
+    visible_start: int
+    visible_end: int  # may be OPEN_END: visible past its statement
+    references: tuple[tuple[int, int], ...]  # resolved inside the statement
+    top_level: bool
+
+
+class FreeName(NamedTuple):
+    """A reference no binding inside its statement resolves, relative offsets."""
+
+    name: str
+    start: int
+    end: int
+
+
+@dataclass(slots=True)
+class _OpenSymbol:
+    """A `LocalSymbol` while its statement is replayed: its end and references grow."""
+
+    kind: SymbolKind
+    name: str
+    start: int
+    end: int
+    visible_start: int
+    top_level: bool
+    visible_end: int = OPEN_END
+    references: list[tuple[int, int]] = field(default_factory=list)
+
+    def closed(self) -> LocalSymbol:
+        return LocalSymbol(
+            self.kind,
+            self.name,
+            self.start,
+            self.end,
+            self.visible_start,
+            self.visible_end,
+            tuple(self.references),
+            self.top_level,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +84,7 @@ class UnitSummary:
     """One top-level statement's bindings, references and sites, relative."""
 
     symbols: tuple[LocalSymbol, ...]  # in definition order
-    free: tuple[tuple[str, int, int], ...]  # references no binding inside resolves
+    free: tuple[FreeName, ...]
     sites: tuple[tuple[int, int], ...]
     occurrences: int  # definitions plus references resolved inside
     balanced: bool  # every scope it opens it closes
@@ -54,9 +98,9 @@ UnitMemo = StatementMemo[UnitSummary]
 
 def summarize_unit(tokens: list[Token], events: list[tuple], base: int) -> UnitSummary:
     """Replay one statement's events with only the top-level scope around them."""
-    symbols: list[list] = []
+    symbols: list[_OpenSymbol] = []
     scopes: list[tuple[dict[str, int], list[int]]] = [({}, [])]
-    free: list[tuple[str, int, int]] = []
+    free: list[FreeName] = []
     sites: list[tuple[int, int]] = []
     occurrences = 0
     for event in events:
@@ -68,52 +112,47 @@ def summarize_unit(tokens: list[Token], events: list[tuple], base: int) -> UnitS
             for bindings, _ in reversed(scopes):
                 index = bindings.get(token.text)
                 if index is not None:
-                    symbols[index][6].append(span)
+                    symbols[index].references.append(span)
                     occurrences += 1
                     break
             else:
-                free.append((token.text, span[0], span[1]))
+                free.append(FreeName(token.text, span[0], span[1]))
         elif tag == DEFINE:
             token = tokens[event[1]]
             occurrences += 1
             index = len(symbols)
             visible_start = event[3] - base
             symbols.append(
-                [
+                _OpenSymbol(
                     event[2],
                     token.text,
                     token.start - base,
                     token.end - base,
                     visible_start,
-                    OPEN_END,
-                    [],
                     len(scopes) == 1,
-                ]
+                )
             )
             bindings, defined = scopes[-1]
             shadowed = bindings.get(token.text)
             bindings[token.text] = index
             if shadowed is not None:
-                symbols[shadowed][5] = visible_start
+                symbols[shadowed].visible_end = visible_start
             defined.append(index)
         elif tag == PUSH:
             scopes.append(({}, []))
         elif tag == POP and len(scopes) > 1:
             _, defined = scopes.pop()
             for index in defined:
-                if symbols[index][5] == OPEN_END:
-                    symbols[index][5] = event[1] - base
+                if symbols[index].visible_end == OPEN_END:
+                    symbols[index].visible_end = event[1] - base
     return UnitSummary(
-        tuple(
-            (kind, name, start, end, visible, visible_end, tuple(refs), top)
-            for kind, name, start, end, visible, visible_end, refs, top in symbols
-        ),
+        tuple(symbol.closed() for symbol in symbols),
         tuple(free),
         tuple(sites),
         occurrences,
         len(scopes) == 1,
-        tuple(number for number, symbol in enumerate(symbols) if symbol[7]),
-        tuple(sorted(range(len(symbols)), key=lambda number: symbols[number][2])),
+        tuple(number for number, symbol in enumerate(symbols) if symbol.top_level),
+        tuple(sorted(range(len(symbols)), key=lambda number: symbols[number].start)),
     )
 
 
@@ -139,13 +178,24 @@ def unit_summaries(
     )
 
 
-# A top-level binding: (statement position, number in its summary).
-_Top = tuple[int, int]
-# A reference no binding inside its statement resolves: (statement position,
-# start, end), offsets relative to the statement, so the table outlives edits
-# that only move statements.
-_Free = tuple[int, int, int]
-_statement_of = itemgetter(0)
+class _Top(NamedTuple):
+    """A top-level binding: its statement's position, its number in the summary."""
+
+    statement: int
+    number: int
+
+
+class _Free(NamedTuple):
+    """A reference no binding inside its statement resolves. Offsets are
+    relative to the statement, so the table outlives edits that only move
+    statements."""
+
+    statement: int
+    start: int
+    end: int
+
+
+_statement_of = attrgetter("statement")
 
 
 def piecewise_index(
@@ -262,7 +312,7 @@ _MAX_CARRIED_CHANGES = 8
 
 def _top_names(summary: UnitSummary) -> tuple[tuple[int, str], ...]:
     symbols = summary.symbols
-    return tuple((number, symbols[number][1]) for number in summary.tops)
+    return tuple((number, symbols[number].name) for number in summary.tops)
 
 
 class _StartLookup:
@@ -320,7 +370,7 @@ class StatementIndex:
                     if summary.tops:
                         symbols = summary.symbols
                         for number in summary.tops:
-                            tops.setdefault(symbols[number][1], []).append((position, number))
+                            tops.setdefault(symbols[number].name, []).append(_Top(position, number))
                 self._tops = tops
         return self._tops
 
@@ -333,13 +383,13 @@ class StatementIndex:
                 free: dict[str, list[_Free]] = {}
                 for position, (_, summary) in enumerate(self.pieces):
                     for name, start, end in summary.free:
-                        free.setdefault(name, []).append((position, start, end))
+                        free.setdefault(name, []).append(_Free(position, start, end))
                 self._free = free
         return self._free
 
     def _visible_start(self, entry: _Top) -> int:
-        base, summary = self.pieces[entry[0]]
-        return summary.symbols[entry[1]][4] + base
+        base, summary = self.pieces[entry.statement]
+        return summary.symbols[entry.number].visible_start + base
 
     def occurrence_count(self) -> int:
         """Definitions plus resolved references, as the plain build counts them."""
@@ -348,7 +398,7 @@ class StatementIndex:
         for name, references in self._free_table().items():
             entries = tops.get(name)
             if entries:
-                first = entries[0][0]
+                first = entries[0].statement
                 count += len(references) - bisect_right(references, first, key=_statement_of)
         return count
 
@@ -367,34 +417,36 @@ class StatementIndex:
     def _make(self, position: int, number: int) -> Symbol:
         base, summary = self.pieces[position]
         local = summary.symbols[number]
-        references = [(start + base, end + base) for start, end in local[6]]
-        visible_end = self.source_length if local[5] == OPEN_END else local[5] + base
-        if local[7]:
-            entries = self._top_table()[local[1]]
-            at = bisect_left(entries, (position, number))
+        references = [(start + base, end + base) for start, end in local.references]
+        visible_end = (
+            self.source_length if local.visible_end == OPEN_END else local.visible_end + base
+        )
+        if local.top_level:
+            entries = self._top_table()[local.name]
+            at = bisect_left(entries, _Top(position, number))
             following = entries[at + 1] if at + 1 < len(entries) else None
             if following is not None:
                 visible_end = self._visible_start(following)
-            if following is None or following[0] != position:
+            if following is None or following.statement != position:
                 # The last top-level binding of its name in its statement:
                 # later statements' unresolved references up to the next one are its.
-                free = self._free_table().get(local[1], ())
+                free = self._free_table().get(local.name, ())
                 low = bisect_right(free, position, key=_statement_of)
                 high = (
                     len(free)
                     if following is None
-                    else bisect_right(free, following[0], key=_statement_of)
+                    else bisect_right(free, following.statement, key=_statement_of)
                 )
                 bases = self.bases
                 references.extend(
                     (start + bases[at], end + bases[at]) for at, start, end in free[low:high]
                 )
         return Symbol(
-            local[0],
-            local[1],
-            local[2] + base,
-            local[3] + base,
-            local[4] + base,
+            local.kind,
+            local.name,
+            local.start + base,
+            local.end + base,
+            local.visible_start + base,
             visible_end,
             references,
         )
@@ -406,7 +458,7 @@ class StatementIndex:
         if not entries:
             return None
         at = bisect_left(entries, position, key=_statement_of) - 1
-        return None if at < 0 else self._symbol(entries[at][0], entries[at][1])
+        return None if at < 0 else self._symbol(*entries[at])
 
     @property
     def symbols(self) -> list[Symbol]:
@@ -437,7 +489,7 @@ class StatementIndex:
         base, summary = self.pieces[position]
         relative = start - base
         for number, local in enumerate(summary.symbols):
-            if local[2] == relative:
+            if local.start == relative:
                 return self._symbol(position, number)
         return None
 
@@ -457,11 +509,11 @@ class StatementIndex:
         base, summary = self.pieces[position]
         relative = offset - base
         for number, local in enumerate(summary.symbols):
-            if hit(local[2], local[3], relative):
+            if hit(local.start, local.end, relative):
                 return Occurrence(
-                    self._symbol(position, number), local[2] + base, local[3] + base, True
+                    self._symbol(position, number), local.start + base, local.end + base, True
                 )
-            for start, end in local[6]:
+            for start, end in local.references:
                 if hit(start, end, relative):
                     symbol = self._symbol(position, number)
                     return Occurrence(symbol, start + base, end + base, False)
@@ -482,7 +534,7 @@ class StatementIndex:
         candidates = [
             self._symbol(position, number)
             for number, local in enumerate(summary.symbols)
-            if local[1] == name
+            if local.name == name
         ]
         # Of the earlier statements only the last top-level binding of the
         # name can still be visible: it ended every one before it.
@@ -503,31 +555,34 @@ class StatementIndex:
         open_to_end = offset < self.source_length
         for name, entries in self._top_table().items():
             last = entries[-1]
-            if last[0] < position:  # the usual case: every binding of it is earlier
+            if last.statement < position:  # the usual case: every binding of it is earlier
                 if not open_to_end:
                     continue
                 top_position, number = last
             else:
-                if entries[0][0] >= position:
+                if entries[0].statement >= position:
                     continue  # bound in this statement or later only
                 at = bisect_left(entries, position, key=_statement_of) - 1
                 if self._visible_start(entries[at + 1]) <= offset:
                     continue
                 top_position, number = entries[at]
-            chosen[name] = Binding(name, pieces[top_position][1].symbols[number][0])
+            chosen[name] = Binding(name, pieces[top_position][1].symbols[number].kind)
         # A binding of the statement at `offset` wins over every earlier
         # statement's: it became visible later.
         base, summary = self.pieces[position]
         relative = offset - base
         best: dict[str, tuple[int, int]] = {}
         for local in summary.symbols:
-            if local[4] <= relative and (local[5] == OPEN_END or relative < local[5]):
-                if local[5] == OPEN_END and not self._symbol_visible_to(position, local, offset):
+            visible_end = local.visible_end
+            if local.visible_start <= relative and (
+                visible_end == OPEN_END or relative < visible_end
+            ):
+                if visible_end == OPEN_END and not self._symbol_visible_to(position, local, offset):
                     continue
-                rank = (local[4], local[2])
-                if local[1] not in best or rank > best[local[1]]:
-                    best[local[1]] = rank
-                    chosen[local[1]] = Binding(local[1], local[0])
+                rank = (local.visible_start, local.start)
+                if local.name not in best or rank > best[local.name]:
+                    best[local.name] = rank
+                    chosen[local.name] = Binding(local.name, local.kind)
         return [chosen[name] for name in sorted(chosen)]
 
     def _symbol_visible_to(self, position: int, local: LocalSymbol, offset: int) -> bool:

@@ -1,0 +1,160 @@
+"""Where comments and strings end, by the lexer's rules: the one trivia reader.
+
+Code outside the lexer that reads raw text (the string and comment regions
+the cursor sites use, a `let` initializer's shape, the text between a call's
+parentheses) must skip comments and strings exactly where the lexer does, or
+a site inside what the lexer calls a comment gets answers. So every such
+reader asks this module; none searches for `*/` or a closing quote itself
+(`tests/architecture/test_one_model.py` keeps it so), and
+`tests/syntax/test_trivia.py` compares these rules with the lexer on random
+text.
+
+The rules, as the lexer applies them (`lexer._skip_block_comment`,
+`_scan_string`, `_scan_escape`):
+
+- a line comment runs to the next line break (LF or CR) or the end;
+- a block comment closes at `*/`, except that a `*` not followed by `/`
+  consumes the character after it too, so `**/` does not close one (the
+  inherited tokenizer's rule) while `***/` does;
+- a double-quoted string closes at `"` and is cut short by a line break; an
+  escape is skipped whole: `\\` and one character, `\\u` and at most four
+  hexadecimal digits, or `\\u{...}` (a malformed one runs to the next `}` or
+  LF, past quotes and CRs).
+
+Callers decide where a comment or string starts (a `/` followed by `/` or
+`*`, a `"`); a `'` is an ordinary character here.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .text import TRIVIA_SPACE
+
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+_LINE_BREAK = re.compile(r"[\n\r]")
+_STRING_STOP = re.compile(r'["\\\n\r]')
+_MAX_BRACED_DIGITS = 6
+_PLAIN_DIGITS = 4
+
+
+def opens_comment(source: str, index: int, limit: int | None = None) -> bool:
+    """Whether a comment starts at `index` (`//` or `/*`, both before `limit`)."""
+    limit = len(source) if limit is None else limit
+    return index + 1 < limit and source[index] == "/" and source[index + 1] in "/*"
+
+
+def line_comment_end(source: str, start: int, limit: int | None = None) -> int:
+    """The line break (or `limit`) ending the line comment opening at `start`;
+    just after the `//` when `limit` comes before that."""
+    limit = len(source) if limit is None else limit
+    body = start + 2
+    if body >= limit:
+        return body
+    found = _LINE_BREAK.search(source, body, limit)
+    return limit if found is None else found.start()
+
+
+def block_comment_end(source: str, start: int, limit: int | None = None) -> int | None:
+    """Just after the `*/` closing the block comment opening at `start`; None
+    when it does not close before `limit` (the end of the text by default)."""
+    limit = len(source) if limit is None else limit
+    find = source.find
+    index = start + 2
+    while True:
+        star = find("*", index, limit)
+        if star == -1 or star + 1 >= limit:
+            return None
+        if source[star + 1] == "/":
+            return star + 2
+        # A `*` that does not close takes the next character with it.
+        index = star + 2
+
+
+def comment_end(source: str, start: int, limit: int | None = None) -> int | None:
+    """Where the comment opening at `start` ends (see `opens_comment`); None for
+    a block comment still open at `limit`."""
+    if source[start + 1] == "/":
+        return line_comment_end(source, start, limit)
+    return block_comment_end(source, start, limit)
+
+
+class StringEnd(NamedTuple):
+    """How a string literal's body ends."""
+
+    end: int  # after the closing quote; else the line break, or where `limit` stopped the scan
+    closed: bool
+    at_line_break: bool  # cut short by a line break, as the lexer ends an unterminated string
+
+
+def string_end(source: str, index: int, limit: int | None = None) -> StringEnd:
+    """Read a string literal's body from `index` (just after its opening quote)."""
+    limit = len(source) if limit is None else limit
+    search = _STRING_STOP.search
+    while index < limit:
+        found = search(source, index, limit)
+        if found is None:
+            return StringEnd(limit, False, False)
+        index = found.start()
+        char = source[index]
+        if char == '"':
+            return StringEnd(index + 1, True, False)
+        if char != "\\":
+            return StringEnd(index, False, True)
+        index = _escape_end(source, index + 1)
+    return StringEnd(index, False, False)
+
+
+def _escape_end(source: str, index: int) -> int:
+    """After the escape whose character (after the backslash) is at `index`."""
+    if index >= len(source):
+        return index
+    if source[index] != "u":
+        return index + 1
+    return _unicode_escape_end(source, index + 1)
+
+
+def _unicode_escape_end(source: str, index: int) -> int:
+    length = len(source)
+    if index < length and source[index] == "{":
+        index += 1
+        digits_start = index
+        while index < length and source[index] in _HEX_DIGITS:
+            index += 1
+        digits = index - digits_start
+        if not 1 <= digits <= _MAX_BRACED_DIGITS or source[index : index + 1] != "}":
+            # The lexer skips a malformed braced escape to its `}` or the line's LF.
+            while index < length and source[index] not in "}\n":
+                index += 1
+        return index + 1 if source[index : index + 1] == "}" else index
+    digits_start = index
+    while index < length and index - digits_start < _PLAIN_DIGITS and source[index] in _HEX_DIGITS:
+        index += 1
+    return index
+
+
+def skip_string(source: str, index: int, limit: int) -> tuple[int | None, bool]:
+    """Skip a string literal's body from `index` (just after its opening quote).
+
+    (after the closing quote, True) when it closes before `limit`; (None,
+    False) at a line break, which ends an unterminated string as the lexer
+    sees it; (where the scan stopped, False) when `limit` comes first.
+    """
+    found = string_end(source, index, limit)
+    return (None, False) if found.at_line_break else (found.end, found.closed)
+
+
+def skip_trivia(source: str, index: int, limit: int | None = None) -> int | None:
+    """Skip whitespace and comments from `index`; None when a block comment
+    does not close before `limit` (the end of the text by default)."""
+    limit = len(source) if limit is None else limit
+    while True:
+        while index < limit and source[index] in TRIVIA_SPACE:
+            index += 1
+        if not opens_comment(source, index, limit):
+            return index
+        end = comment_end(source, index, limit)
+        if end is None:
+            return None
+        index = end

@@ -1,0 +1,56 @@
+"""The one hand-over between versions (`analysis/reuse.py`)."""
+
+from __future__ import annotations
+
+from octoscript_lsp.analysis.document import TEXT_REGIONS, DocumentAnalysis
+from octoscript_lsp.analysis.reuse import Reuse
+from octoscript_lsp.features import semantic_tokens, symbols
+from octoscript_lsp.syntax.statements import EMPTY_MEMO
+
+
+def test_a_view_reaches_every_later_version_until_one_builds_its_own():
+    first = Reuse()
+    first.advance(None)
+    first.hand_on("view", "one")
+    second = Reuse(first)
+    second.advance(None)
+    assert second.earlier("view", None) == "one"
+    third = Reuse(second)  # the second version never built it
+    third.advance(None)
+    assert third.earlier("view", None) == "one"
+    third.hand_on("view", "three")
+    assert third.earlier("view", None) == "one"  # this version still reads the earlier one
+    assert Reuse(third).earlier("view", None) == "three"
+
+
+def test_a_once_view_reaches_only_the_next_version_and_is_taken_once():
+    first = Reuse()
+    first.hand_on_once("index", "one")
+    second = Reuse(first)
+    assert Reuse(second).take_once("index") is None
+    assert second.take_once("index") == "one"
+    assert second.take_once("index") is None
+    assert Reuse(first).take_once("index") == "one"  # each successor has its own
+
+
+def test_statement_memos_are_advanced_and_caches_shared():
+    first = Reuse()
+    first.advance(None)
+    first.hand_on("memo", EMPTY_MEMO)
+    cache = first.shared("cache", dict)
+    second = Reuse(first)
+    second.advance(None)
+    assert second.earlier("memo", None) == EMPTY_MEMO.advanced(None)
+    assert second.shared("cache", dict) is cache
+
+
+def test_analyses_hand_on_through_reuse_only():
+    first = DocumentAnalysis("let a = 1\n", 1)
+    regions = first.regions
+    roles = semantic_tokens.carried_roles(first)
+    rendering = symbols.carried_rendering(first)
+    second = DocumentAnalysis("let a = 2\n", 2, first)
+    assert second.reuse.earlier(TEXT_REGIONS, None) is regions
+    assert semantic_tokens.carried_roles(second) is roles
+    assert symbols.carried_rendering(second) is rendering
+    assert semantic_tokens.carried_roles(DocumentAnalysis("let a = 2\n", 2)) is not roles

@@ -1,0 +1,136 @@
+"""Each concept is decided in one place (docs/architecture.md, "One of each").
+
+These read the package's source, as the layer test does, so a second copy of
+a table, type or rule fails here instead of drifting quietly.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+from .test_layers import PACKAGE, modules
+
+SURFACES = PACKAGE / "analysis" / "surfaces.py"
+
+
+def _trees() -> dict[str, tuple[Path, ast.Module]]:
+    return {module: (path, ast.parse(path.read_text())) for module, path in modules().items()}
+
+
+def _string_constants(tree: ast.Module) -> list[tuple[int, str]]:
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    ]
+
+
+def test_one_tool_method_table():
+    """The method names of `mod.tool` are written only in `surfaces.TOOL_METHODS`."""
+    methods = {"call_json", "start_json"}
+    offenders = [
+        f"{module}:{line}"
+        for module, (path, tree) in _trees().items()
+        if path != SURFACES
+        for line, value in _string_constants(tree)
+        if value in methods
+    ]
+    assert offenders == []
+
+
+def test_one_tool_format_type():
+    found = [
+        module
+        for module, (_, tree) in _trees().items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ClassDef) and node.name == "ToolFormat"
+    ]
+    assert found == ["octoscript_lsp.catalogs.model"]
+
+
+def _is_std_path_literal(node: ast.AST) -> bool:
+    """A tuple literal starting `("mod", "std"` (the std path written out again)."""
+    if not isinstance(node, ast.Tuple) or len(node.elts) < 2:
+        return False
+    head = node.elts[:2]
+    return all(isinstance(item, ast.Constant) for item in head) and [
+        item.value for item in head
+    ] == ["mod", "std"]
+
+
+def test_one_std_path():
+    """`("mod", "std")` is spelled once; "under `mod.std`" is `surfaces.is_fixed_core_path`."""
+    found = [
+        f"{module}:{node.lineno}"
+        for module, (_, tree) in _trees().items()
+        for node in ast.walk(tree)
+        if _is_std_path_literal(node)
+    ]
+    assert found == ["octoscript_lsp.analysis.surfaces:" + str(_std_path_line())]
+
+
+def _std_path_line() -> int:
+    for number, line in enumerate(SURFACES.read_text().splitlines(), start=1):
+        if line.startswith("STD_NAMESPACE_PATH"):
+            return number
+    raise AssertionError("surfaces.STD_NAMESPACE_PATH is missing")
+
+
+def test_one_trivia_reader():
+    """Only `syntax/trivia.py` looks for the end of a block comment outside the
+    lexer, whose rules it applies (`tests/syntax/test_trivia.py` compares them)."""
+    allowed = {PACKAGE / "syntax" / "trivia.py", PACKAGE / "syntax" / "lexer.py"}
+    offenders = [
+        f"{module}:{line}"
+        for module, (path, tree) in _trees().items()
+        if path not in allowed
+        for line, value in _string_constants(tree)
+        if "*/" in value and not _is_docstring_line(tree, line)
+    ]
+    assert offenders == []
+
+
+def _is_docstring_line(tree: ast.Module, line: int) -> bool:
+    """Docstrings and comments may name `*/`; code may not search for it."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            docstring = ast.get_docstring(node, clean=False)
+            body = node.body
+            if docstring is not None and body and body[0].lineno <= line <= body[0].end_lineno:
+                return True
+    return False
+
+
+def test_versions_hand_on_only_through_reuse():
+    """No module reads another object's `__dict__` to find what an earlier
+    version computed, and the open-document record keeps no feature caches:
+    `analysis/reuse.py` is the one hand-over."""
+    readers = [
+        f"{module}:{node.lineno}"
+        for module, (_, tree) in _trees().items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr == "__dict__"
+    ]
+    assert readers == []
+    documents = ast.parse((PACKAGE / "documents.py").read_text())
+    record = next(
+        node
+        for node in ast.walk(documents)
+        if isinstance(node, ast.ClassDef) and node.name == "OpenDocument"
+    )
+    fields = {
+        node.target.id
+        for node in record.body
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+    }
+    assert fields == {
+        "version",
+        "analysis",
+        "positions",
+        "refused",
+        "previous",
+        "advised",
+        "advice",
+        "workspace_outline",
+    }
