@@ -187,7 +187,9 @@ class Discovery:
             force_exclude=_choose(self.selection.force_exclude, values.get("force-exclude"), False),
         )
 
-    def targets(self, paths: list[str]) -> list[Target]:
+    def targets(self, paths: list[str], stdin_filename: str | None = None) -> list[Target]:
+        """The files to read, each with its configuration; `-` takes the configuration
+        of `stdin_filename` when one is given, else of the working folder."""
         out: list[Target] = []
         seen: set[str] = set()
 
@@ -199,7 +201,8 @@ class Discovery:
 
         for path in paths:
             if path == STDIN:
-                add(path, self.config_for(os.getcwd()))
+                named = os.path.dirname(os.path.abspath(stdin_filename or "-"))
+                add(path, self.config_for(named))
             elif os.path.isdir(path):
                 found = self._walk(path)
                 if not found:

@@ -251,7 +251,7 @@ def _run_check(args: argparse.Namespace) -> int:
         raise UsageError("--diff goes with --fix (format --diff shows formatting)")
     if args.fix and STDIN in args.paths:
         raise UsageError("--fix rewrites files; it does not read `-` (stdin)")
-    targets = _discovery(args).targets(args.paths)
+    targets = _discovery(args).targets(args.paths, args.stdin_filename)
     cli_catalogs = _catalogs(args.settings)
     configs = {t.config.path: t.config for t in targets if t.config is not None}
     profiles = {None: _profile(None, args, cli_catalogs)}
@@ -280,7 +280,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.command == "check":
         return _run_check(args)
     if args.command == "format":
-        targets = _discovery(args).targets(args.paths)
+        targets = _discovery(args).targets(args.paths, args.stdin_filename)
         options = FormatOptions(args.check, args.diff, args.quiet, args.stdin_filename)
         return run_format([t.path for t in targets], options, args.jobs or default_jobs())
     paths = [t.path for t in Discovery(None, None, Selection(), _warn).targets(args.paths)]

@@ -193,3 +193,10 @@ def test_catalog_files_in_either_form_from_the_configuration(tmp_path: Path) -> 
     missing = run("check", cwd=tmp_path)
     assert "catalog file" in err(missing) and "missing.json" in err(missing)
     assert "[unlisted-tool]" not in out(missing)
+
+
+def test_stdin_takes_the_configuration_of_its_filename(tmp_path: Path) -> None:
+    write(tmp_path / "flows" / "octoscript.toml", 'ignore = ["single-quoted"]\n')
+    plain = run("check", "-", stdin=BROKEN, cwd=tmp_path)
+    named = run("check", "--stdin-filename", "flows/x.octoscript", "-", stdin=BROKEN, cwd=tmp_path)
+    assert (plain.returncode, named.returncode) == (1, 0)
