@@ -94,6 +94,8 @@ class Tally:
             self.unreadable += 1
             return
         self.files += 1
+        if not checked.findings:
+            return
         severities = Counter(item.severity for item in checked.findings)
         self.errors += severities["error"]
         self.warnings += severities["warning"]
