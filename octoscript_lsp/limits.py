@@ -108,12 +108,10 @@ MAX_WORKSPACE_SYMBOLS = 256
 # farther than this edit distance whatever the name's length.
 MAX_SUGGESTIONS = 3
 MAX_SUGGESTION_DISTANCE = 3
-# Command line: a `--settings` / `catalog check` file holds at most the three
-# projections' retained budgets plus the properties the parsers ignore.
-MAX_SETTINGS_FILE_BYTES = 4 * 1024 * 1024
-# Catalog files named by the `catalogFiles` setting (catalogs/files.py): at
-# most this many, each at most this size (the three projections' retained
-# budgets with room for the fields the parsers ignore).
+# Catalog files named by the `catalogFiles` setting (catalogs/files.py), and
+# the command line's `--settings` / `catalog check` file: at most this many,
+# each at most this size (the projections' retained budgets with room for the
+# fields the parsers ignore).
 MAX_CATALOG_FILES = 16
 MAX_CATALOG_FILE_BYTES = 1024 * 1024
 

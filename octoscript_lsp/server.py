@@ -125,11 +125,12 @@ class OctoscriptServer(LanguageServer):
         self.catalogs.apply_did_change_configuration(params)
         settings = params.get("settings") if isinstance(params, dict) else None
         self.preferences = preferences.from_settings(settings, self.preferences)
+        self.watch_catalog_files()
         self.republish_all()
 
     def reload_catalog_files(self) -> None:
-        self.catalogs.reload_files()
-        self.republish_all()
+        if self.catalogs.reload_files():
+            self.republish_all()
 
     def watch_catalog_files(self) -> None:
         """Ask the client to watch the named catalog files (again when the list changes)."""

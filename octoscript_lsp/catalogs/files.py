@@ -148,8 +148,11 @@ def decode_json(data: bytes) -> object:
     except json.JSONDecodeError as error:
         where = f"line {error.lineno}, column {error.colno}"
         raise CatalogFileError(f"not valid JSON: {error.msg} at {where}") from error
-    except (ValueError, RecursionError) as error:
+    except RecursionError as error:
         raise CatalogFileError("not valid JSON: nested too deeply") from error
+    except ValueError as error:
+        # Python refuses to convert an integer of thousands of digits.
+        raise CatalogFileError("not valid JSON: a number has too many digits") from error
 
 
 def unknown_key_reason(key: str, known: Iterable[str]) -> str:

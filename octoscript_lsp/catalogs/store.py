@@ -72,6 +72,9 @@ TOOLS = "toolCatalog"
 MODULES = "moduleCatalog"
 WORKFLOW = "workflowData"
 PROJECTIONS = (TOOLS, MODULES, WORKFLOW)
+# How the reason of a projection discarded because its file could not be
+# read begins (the file itself is reported, not the projection's content).
+UNREAD_FILE = "catalog file not read:"
 
 T = TypeVar("T")
 
@@ -305,6 +308,8 @@ class CatalogStore:
         self._files_stale = False
         # The file list or a file's outcome changed since the last `_choose`.
         self._files_news = False
+        # Grows by one with every change a reader could see (a projection or a file).
+        self.revision = 0
         # `initializationOptions` not parsed yet (see `apply_initialization_options`).
         self._pending_options: dict[str, Any] | None = None
 
@@ -428,8 +433,8 @@ class CatalogStore:
         """Apply raw ``workspace/didChangeConfiguration`` params."""
         self._settle()
         if not isinstance(params, dict) or "settings" not in params:
-            reason = "didChangeConfiguration params are malformed"
-            self._apply_all(_Outcome(CatalogState.CLEARED, reason=reason))
+            self._clear_all("didChangeConfiguration params are malformed")
+            self._settle()
             self._choose()
             return
         self.apply_settings(params["settings"])
@@ -443,14 +448,13 @@ class CatalogStore:
 
     def _apply_settings(self, settings: object) -> None:
         if not isinstance(settings, dict):
-            self._apply_all(_Outcome(CatalogState.CLEARED, reason="settings is not an object"))
+            self._clear_all("settings is not an object")
             return
         if SETTINGS_KEY not in settings:
             return
         section = settings[SETTINGS_KEY]
         if not isinstance(section, dict):
-            reason = "settings.octoscript is not an object"
-            self._apply_all(_Outcome(CatalogState.CLEARED, reason=reason))
+            self._clear_all("settings.octoscript is not an object")
             return
         self._apply(TOOLS, _refreshed_single(section, TOOL_KEY, parse_tool_catalog))
         self._apply(MODULES, _refreshed_single(section, MODULE_KEY, parse_module_catalog))
@@ -458,19 +462,20 @@ class CatalogStore:
         if CATALOG_FILES_KEY in section:
             self._take_entries(section[CATALOG_FILES_KEY])
 
-    def reload_files(self) -> None:
-        """Read every named catalog file again (a change on disk, or a command)."""
+    def reload_files(self) -> bool:
+        """Read every named catalog file again; whether anything visible changed."""
         self._settle()
+        before = self.revision
         self._files_stale = bool(self._entries) or bool(self._files)
         self._settle()
+        return self.revision != before
 
     def files_changed(self, paths: Iterable[str]) -> bool:
-        """Re-read the files when one of `paths` is named; whether it was."""
+        """Re-read the files when one of `paths` is named; whether anything changed."""
         named = set(self.watched_paths())
         if not any(os.path.normpath(path) in named for path in paths):
             return False
-        self.reload_files()
-        return True
+        return self.reload_files()
 
     # -- internals ---------------------------------------------------------
     def _take_entries(self, value: object) -> None:
@@ -525,7 +530,7 @@ class CatalogStore:
             return
         # A file that gave projections before and cannot be read now
         # discards them: never an older file's catalog in their place.
-        lost = _Outcome(CatalogState.DISCARDED, reason=f"catalog file not read: {file.reason}")
+        lost = _Outcome(CatalogState.DISCARDED, reason=f"{UNREAD_FILE} {file.reason}")
         for name in _names_of(self._file_keys.get(file.path, ())):
             found[name] = _snapshot(name, lost, source)
 
@@ -544,8 +549,15 @@ class CatalogStore:
             generation = self._current[name].generation + 1
             self._current[name] = attrs.evolve(picked, generation=generation)
             changed = True
-        if changed and self._on_change is not None:
-            self._on_change()
+        if changed:
+            self.revision += 1
+            if self._on_change is not None:
+                self._on_change()
+
+    def _clear_all(self, reason: str) -> None:
+        """Settings gone as a whole: every inline catalog cleared, no file named."""
+        self._apply_all(_Outcome(CatalogState.CLEARED, reason=reason))
+        self._take_entries(None)
 
     def _apply_all(self, outcome: _Outcome) -> None:
         for name in PROJECTIONS:

@@ -2,11 +2,12 @@
 
 The file holds the object an editor sends as `settings.octoscript` (or a
 host's bare tool-catalog array; inputs.read_settings). It is applied to a
-fresh `CatalogStore` exactly as a configuration refresh, so the schema
-validation and the fail-closed rules are the server's own: a malformed,
-duplicate or over-limit projection is discarded as a whole, `null` clears,
-and the workflow pair travels together. Its `catalogFiles` are read as the
-server reads them, relative paths from the settings file's directory.
+fresh `CatalogStore` as `initializationOptions` are, which is also how the
+server reads a catalog file, so the schema validation and the fail-closed
+rules are the server's own: a malformed (`null` included), duplicate or
+over-limit projection is discarded as a whole, and a workflow catalog may
+come without its step context. Its `catalogFiles` are read as the server
+reads them, relative paths from the settings file's directory.
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ def load_catalogs(path: str) -> CatalogStore:
     store.paths.root = os.path.dirname(os.path.abspath(path))
     # The user's own `~/`, as a shell would expand it on the command line.
     store.paths.home = os.path.expanduser("~")
-    store.apply_settings({SETTINGS_KEY: section})
+    # Read as the server reads `initializationOptions` and catalog files, so
+    # `catalog check` says what an editor would keep from this file.
+    store.apply_initialization_options({SETTINGS_KEY: section})
     return store
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..catalogs.files import SETTINGS_KEYS, CatalogFileError, decode_json, settings_section
-from ..limits import MAX_SETTINGS_FILE_BYTES, MAX_SOURCE_BYTES, READ_CHUNK_BYTES
+from ..limits import MAX_CATALOG_FILE_BYTES, MAX_SOURCE_BYTES, READ_CHUNK_BYTES
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # an error (or, with --strict, a warning) was found; a file would change
@@ -123,7 +123,7 @@ def read_settings(path: str) -> dict[str, Any]:
     ``{"octoscript": {...}}``), or a bare array: a host's tool catalog. The
     forms and their errors are the server's own (catalogs/files.py).
     """
-    data = read_bounded(path, MAX_SETTINGS_FILE_BYTES)
+    data = read_bounded(path, MAX_CATALOG_FILE_BYTES)
     try:
         return settings_section(decode_json(data), SETTINGS_KEYS)
     except CatalogFileError as error:

@@ -18,7 +18,7 @@ import attrs
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from ..catalogs.store import PROJECTIONS, CatalogState
+from ..catalogs.store import PROJECTIONS, UNREAD_FILE, CatalogState
 
 # The method of the notification that tells opted-in clients the catalog
 # state changed (docs/catalogs.md), and the client capability that opts in.
@@ -148,6 +148,8 @@ class Announcer:
         self.told_generations[name] = entry["generation"]
         if entry["state"] != CatalogState.DISCARDED.value:
             return None
+        if (entry["reason"] or "").startswith(UNREAD_FILE):
+            return None  # the file not read is logged, once, by `_file_news`
         source = _source_label(entry["source"])
         return f"Octoscript: {name} from {source} discarded: {entry['reason']}"
 

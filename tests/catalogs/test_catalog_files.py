@@ -276,8 +276,11 @@ def test_only_named_files_changing_read_again() -> None:
     store = store_with(disk, {"catalogFiles": ["a.json"]})
     assert tool_names(store) == ["text.echo"]
     assert store.files_changed(["/w/other.json"]) is False
-    assert store.files_changed(["/w/./a.json"]) is True
+    assert disk.reads == ["/w/a.json"]
+    assert store.files_changed(["/w/./a.json"]) is False  # read again, the same
     assert disk.reads == ["/w/a.json", "/w/a.json"]
+    disk.files["/w/a.json"] = [SHOUT]
+    assert store.files_changed(["/w/a.json"]) is True
 
 
 def test_a_bad_setting_names_no_files_and_says_why() -> None:
