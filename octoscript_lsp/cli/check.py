@@ -94,15 +94,15 @@ class Tally:
             self.unreadable += 1
             return
         self.files += 1
+        self.failed_files += 1 if checked.fails else 0
+        self.fixed += checked.fixed
+        self.diffed += 1 if checked.diffed else 0
         if not checked.findings:
             return
         severities = Counter(item.severity for item in checked.findings)
         self.errors += severities["error"]
         self.warnings += severities["warning"]
         self.infos += severities["info"] + severities["hint"]
-        self.failed_files += 1 if checked.fails else 0
-        self.fixed += checked.fixed
-        self.diffed += 1 if checked.diffed else 0
         self.by_code.update(item.code or "(no code)" for item in checked.findings)
 
     def exit_code(self, options: CheckOptions) -> int:
