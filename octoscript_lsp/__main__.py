@@ -1,5 +1,7 @@
 """`python -m octoscript_lsp`: run the language server (same as `octoscript-lsp`)."""
 
+import sys
+
 from .launch import main
 
-main()
+sys.exit(main())

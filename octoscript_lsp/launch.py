@@ -87,7 +87,7 @@ def configure_logging(options: argparse.Namespace) -> None:
         )
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+def main(argv: Sequence[str] | None = None) -> int:
     """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`."""
     options = parse_arguments(argv)
     configure_logging(options)
@@ -102,4 +102,4 @@ def main(argv: Sequence[str] | None = None) -> None:
         server = importlib.import_module("octoscript_lsp.server")
     finally:
         gc.set_threshold(*thresholds)
-    server.serve()
+    return server.serve()

@@ -125,3 +125,17 @@ MAX_SEMANTIC_VISIBLE_LOOKUPS = 64
 # the last answer (`semantic_layout`); a larger edit takes the whole-document
 # pass, which also prunes the per-statement memo.
 MAX_SEMANTIC_SPLICED_STATEMENTS = 64
+
+# Command line (`octoscript check` / `format --jobs`)
+# Files handed to a worker process at a time: large enough that the pool's
+# messages cost little beside the work, small enough to keep both cores busy
+# to the end.
+CLI_FILES_PER_TASK = 32
+# Fewer files than this are checked in the one process: starting workers
+# costs more than it saves.
+CLI_MIN_FILES_FOR_JOBS = 16
+MAX_CLI_JOBS = 256
+# A project configuration file (pyproject.toml / octoscript.toml) read by the CLI.
+MAX_CONFIG_FILE_BYTES = 1024 * 1024
+# `--fix` rounds per file: a fix can make another one possible (or needed).
+MAX_FIX_ROUNDS = 8

@@ -54,6 +54,10 @@ workspace_symbols = lazy_module("octoscript_lsp.features.workspace_symbols")
 ADVISORY_DELAY_SECONDS = 0.3
 
 
+# `octoscript-lsp` started with no stdin or stdout (file descriptor closed).
+EXIT_NO_STDIO = 1
+
+
 class OctoscriptServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__(
@@ -76,6 +80,8 @@ class OctoscriptServer(LanguageServer):
         self.preferences = preferences.DEFAULTS
         self.reader: MessageReader | None = None
         self.delivery = diagnostics.Delivery()
+        self.shut_down = False  # a `shutdown` request came
+        self.exit_code = 0  # what the process returns (`exit` sets it)
         self._refresh_pending = False
         # The pending advice pass of each document (at most one, see `publish`).
         self._advice_timers: dict[str, asyncio.TimerHandle] = {}
@@ -645,16 +651,35 @@ def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.
     return tool_calls.code_lenses(state.analysis, state.positions, ls.catalogs)
 
 
-def main(argv: Sequence[str] | None = None) -> None:
+@server.feature(types.SHUTDOWN)
+def shutdown_request(ls: OctoscriptServer, params: None) -> None:
+    ls.shut_down = True
+
+
+@server.feature(types.EXIT)
+def exit_notification(ls: OctoscriptServer, params: None) -> None:
+    # The specification: exit code 0 after a `shutdown` request, 1 without one.
+    ls.exit_code = 0 if ls.shut_down else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
     """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`
     (the installed program starts through `launch.main`)."""
     options = launch.parse_arguments(argv)
     launch.configure_logging(options)
-    serve()
+    return serve()
 
 
-def serve() -> None:
-    """Speak LSP on stdin/stdout until the client ends the session."""
+def serve() -> int:
+    """Speak LSP on stdin/stdout until the client ends the session; the exit code."""
+    if sys.stdin is None or sys.stdout is None:
+        # Started with file descriptor 0 or 1 closed: nothing to talk over.
+        if sys.stderr is not None:
+            sys.stderr.write(
+                "octoscript-lsp: standard input or output is closed; "
+                "the server talks LSP over stdin/stdout\n"
+            )
+        return EXIT_NO_STDIO
     server.reader = MessageReader(sys.stdin.buffer).start()
     server._thread_pool = ReadExecutor(server.reader)  # pygls reads through it
     # attrs and cattrs keep the source of every method they generate (for
@@ -666,7 +691,8 @@ def serve() -> None:
     # which otherwise revisit them all every few keystrokes (~40 -> ~20 ms).
     gc.freeze()
     server.start_io(stdin=server.reader)
+    return server.exit_code
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

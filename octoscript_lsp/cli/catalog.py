@@ -19,6 +19,7 @@ from typing import Any
 
 from ..catalogs.store import SETTINGS_KEY, CatalogState, CatalogStore, Projection, Source
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, read_settings
+from .project import ProjectConfig
 
 
 def load_catalogs(path: str) -> CatalogStore:
@@ -32,6 +33,57 @@ def load_catalogs(path: str) -> CatalogStore:
     # `catalog check` says what an editor would keep from this file.
     store.apply_initialization_options({SETTINGS_KEY: section})
     return store
+
+
+def announce(store: CatalogStore, origin: str) -> None:
+    """Warn on stderr about each discarded projection, and about a file that gives none."""
+    for line in discarded(store):
+        sys.stderr.write(f"octoscript: warning: {origin}: {line}\n")
+    if all_absent(store):
+        sys.stderr.write(
+            f"octoscript: warning: {origin}: no toolCatalog, moduleCatalog or workflow keys "
+            "(the file holds the settings.octoscript object itself)\n"
+        )
+
+
+def project_catalogs(config: ProjectConfig) -> CatalogStore | None:
+    """The catalogs a project configuration names, or None when it names none.
+
+    `catalogFiles` are read exactly as the server reads the setting (both file
+    forms, the same bounds; paths relative to the configuration's folder).
+    `settings` is the settings object, inline as a table or a settings file's
+    name; as in an editor, its catalog keys win over the files'.
+    """
+    files = config.get("catalogFiles")
+    settings = config.get("settings")
+    if files is None and settings is None:
+        return None
+    section: dict[str, Any] = {}
+    if isinstance(settings, str):
+        named = config.relative(settings)
+        section = read_settings(named)
+        if isinstance(section.get("catalogFiles"), list):
+            # A settings file's own catalog files are relative to it.
+            folder = os.path.dirname(named)
+            section["catalogFiles"] = [
+                os.path.join(folder, entry) if _relative(entry) else entry
+                for entry in section["catalogFiles"]
+            ]
+    elif isinstance(settings, dict):
+        section = dict(settings)
+    if files is not None:
+        earlier = section.get("catalogFiles")
+        section["catalogFiles"] = [*files, *(earlier if isinstance(earlier, list) else ())]
+    store = CatalogStore()
+    store.paths.root = config.root
+    store.paths.home = os.path.expanduser("~")
+    store.apply_settings({SETTINGS_KEY: section})
+    announce(store, config.path or "configuration")
+    return store
+
+
+def _relative(entry: object) -> bool:
+    return isinstance(entry, str) and not entry.startswith("~") and not os.path.isabs(entry)
 
 
 def _projections(store: CatalogStore) -> dict[str, Projection[Any]]:

@@ -1,17 +1,80 @@
-"""`octoscript check`: syntax errors and catalog advice as text, JSON or GitHub annotations."""
+"""`octoscript check`: syntax errors and catalog advice as text, JSON or GitHub annotations.
+
+Each file is checked on its own (`check_file`, possibly in a worker process,
+see jobs.py) into a `CheckedFile` holding exactly what is printed for it;
+the parent prints them in the order of the files and adds up the tally.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
+from ..analysis.document import DocumentAnalysis
 from ..catalogs.store import CatalogStore
-from .findings import FileFindings, Finding, check_source
-from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, STDIN, UnreadableInput, read_source
+from .findings import FileFindings, Finding, findings_of, too_large
+from .fixes import fix_text
+from .formatting import unified_diff
+from .inputs import (
+    EXIT_FINDINGS,
+    EXIT_OK,
+    EXIT_USAGE,
+    STDIN,
+    ChangedOnDisk,
+    OversizedInput,
+    SourceFile,
+    UnreadableInput,
+    UnwritableOutput,
+    read_input,
+    read_stdin,
+    write_atomically,
+)
+from .jobs import map_in_order
+from .rules import Rules, apply_rules
+from .sarif import sarif_log
 
-OUTPUT_FORMATS = ("text", "json", "github")
+OUTPUT_FORMATS = ("text", "json", "github", "sarif")
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What one project configuration (with the flags over it) asks of its files."""
+
+    catalogs: CatalogStore | None = None
+    rules: Rules = Rules()
+    strict: bool = False
+
+
+@dataclass(frozen=True)
+class CheckOptions:
+    output_format: str = "text"
+    stdin_filename: str | None = None
+    # Profiles by configuration file (None: no configuration); see `check_file`.
+    profiles: dict[str | None, Profile] = field(default_factory=lambda: {None: Profile()})
+    exit_zero: bool = False
+    statistics: bool = False
+    quiet: bool = False
+    fix: bool = False
+    diff: bool = False
+    # `-` is read by the parent before any worker starts (workers have no stdin).
+    stdin: SourceFile | UnreadableInput | None = None
+
+
+@dataclass
+class CheckedFile:
+    """One file's outcome, as printed: small enough to send back from a worker."""
+
+    path: str = ""
+    stdout: str = ""
+    stderr: str = ""
+    findings: list[Finding] = field(default_factory=list)
+    unreadable: bool = False
+    fails: bool = False  # an error, or with --strict a warning, is left
+    fixed: int = 0
+    diffed: bool = False
 
 
 @dataclass
@@ -19,29 +82,59 @@ class Tally:
     files: int = 0
     errors: int = 0
     warnings: int = 0
-    invalid_files: int = 0
+    infos: int = 0
+    failed_files: int = 0  # files with an error (or a --strict warning) left
+    fixed: int = 0
+    diffed: int = 0
     unreadable: int = 0
+    by_code: Counter[str] = field(default_factory=Counter)
 
-    def add(self, found: FileFindings) -> None:
+    def add(self, checked: CheckedFile) -> None:
+        if checked.unreadable:
+            self.unreadable += 1
+            return
         self.files += 1
-        self.errors += sum(1 for item in found.errors if item.severity == "error")
-        self.warnings += sum(1 for item in found.errors if item.severity != "error")
-        self.warnings += len(found.advice)
-        self.invalid_files += 0 if found.valid else 1
+        self.failed_files += 1 if checked.fails else 0
+        self.fixed += checked.fixed
+        self.diffed += 1 if checked.diffed else 0
+        if not checked.findings:
+            return
+        severities = Counter(item.severity for item in checked.findings)
+        self.errors += severities["error"]
+        self.warnings += severities["warning"]
+        self.infos += severities["info"] + severities["hint"]
+        self.by_code.update(item.code or "(no code)" for item in checked.findings)
 
-    def exit_code(self, strict: bool) -> int:
+    def exit_code(self, options: CheckOptions) -> int:
+        """Errors fail; warnings fail with --strict; info never does."""
         if self.unreadable:
             return EXIT_USAGE
-        if self.invalid_files or (strict and self.warnings):
-            return EXIT_FINDINGS
-        return EXIT_OK
+        if options.exit_zero:
+            return EXIT_OK
+        if options.diff:
+            return EXIT_FINDINGS if self.diffed else EXIT_OK
+        return EXIT_FINDINGS if self.failed_files else EXIT_OK
 
     def summary(self) -> str:
-        files = "1 file" if self.files == 1 else f"{self.files} files"
-        errors = "1 error" if self.errors == 1 else f"{self.errors} errors"
-        warnings = "1 warning" if self.warnings == 1 else f"{self.warnings} warnings"
-        tail = f", {self.unreadable} unreadable" if self.unreadable else ""
-        return f"checked {files}: {errors}, {warnings}{tail}"
+        parts = [_count(self.errors, "error"), _count(self.warnings, "warning")]
+        if self.infos:
+            parts.append(f"{self.infos} info")
+        if self.unreadable:
+            parts.append(f"{self.unreadable} unreadable")
+        if self.fixed:
+            parts.append(f"{self.fixed} fixed")
+        return f"checked {_count(self.files, 'file')}: " + ", ".join(parts)
+
+    def statistics(self) -> str:
+        """One line per code, most frequent first: `count  code`."""
+        rows = sorted(self.by_code.items(), key=lambda row: (-row[1], row[0]))
+        width = max((len(str(count)) for _, count in rows), default=1)
+        return "".join(f"{count:>{width}}  {code}\n" for code, count in rows)
+
+
+def _count(number: int, noun: str) -> str:
+    plural = noun + ("es" if noun.endswith("x") else "s")
+    return f"1 {noun}" if number == 1 else f"{number} {plural}"
 
 
 def _text_line(path: str, item: Finding) -> str:
@@ -72,39 +165,98 @@ def _github_line(path: str, item: Finding) -> str:
     return f"::{command} {properties}::{_github_escape(item.message)}\n"
 
 
-def _print_findings(found: FileFindings, line: Callable[[str, Finding], str]) -> None:
-    for item in [*found.errors, *found.advice]:
-        sys.stdout.write(line(found.path, item))
+def _lines(found: FileFindings, line: Callable[[str, Finding], str]) -> str:
+    return "".join(line(found.path, item) for item in [*found.errors, *found.advice])
 
 
-def _print(found: FileFindings, output_format: str, with_advice: bool) -> None:
+def render(found: FileFindings, output_format: str, with_advice: bool) -> str:
+    if output_format == "sarif":
+        return ""  # one log for the whole run, printed at the end
     if output_format == "json":
-        sys.stdout.write(json.dumps(found.report_json(with_advice), ensure_ascii=False) + "\n")
-    elif output_format == "github":
-        _print_findings(found, _github_line)
+        return json.dumps(found.report_json(with_advice), ensure_ascii=False) + "\n"
+    if output_format == "github":
+        return _lines(found, _github_line)
+    return _lines(found, _text_line)
+
+
+def _fix(
+    source: SourceFile, shown: str, profile: Profile, options: CheckOptions
+) -> tuple[str, str, str, int]:
+    """(text to check, stdout, stderr, fixes applied) after --fix (and --diff)."""
+    outcome = fix_text(shown, source.text, profile.catalogs, profile.rules)
+    said = "".join(
+        f"{'would fix' if options.diff else 'fixed'} {shown}:{item.line}:{item.column}: "
+        f"{item.title} [{item.code}]\n"
+        for item in outcome.applied
+    )
+    if outcome.refused is not None:
+        count = _count(len(outcome.applied), "fix")
+        return source.text, "", f"octoscript: {shown}: {count} not applied: {outcome.refused}\n", 0
+    if not outcome.applied:
+        return source.text, "", "", 0
+    if options.diff:
+        return source.text, unified_diff(source, outcome.text, "fixed"), said, 0
+    write_atomically(source, outcome.text)
+    return outcome.text, "", said, len(outcome.applied)
+
+
+def check_file(options: CheckOptions, item: tuple[str, str | None]) -> CheckedFile:
+    """Read, (fix,) and check one file; everything printed for it is in the result."""
+    path, config = item
+    profile = options.profiles[config]
+    shown = options.stdin_filename if path == STDIN and options.stdin_filename else path
+    stdout = stderr = ""
+    fixed = 0
+    try:
+        source = read_input(path, options.stdin)
+        text = source.text
+        if options.fix and path != STDIN:
+            text, stdout, stderr, fixed = _fix(source, shown, profile, options)
+    except OversizedInput as error:
+        found = too_large(shown, error.size)
+    except (UnreadableInput, UnwritableOutput, ChangedOnDisk) as error:
+        return CheckedFile(shown, stderr=f"octoscript: {error}\n", unreadable=True)
     else:
-        _print_findings(found, _text_line)
+        analysis = DocumentAnalysis(text)
+        found = findings_of(shown, analysis, profile.catalogs)
+        apply_rules(found, analysis, profile.rules)
+    listed = not options.diff and not (options.statistics and options.output_format == "text")
+    if listed:
+        stdout += render(found, options.output_format, profile.catalogs is not None)
+    severities = {finding.severity for finding in found.all}
+    return CheckedFile(
+        shown,
+        stdout=stdout,
+        stderr=stderr,
+        findings=found.all,
+        fails="error" in severities or (profile.strict and "warning" in severities),
+        fixed=fixed,
+        diffed=options.diff and bool(stdout),
+    )
 
 
-def run_check(
-    paths: list[str],
-    output_format: str,
-    catalogs: CatalogStore | None,
-    strict: bool,
-    stdin_filename: str | None,
-) -> int:
+def run_check(targets: list[tuple[str, str | None]], options: CheckOptions, jobs: int = 1) -> int:
+    """Check `targets` (path, configuration file) and print every report in order."""
+    if any(path == STDIN for path, _ in targets):
+        options = replace(options, stdin=read_stdin())
     tally = Tally()
-    for path in paths:
-        try:
-            source = read_source(path)
-        except UnreadableInput as error:
-            sys.stderr.write(f"octoscript: {error}\n")
-            tally.unreadable += 1
-            continue
-        shown = stdin_filename if path == STDIN and stdin_filename else path
-        found = check_source(shown, source.text, catalogs)
-        tally.add(found)
-        _print(found, output_format, catalogs is not None)
-    if output_format == "text":
-        sys.stdout.write(tally.summary() + "\n")
-    return tally.exit_code(strict)
+    reported: list[tuple[str, list[Finding]]] = []
+    unreadable: list[str] = []
+    for checked in map_in_order(check_file, options, targets, jobs):
+        sys.stderr.write(checked.stderr)
+        sys.stdout.write(checked.stdout)
+        tally.add(checked)
+        if checked.unreadable:
+            unreadable.append(checked.stderr.strip())
+        elif options.output_format == "sarif":
+            reported.append((checked.path, checked.findings))
+    status = tally.exit_code(options)
+    if options.output_format == "sarif":
+        log = sarif_log(reported, unreadable, successful=not tally.unreadable)
+        sys.stdout.write(json.dumps(log, ensure_ascii=False, indent=2) + "\n")
+    elif options.output_format == "text":
+        if options.statistics:
+            sys.stdout.write(tally.statistics())
+        if not options.quiet and not options.diff:
+            sys.stdout.write(tally.summary() + "\n")
+    return status

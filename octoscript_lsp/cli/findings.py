@@ -16,9 +16,10 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..catalogs.store import CatalogStore
 from ..features import advisory, diagnostics
+from ..features.diagnostics import CODE_SOURCE_TOO_LARGE, CODE_TOO_MANY_DIAGNOSTICS
 from ..features.positions import PositionMap
+from ..syntax.check import SourceTooLarge
 from ..syntax.diagnostics import LineIndex
-from .reports import check_report
 
 SEVERITY_NAMES: dict[types.DiagnosticSeverity, str] = {
     types.DiagnosticSeverity.Error: "error",
@@ -54,27 +55,38 @@ class Finding:
 
 @dataclass
 class FileFindings:
+    """One file's findings: syntax (`errors`, with the truncation note) and catalog advice."""
+
     path: str
-    analysis: DocumentAnalysis
+    valid: bool
+    truncated: bool = False
     errors: list[Finding] = field(default_factory=list)
     advice: list[Finding] = field(default_factory=list)
 
     @property
-    def valid(self) -> bool:
-        return self.analysis.valid
+    def all(self) -> list[Finding]:
+        return [*self.errors, *self.advice]
 
     def report_json(self, with_advice: bool) -> dict[str, Any]:
-        """Today's `check` JSON object; `warnings` added when a catalog was given."""
-        syntax = self.analysis.syntax
-        assert syntax is not None
-        report = check_report(self.path, syntax)
-        # The code comes with each syntax diagnostic itself (not matched up
-        # with the editor diagnostics, whose list also holds a truncation note).
-        for item, diagnostic in zip(report["diagnostics"], syntax.diagnostics, strict=True):
-            item["code"] = diagnostic.code.value
-        if with_advice:
+        """The `check` JSON object; `warnings` added when a catalog was given."""
+        report: dict[str, Any] = {
+            "path": self.path,
+            "valid": self.valid,
+            "diagnostics": [
+                item.json() for item in self.errors if item.code != CODE_TOO_MANY_DIAGNOSTICS
+            ],
+            "diagnostics_truncated": self.truncated,
+        }
+        if with_advice or self.advice:
             report["warnings"] = [finding.json() for finding in self.advice]
         return report
+
+
+def too_large(path: str, size: int) -> FileFindings:
+    """The server's `source-too-large` diagnostic, at the start of the file."""
+    message = str(SourceTooLarge(size))
+    finding = Finding(1, 1, 1, 1, "error", message, CODE_SOURCE_TOO_LARGE)
+    return FileFindings(path, valid=False, errors=[finding])
 
 
 def to_finding(diagnostic: types.Diagnostic, positions: PositionMap, lines: LineIndex) -> Finding:
@@ -96,9 +108,16 @@ def to_finding(diagnostic: types.Diagnostic, positions: PositionMap, lines: Line
 def check_source(path: str, text: str, catalogs: CatalogStore | None) -> FileFindings:
     """Syntax diagnostics, then (with catalogs) the editor's advisory diagnostics."""
     analysis = DocumentAnalysis(text)
-    positions = PositionMap(text)
-    found = FileFindings(path, analysis)
+    return findings_of(path, analysis, catalogs)
+
+
+def findings_of(
+    path: str, analysis: DocumentAnalysis, catalogs: CatalogStore | None
+) -> FileFindings:
+    """`check_source` for text already analysed (`--fix` re-checks what it fixed)."""
+    positions = PositionMap(analysis.source)
     assert analysis.syntax is not None  # read_source keeps text within the budget
+    found = FileFindings(path, analysis.valid, analysis.syntax.diagnostics_truncated)
     lines = analysis.syntax.lines
     found.errors = [
         to_finding(item, positions, lines)

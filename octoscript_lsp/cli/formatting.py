@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import difflib
 import sys
+from dataclasses import dataclass, replace
 
-from ..features.review_json import diagnostics_json
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import analyze_syntax
 from ..syntax.formatter import FormattedSourceTooLarge, format_tokens
@@ -27,6 +27,8 @@ from .inputs import (
     read_source,
     write_atomically,
 )
+from .jobs import map_in_order
+from .reports import syntax_findings_json
 
 
 class NotFormattable(Exception):
@@ -38,7 +40,8 @@ def canonical_text(source: SourceFile) -> str:
     if not result.valid:
         lines = [
             f"{source.path}:{item['line']}:{item['column']}: error: {item['message']}"
-            for item in diagnostics_json(result)
+            f" [{item['code']}]"
+            for item in syntax_findings_json(result)
         ]
         if result.diagnostics_truncated:
             lines.append(f"{source.path}: further diagnostics omitted")
@@ -52,49 +55,98 @@ def canonical_text(source: SourceFile) -> str:
         ) from error
 
 
-def _diff(source: SourceFile, formatted: str) -> str:
+def unified_diff(source: SourceFile, changed: str, label: str = "formatted") -> str:
     return "".join(
         difflib.unified_diff(
             source.text.splitlines(keepends=True),
-            formatted.splitlines(keepends=True),
+            changed.splitlines(keepends=True),
             fromfile=f"{source.path} (original)",
-            tofile=f"{source.path} (formatted)",
+            tofile=f"{source.path} ({label})",
         )
     )
 
 
-def _format_one(path: str, check: bool, diff: bool) -> int:
-    source = read_source(path)
+@dataclass(frozen=True)
+class FormatOptions:
+    check: bool = False
+    diff: bool = False
+    quiet: bool = False
+    stdin_filename: str | None = None
+
+
+@dataclass(frozen=True)
+class FormattedFile:
+    """One file's outcome, as printed: small enough to send back from a worker."""
+
+    status: int
+    outcome: str  # "changed", "unchanged" or "failed"
+    stdout: str = ""
+    stderr: str = ""
+
+
+@dataclass
+class FormatTally:
+    changed: int = 0
+    unchanged: int = 0
+    failed: int = 0
+
+    def add(self, formatted: FormattedFile) -> None:
+        setattr(self, formatted.outcome, getattr(self, formatted.outcome) + 1)
+
+    def summary(self, options: FormatOptions) -> str:
+        dry = options.check or options.diff
+        parts = [
+            f"{_files(self.changed)} {'would be reformatted' if dry else 'reformatted'}",
+            f"{_files(self.unchanged)} {'already formatted' if dry else 'left unchanged'}",
+        ]
+        if self.failed:
+            parts.append(f"{_files(self.failed)} could not be formatted")
+        return ", ".join(parts)
+
+
+def _files(count: int) -> str:
+    return "1 file" if count == 1 else f"{count} files"
+
+
+def _format_source(source: SourceFile, stdin: bool, options: FormatOptions) -> FormattedFile:
     formatted = canonical_text(source)
-    if path == STDIN and not (check or diff):
-        sys.stdout.write(formatted)
-        return EXIT_OK
+    if stdin and not (options.check or options.diff):
+        return FormattedFile(EXIT_OK, "unchanged", stdout=formatted)
     if formatted == source.text:
-        return EXIT_OK
-    if diff:
-        sys.stdout.write(_diff(source, formatted))
-    if check and not diff:
-        sys.stderr.write(f"would reformat {path}\n")
-    if check or diff:
-        return EXIT_FINDINGS
+        return FormattedFile(EXIT_OK, "unchanged")
+    if options.diff:
+        return FormattedFile(EXIT_FINDINGS, "changed", stdout=unified_diff(source, formatted))
+    if options.check:
+        return FormattedFile(EXIT_FINDINGS, "changed", stderr=f"would reformat {source.path}\n")
     write_atomically(source, formatted)
-    sys.stderr.write(f"reformatted {path}\n")
-    return EXIT_OK
+    said = "" if options.quiet else f"reformatted {source.path}\n"
+    return FormattedFile(EXIT_OK, "changed", stderr=said)
 
 
-def run_format(paths: list[str], check: bool, diff: bool) -> int:
+def format_file(options: FormatOptions, path: str) -> FormattedFile:
+    """Format one file; everything printed for it is in the result."""
+    try:
+        source = read_source(path)
+        if path == STDIN and options.stdin_filename:
+            source = replace(source, path=options.stdin_filename)
+        return _format_source(source, path == STDIN, options)
+    except NotFormattable as error:
+        return FormattedFile(EXIT_USAGE, "failed", stderr=f"{error}\n")
+    except (UnreadableInput, UnwritableOutput, ChangedOnDisk) as error:
+        return FormattedFile(EXIT_USAGE, "failed", stderr=f"octoscript: {error}\n")
+
+
+def run_format(paths: list[str], options: FormatOptions, jobs: int = 1) -> int:
     if STDIN in paths and len(paths) > 1:
         sys.stderr.write("octoscript: format reads `-` (stdin) only on its own\n")
         return EXIT_USAGE
     status = EXIT_OK
-    for path in paths:
-        try:
-            outcome = _format_one(path, check, diff)
-        except NotFormattable as error:
-            sys.stderr.write(f"{error}\n")
-            outcome = EXIT_USAGE
-        except (UnreadableInput, UnwritableOutput, ChangedOnDisk) as error:
-            sys.stderr.write(f"octoscript: {error}\n")
-            outcome = EXIT_USAGE
-        status = max(status, outcome)
+    tally = FormatTally()
+    for formatted in map_in_order(format_file, options, paths, jobs):
+        sys.stderr.write(formatted.stderr)
+        sys.stdout.write(formatted.stdout)
+        tally.add(formatted)
+        status = max(status, formatted.status)
+    if paths != [STDIN] and not options.quiet:
+        sys.stderr.write(tally.summary(options) + "\n")
     return status

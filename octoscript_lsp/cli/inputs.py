@@ -17,18 +17,25 @@ from pathlib import Path
 from typing import Any
 
 from ..catalogs.files import SETTINGS_KEYS, CatalogFileError, decode_json, settings_section
-from ..limits import MAX_CATALOG_FILE_BYTES, MAX_SOURCE_BYTES
+from ..limits import MAX_CATALOG_FILE_BYTES, MAX_SOURCE_BYTES, READ_CHUNK_BYTES
 
 EXIT_OK = 0
 EXIT_FINDINGS = 1  # an error (or, with --strict, a warning) was found; a file would change
 EXIT_USAGE = 2  # bad arguments, unreadable input, invalid source for `format`
 
 STDIN = "-"
-SOURCE_SUFFIXES = (".octoscript", ".octo")
 
 
 class UnreadableInput(Exception):
     """A path that cannot be read as the CLI needs it; the message names it."""
+
+
+class OversizedInput(UnreadableInput):
+    """A source over MAX_SOURCE_BYTES: `check` reports it as `source-too-large`."""
+
+    def __init__(self, message: str, size: int) -> None:
+        super().__init__(message)
+        self.size = size
 
 
 @dataclass(frozen=True)
@@ -46,7 +53,7 @@ def _signature(path: str) -> tuple[int, int, int]:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
-def _read_bounded(path: str, limit: int) -> bytes:
+def read_bounded(path: str, limit: int) -> bytes:
     """At most `limit` bytes (plus one, to detect excess)."""
     try:
         if path == STDIN:
@@ -57,8 +64,19 @@ def _read_bounded(path: str, limit: int) -> bytes:
     except OSError as error:
         raise UnreadableInput(f"cannot read {path}: {error.strerror or error}") from error
     if len(data) > limit:
-        raise UnreadableInput(f"cannot read {path}: input exceeds {limit} bytes")
+        raise OversizedInput(f"cannot read {path}: input exceeds {limit} bytes", len(data))
     return data
+
+
+def _stdin_size(read: int) -> int:
+    """The whole size of standard input, `read` bytes of it already taken (the rest
+    is read in chunks and dropped)."""
+    try:
+        while chunk := sys.stdin.buffer.read(READ_CHUNK_BYTES):
+            read += len(chunk)
+    except OSError:
+        pass
+    return read
 
 
 def read_source(path: str) -> SourceFile:
@@ -69,7 +87,11 @@ def read_source(path: str) -> SourceFile:
             signature = _signature(path)
         except OSError as error:
             raise UnreadableInput(f"cannot read {path}: {error.strerror or error}") from error
-    data = _read_bounded(path, MAX_SOURCE_BYTES)
+    try:
+        data = read_bounded(path, MAX_SOURCE_BYTES)
+    except OversizedInput as error:
+        size = signature[1] if signature is not None else _stdin_size(error.size)
+        raise OversizedInput(str(error), max(size, error.size)) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -77,37 +99,21 @@ def read_source(path: str) -> SourceFile:
     return SourceFile(path, text, data, signature)
 
 
-def _is_source_name(name: str) -> bool:
-    return name.endswith(SOURCE_SUFFIXES)
+def read_stdin() -> SourceFile | UnreadableInput:
+    """Standard input read once, up front, or why it cannot be used."""
+    try:
+        return read_source(STDIN)
+    except UnreadableInput as error:
+        return error
 
 
-def _walk(directory: str) -> list[str]:
-    found: list[str] = []
-    for root, dirs, files in os.walk(directory):
-        # Pruned in place so os.walk never enters hidden directories.
-        dirs[:] = sorted(name for name in dirs if not name.startswith("."))
-        found.extend(
-            os.path.normpath(os.path.join(root, name))
-            for name in sorted(files)
-            if _is_source_name(name)
-        )
-    return found
-
-
-def expand_paths(paths: list[str]) -> list[str]:
-    """Files as given, directories replaced by their source files (sorted)."""
-    out: list[str] = []
-    for path in paths:
-        if path != STDIN and os.path.isdir(path):
-            found = _walk(path)
-            if not found:
-                sys.stderr.write(
-                    f"octoscript: warning: no *.octoscript or *.octo files in {path}\n"
-                )
-            out.extend(found)
-        else:
-            out.append(path)
-    return out
+def read_input(path: str, stdin: SourceFile | UnreadableInput | None) -> SourceFile:
+    """A file, or `-` as `read_stdin` found it."""
+    if path != STDIN or stdin is None:
+        return read_source(path)
+    if isinstance(stdin, UnreadableInput):
+        raise stdin
+    return stdin
 
 
 def read_settings(path: str) -> dict[str, Any]:
@@ -117,7 +123,7 @@ def read_settings(path: str) -> dict[str, Any]:
     ``{"octoscript": {...}}``), or a bare array: a host's tool catalog. The
     forms and their errors are the server's own (catalogs/files.py).
     """
-    data = _read_bounded(path, MAX_CATALOG_FILE_BYTES)
+    data = read_bounded(path, MAX_CATALOG_FILE_BYTES)
     try:
         return settings_section(decode_json(data), SETTINGS_KEYS)
     except CatalogFileError as error:

@@ -8,39 +8,141 @@ from collections.abc import Sequence
 
 from .. import __version__
 from ..catalogs.store import CatalogStore
-from .catalog import all_absent, discarded, load_catalogs, run_catalog_check
-from .check import OUTPUT_FORMATS, run_check
-from .formatting import run_format
-from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, expand_paths
+from ..limits import MAX_CLI_JOBS
+from .catalog import announce, discarded, load_catalogs, project_catalogs, run_catalog_check
+from .check import OUTPUT_FORMATS, CheckOptions, Profile, run_check
+from .discovery import Discovery, Selection, Target
+from .formatting import FormatOptions, run_format
+from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, STDIN, UnreadableInput
+from .jobs import default_jobs
+from .project import ConfigError, ConfigFinder, ProjectConfig, read_config
 from .reports import outline_report, run_reports, tool_calls_report
+from .rules import Rules, UnknownRule, check_rules
 
 DESCRIPTION = (
     "Check, format and review Octoscript source. Nothing is evaluated; only the "
-    "paths given are read."
+    "paths given (and the project configuration and catalogs they name) are read."
 )
 EPILOG = "exit codes: 0 clean, 1 findings (see each command), 2 usage or unreadable input"
-PATHS_HELP = "files or directories (searched for *.octoscript and *.octo); - for stdin"
+PATHS_HELP = "files or directories (searched for *.octoscript and *.octo; default: .); - for stdin"
 SETTINGS_HELP = "JSON file holding the settings.octoscript object (tool/module/workflow catalogs)"
+RULES_HELP = "comma-separated diagnostic codes or code prefixes"
 
 
-def _add_paths(command: argparse.ArgumentParser) -> None:
-    command.add_argument("paths", nargs="+", metavar="PATH", help=PATHS_HELP)
+class UsageError(Exception):
+    """Arguments that parse but do not go together; the message says why."""
+
+
+def _jobs(value: str) -> int:
+    try:
+        jobs = int(value)
+    except ValueError:
+        jobs = 0
+    if not 1 <= jobs <= MAX_CLI_JOBS:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 1 to {MAX_CLI_JOBS}")
+    return jobs
+
+
+def _codes(value: str) -> list[str]:
+    return [code.strip() for code in value.split(",") if code.strip()]
+
+
+def _add_paths(command: argparse.ArgumentParser, default: bool = False) -> None:
+    if default:
+        command.add_argument("paths", nargs="*", default=["."], metavar="PATH", help=PATHS_HELP)
+    else:
+        command.add_argument("paths", nargs="+", metavar="PATH", help=PATHS_HELP)
+
+
+def _add_project(command: argparse.ArgumentParser) -> None:
+    """Configuration, discovery and `--jobs`: shared by `check` and `format`."""
+    group = command.add_argument_group("project")
+    group.add_argument(
+        "--config", metavar="FILE", help="use this pyproject.toml or octoscript.toml for every path"
+    )
+    group.add_argument(
+        "--isolated", action="store_true", help="read no configuration file (flags only)"
+    )
+    group.add_argument(
+        "--exclude", type=_codes, metavar="GLOBS", help="comma-separated globs replacing `exclude`"
+    )
+    group.add_argument(
+        "--extend-exclude",
+        type=_codes,
+        action="extend",
+        default=[],
+        metavar="GLOBS",
+        help="comma-separated globs added to `exclude`",
+    )
+    group.add_argument(
+        "--force-exclude",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="apply the excludes to paths named on the command line too",
+    )
+    group.add_argument(
+        "--respect-gitignore",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="skip what .gitignore and .ignore files ignore (default: yes)",
+    )
+    group.add_argument(
+        "--jobs",
+        "-j",
+        type=_jobs,
+        default=None,
+        metavar="N",
+        help="worker processes (default: one per core); output is the same for any N",
+    )
+    command.add_argument(
+        "--quiet", "-q", action="store_true", help="print findings only, no summary"
+    )
+    command.add_argument(
+        "--stdin-filename", metavar="NAME", help="path to show for `-` (stdin) in reports"
+    )
 
 
 def _check_parser(commands: argparse._SubParsersAction) -> None:
     check = commands.add_parser(
         "check",
-        help="report syntax errors (and catalog advice with --settings)",
+        help="report syntax errors (and catalog advice with catalogs)",
         description="Exit 0 clean, 1 when an error (or with --strict a warning) was found, "
         "2 for usage errors or unreadable files.",
     )
-    _add_paths(check)
+    check.set_defaults(command_parser=check)
+    _add_paths(check, default=True)
     check.add_argument("--output-format", choices=OUTPUT_FORMATS, default="text")
     check.add_argument("--settings", metavar="FILE", help=SETTINGS_HELP)
-    check.add_argument("--strict", action="store_true", help="warnings fail the check too")
     check.add_argument(
-        "--stdin-filename", metavar="NAME", help="path to show for `-` (stdin) in reports"
+        "--strict",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="warnings fail the check too",
     )
+    rules = check.add_argument_group("rules")
+    rules.add_argument("--select", type=_codes, metavar="CODES", help=RULES_HELP + " to report")
+    rules.add_argument(
+        "--ignore",
+        type=_codes,
+        action="extend",
+        default=[],
+        metavar="CODES",
+        help=RULES_HELP + " not to report",
+    )
+    rules.add_argument(
+        "--report-unused",
+        action="store_true",
+        help="report suppression comments that suppress nothing",
+    )
+    rules.add_argument("--exit-zero", action="store_true", help="exit 0 even with findings")
+    rules.add_argument(
+        "--statistics", action="store_true", help="print counts per code instead of findings"
+    )
+    rules.add_argument("--fix", action="store_true", help="apply the safe quick fixes")
+    rules.add_argument(
+        "--diff", action="store_true", help="with --fix: print the fixes as a diff, write nothing"
+    )
+    _add_project(check)
 
 
 def _format_parser(commands: argparse._SubParsersAction) -> None:
@@ -50,13 +152,15 @@ def _format_parser(commands: argparse._SubParsersAction) -> None:
         description="Exit 0 done, 1 when --check/--diff finds a file that would change, "
         "2 for usage errors, unreadable files or invalid source (left untouched).",
     )
-    _add_paths(fmt)
+    fmt.set_defaults(command_parser=fmt)
+    _add_paths(fmt, default=True)
     fmt.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 if a file would change"
     )
     fmt.add_argument(
         "--diff", action="store_true", help="write nothing; print a unified diff, exit 1 if any"
     )
+    _add_project(fmt)
 
 
 def _catalog_parser(commands: argparse._SubParsersAction) -> None:
@@ -68,6 +172,8 @@ def _catalog_parser(commands: argparse._SubParsersAction) -> None:
         description="Exit 0 when no projection is discarded, 1 when one is, 2 when the file "
         "cannot be read or is not a JSON object.",
     )
+    catalog.set_defaults(command_parser=catalog)
+    check.set_defaults(command_parser=check)
     check.add_argument("file", metavar="FILE", help=SETTINGS_HELP)
     check.add_argument("--output-format", choices=("text", "json"), default="text")
 
@@ -79,10 +185,12 @@ def build_parser() -> argparse.ArgumentParser:
     _check_parser(commands)
     _format_parser(commands)
     outline = commands.add_parser("outline", help="print top-level declarations as JSON lines")
+    outline.set_defaults(command_parser=outline)
     _add_paths(outline)
     calls = commands.add_parser(
         "tool-calls", help="print the tool calls a script makes (JSON lines)"
     )
+    calls.set_defaults(command_parser=calls)
     _add_paths(calls)
     calls.add_argument("--settings", metavar="FILE", help=SETTINGS_HELP)
     _catalog_parser(commands)
@@ -94,42 +202,109 @@ def _catalogs(path: str | None) -> CatalogStore | None:
     if path is None:
         return None
     store = load_catalogs(path)
-    for line in discarded(store):
-        sys.stderr.write(f"octoscript: warning: {path}: {line}\n")
-    if all_absent(store):
-        sys.stderr.write(
-            f"octoscript: warning: {path}: no toolCatalog, moduleCatalog or workflow keys "
-            "(the file holds the settings.octoscript object itself)\n"
-        )
+    announce(store, path)
     return store
+
+
+def _discovery(args: argparse.Namespace) -> Discovery:
+    if args.config and args.isolated:
+        raise UsageError("--config and --isolated do not go together")
+    fixed: ProjectConfig | None = None
+    if args.config:
+        fixed = read_config(args.config)
+        if fixed is None:
+            raise ConfigError(f"{args.config}: no [tool.octoscript] table")
+    finder = None if args.config or args.isolated else ConfigFinder()
+    selection = Selection(
+        exclude=tuple(args.exclude) if args.exclude is not None else None,
+        extend_exclude=tuple(args.extend_exclude),
+        force_exclude=args.force_exclude,
+        respect_gitignore=args.respect_gitignore,
+    )
+    return Discovery(finder, fixed, selection, _warn)
+
+
+def _profile(
+    config: ProjectConfig | None, args: argparse.Namespace, catalogs: CatalogStore | None
+) -> Profile:
+    """The configuration's catalogs, rules and strictness, with the flags over them."""
+    values = config.values if config is not None else {}
+    select = args.select if args.select is not None else values.get("select", [])
+    origin = f"{config.path}: " if config is not None else ""
+    rules = Rules(
+        select=check_rules(select, f"{origin}select"),
+        ignore=check_rules([*values.get("ignore", []), *args.ignore], f"{origin}ignore"),
+        report_unused=args.report_unused,
+    )
+    if catalogs is None and config is not None:
+        catalogs = project_catalogs(config)
+    strict = args.strict if args.strict is not None else bool(values.get("strict", False))
+    return Profile(catalogs, rules, strict)
+
+
+def _keyed(targets: list[Target]) -> list[tuple[str, str | None]]:
+    return [(t.path, t.config.path if t.config is not None else None) for t in targets]
+
+
+def _run_check(args: argparse.Namespace) -> int:
+    if args.diff and not args.fix:
+        raise UsageError("--diff goes with --fix (format --diff shows formatting)")
+    if args.fix and STDIN in args.paths:
+        raise UsageError("--fix rewrites files; it does not read `-` (stdin)")
+    targets = _discovery(args).targets(args.paths, args.stdin_filename)
+    cli_catalogs = _catalogs(args.settings)
+    configs = {t.config.path: t.config for t in targets if t.config is not None}
+    profiles = {None: _profile(None, args, cli_catalogs)}
+    for key, config in configs.items():
+        profiles[key] = _profile(config, args, cli_catalogs)
+    options = CheckOptions(
+        output_format=args.output_format,
+        stdin_filename=args.stdin_filename,
+        profiles=profiles,
+        exit_zero=args.exit_zero,
+        statistics=args.statistics,
+        quiet=args.quiet,
+        fix=args.fix,
+        diff=args.diff,
+    )
+    status = run_check(_keyed(targets), options, args.jobs or default_jobs())
+    for profile in profiles.values():
+        if profile.strict and profile.catalogs is not None and discarded(profile.catalogs):
+            status = max(status, EXIT_FINDINGS)
+    return status
 
 
 def _run(args: argparse.Namespace) -> int:
     if args.command == "catalog":
         return run_catalog_check(args.file, args.output_format)
-    paths = expand_paths(args.paths)
+    if args.command == "check":
+        return _run_check(args)
     if args.command == "format":
-        return run_format(paths, args.check, args.diff)
+        targets = _discovery(args).targets(args.paths, args.stdin_filename)
+        options = FormatOptions(args.check, args.diff, args.quiet, args.stdin_filename)
+        return run_format([t.path for t in targets], options, args.jobs or default_jobs())
+    paths = [t.path for t in Discovery(None, None, Selection(), _warn).targets(args.paths)]
     if args.command == "outline":
         return run_reports(paths, outline_report)
-    catalogs = _catalogs(args.settings)
-    if args.command == "tool-calls":
-        return run_reports(paths, tool_calls_report(catalogs))
-    status = run_check(paths, args.output_format, catalogs, args.strict, args.stdin_filename)
-    if args.strict and catalogs is not None and discarded(catalogs):
-        status = max(status, EXIT_FINDINGS)
-    return status
+    return run_reports(paths, tool_calls_report(_catalogs(args.settings)))
+
+
+def _warn(line: str) -> None:
+    sys.stderr.write(f"octoscript: {line}\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            # The command's own usage, not the top-level one.
+            args.command_parser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exit_request:
         return EXIT_USAGE if exit_request.code else EXIT_OK
     try:
         return _run(args)
-    except UnreadableInput as error:
+    except (UnreadableInput, ConfigError, UnknownRule, UsageError) as error:
         sys.stderr.write(f"octoscript: {error}\n")
         return EXIT_USAGE
     except BrokenPipeError:

@@ -16,11 +16,25 @@ from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, read_so
 Report = Callable[[str, SyntaxResult], dict[str, Any]]
 
 
+def syntax_findings_json(result: SyntaxResult) -> list[dict[str, Any]]:
+    """Syntax diagnostics as every CLI JSON item: position, end, severity, message, code.
+
+    A syntax diagnostic marks a point, so it ends where it starts.
+    """
+    items = diagnostics_json(result)
+    for item, diagnostic in zip(items, result.diagnostics, strict=True):
+        item["end_line"] = item["line"]
+        item["end_column"] = item["column"]
+        item["severity"] = "error"
+        item["code"] = diagnostic.code.value
+    return items
+
+
 def check_report(path: str, result: SyntaxResult) -> dict[str, Any]:
     return {
         "path": path,
         "valid": result.valid,
-        "diagnostics": diagnostics_json(result),
+        "diagnostics": syntax_findings_json(result),
         "diagnostics_truncated": result.diagnostics_truncated,
     }
 

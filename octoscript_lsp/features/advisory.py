@@ -21,6 +21,8 @@ from ..analysis.surfaces import is_fixed_core_path, tool_method
 from ..analysis.tool_call_review import ImportedModuleCallHint, catalog_status, expected_format
 from ..catalogs.model import ModuleCatalog, ModuleDescriptor, ModuleField, ToolFormat
 from ..catalogs.store import CatalogState, CatalogStore
+from ..catalogs.suggest import closest_names
+from ..catalogs.tools import is_valid_tool_name
 from ..limits import MAX_ADVISORY_DIAGNOSTICS
 from ..syntax.tokens import Kind, Token, first_token_from
 from .diagnostics import SOURCE
@@ -86,6 +88,22 @@ def to_diagnostic(finding: Finding, positions: PositionMap) -> types.Diagnostic:
     )
 
 
+def _tool_name(value: str | None) -> str:
+    """The literal, quoted, when it is a valid catalog tool name; never other text.
+
+    Like `tool-calls`, a message echoes only what could be a catalog name.
+    """
+    return f"`{value}`" if value is not None and is_valid_tool_name(value) else "this tool"
+
+
+def _suggestion(typed: str | None, candidates: tuple[str, ...]) -> str:
+    """`; did you mean `x`?` with the closest listed name (the preferred quick fix)."""
+    if not typed:
+        return ""
+    closest = closest_names(typed, candidates)
+    return f"; did you mean `{closest[0]}`?" if closest else ""
+
+
 def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list[Finding]:
     catalog = catalogs.tool_catalog
     if catalogs.tool_catalog_state is not CatalogState.VALID or catalog is None:
@@ -103,7 +121,9 @@ def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> l
                     CODE_UNLISTED_TOOL,
                     hint.literal_start,
                     hint.literal_end,
-                    "the tool catalog does not list this tool",
+                    "the tool catalog does not list "
+                    + _tool_name(hint.literal_value)
+                    + _suggestion(hint.literal_value, names),
                     typed=hint.literal_value,
                     candidates=names,
                 )
@@ -114,8 +134,9 @@ def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> l
                     CODE_TOOL_FORMAT,
                     hint.literal_start,
                     hint.literal_end,
-                    f"this tool is not listed with the {expected} format that "
-                    f"tool.{hint.kind} uses",
+                    f"{_tool_name(hint.literal_value)} is not listed with the {expected} "
+                    f"format that tool.{hint.kind} uses; did you mean "
+                    f"`tool.{tool_method(hint.kind).counterpart}`?",
                     typed=hint.kind,
                     candidates=(tool_method(hint.kind).counterpart,),
                     name_span=(hint.callee_end - len(hint.kind), hint.callee_end),
@@ -138,15 +159,17 @@ def _module_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list
         if descriptor is None:
             if catalog.is_leaf(hint.module_path):
                 continue  # calling into a leaf: nothing to list beneath it
+            members = _listed_members(catalog, hint.module_path)
             out.append(
                 Finding(
                     CODE_UNLISTED_MEMBER,
                     hint.callee_start,
                     hint.callee_end,
-                    f"the module catalog does not list {'.'.join(path)}",
+                    f"the module catalog does not list {'.'.join(path)}"
+                    + _suggestion(hint.method, members),
                     types.DiagnosticSeverity.Information,
                     typed=hint.method,
-                    candidates=_listed_members(catalog, hint.module_path),
+                    candidates=members,
                     name_span=(hint.callee_end - len(hint.method), hint.callee_end),
                 )
             )
@@ -183,7 +206,7 @@ def _input_findings(
                     CODE_UNKNOWN_INPUT,
                     start,
                     end,
-                    f"`{name}` is not an input field of this call",
+                    f"`{name}` is not an input field of this call" + _suggestion(name, unused),
                     typed=name,
                     candidates=unused,
                 )

@@ -52,6 +52,9 @@ def test_check_invalid_file_reports_line_and_column(write, capsys):
         {
             "line": 2,
             "column": 9,
+            "end_line": 2,
+            "end_column": 9,
+            "severity": "error",
             "message": "only double-quoted strings are part of canonical Octoscript",
             "code": "single-quoted-string",
         }
@@ -114,9 +117,30 @@ def test_non_utf8_file_exits_2(write, capsys):
     assert captured.out == ""
 
 
-def test_oversized_file_exits_2(write, capsys):
+def test_oversized_file_is_a_source_too_large_finding(write, capsys):
     path = write("big.octoscript", b"x" * (MAX_SOURCE_BYTES + 1))
-    assert main(["check", "--output-format", "json", path]) == 2
+    assert main(["check", "--output-format", "json", path]) == 1
+    captured = capsys.readouterr()
+    (report,) = json_lines(captured.out)
+    assert report["valid"] is False
+    assert report["diagnostics"] == [
+        {
+            "line": 1,
+            "column": 1,
+            "end_line": 1,
+            "end_column": 1,
+            "severity": "error",
+            "message": f"source is {MAX_SOURCE_BYTES + 1} bytes; "
+            f"Octoscript accepts at most {MAX_SOURCE_BYTES} bytes",
+            "code": "source-too-large",
+        }
+    ]
+    assert captured.err == ""
+
+
+def test_format_still_refuses_an_oversized_file(write, capsys):
+    path = write("big.octoscript", b"x" * (MAX_SOURCE_BYTES + 1))
+    assert main(["format", path]) == 2
     captured = capsys.readouterr()
     assert str(MAX_SOURCE_BYTES) in captured.err
     assert "Traceback" not in captured.err
@@ -138,7 +162,7 @@ def test_directory_without_sources_warns_and_exits_0(tmp_path, capsys):
 
 def test_usage_errors_exit_2(capsys):
     assert main([]) == 2
-    assert main(["check"]) == 2
+    assert main(["check", "--frobnicate"]) == 2
     assert main(["frobnicate", "x"]) == 2
     assert "usage" in capsys.readouterr().err
 
@@ -163,8 +187,10 @@ def test_stdin_invalid_utf8(monkeypatch, capsys):
 
 def test_stdin_oversized(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", FakeStdin(b" " * (MAX_SOURCE_BYTES + 10)))
-    assert main(["check", "--output-format", "json", "-"]) == 2
-    assert "exceeds" in capsys.readouterr().err
+    assert main(["check", "--output-format", "json", "-"]) == 1
+    (report,) = json_lines(capsys.readouterr().out)
+    assert report["diagnostics"][0]["code"] == "source-too-large"
+    assert report["diagnostics"][0]["message"].startswith(f"source is {MAX_SOURCE_BYTES + 10} ")
 
 
 # ---------------------------------------------------------------- format
@@ -175,7 +201,7 @@ def test_format_rewrites_the_file_in_place(write, capsys):
     assert main(["format", path]) == 0
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == f"reformatted {path}\n"
+    assert captured.err == f"reformatted {path}\n1 file reformatted, 0 files left unchanged\n"
     with open(path, "rb") as handle:
         assert handle.read() == b"let a = 1\nfn f(x) {\n    return x\n}\n"
 
@@ -183,7 +209,7 @@ def test_format_rewrites_the_file_in_place(write, capsys):
 def test_format_leaves_canonical_files_alone(write, capsys):
     path = write("f.octoscript", "let a = 1\n")
     assert main(["format", path]) == 0
-    assert capsys.readouterr() == ("", "")
+    assert capsys.readouterr() == ("", "0 files reformatted, 1 file left unchanged\n")
 
 
 def test_format_stdin(monkeypatch, capsys):
@@ -197,7 +223,9 @@ def test_format_check_exit_1_when_it_would_change(write, capsys):
     assert main(["format", "--check", path]) == 1
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err == f"would reformat {path}\n"
+    assert captured.err == (
+        f"would reformat {path}\n1 file would be reformatted, 0 files already formatted\n"
+    )
     with open(path, "rb") as handle:
         assert handle.read() == b"let a=1\n"
 
@@ -205,7 +233,7 @@ def test_format_check_exit_1_when_it_would_change(write, capsys):
 def test_format_check_exit_0_on_canonical(write, capsys):
     path = write("f.octoscript", "let a = 1\n")
     assert main(["format", "--check", path]) == 0
-    assert capsys.readouterr() == ("", "")
+    assert capsys.readouterr() == ("", "0 files would be reformatted, 1 file already formatted\n")
 
 
 def test_format_check_several_files(write, capsys):

@@ -114,7 +114,7 @@ def test_check_unreadable_file_exits_2(tree: Path) -> None:
 
 
 def test_check_usage_error_exits_2() -> None:
-    assert run("check").returncode == 2
+    assert run("check", "--no-such-option").returncode == 2
     assert run("check", "--output-format", "xml", "x").returncode == 2
 
 
@@ -124,7 +124,8 @@ def test_check_with_settings_warns_at_the_literal(tmp_path: Path, settings: Path
     result = run("check", "--settings", str(settings), str(script))
     assert result.returncode == 0
     assert out(result) == (
-        f"{script}:2:19: warning: the tool catalog does not list this tool [unlisted-tool]\n"
+        f"{script}:2:19: warning: the tool catalog does not list `text.ecko`; "
+        "did you mean `text.echo`? [unlisted-tool]\n"
         "checked 1 file: 0 errors, 1 warning\n"
     )
     strict = run("check", "--strict", "--settings", str(settings), str(script))
@@ -144,7 +145,7 @@ def test_check_settings_warnings_in_json(tmp_path: Path, settings: Path) -> None
             "end_line": 2,
             "end_column": 30,
             "severity": "warning",
-            "message": "the tool catalog does not list this tool",
+            "message": "the tool catalog does not list `text.ecko`; did you mean `text.echo`?",
             "code": "unlisted-tool",
         }
     ]
@@ -314,8 +315,8 @@ def test_the_example_host_project_works_as_its_readme_says() -> None:
     strict = run("check", "--settings", "host.json", "--strict", "flows/", cwd=project)
     assert strict.returncode == 1
     assert out(strict) == (
-        "flows/typo.octoscript:4:22: warning: the tool catalog does not list this tool "
-        "[unlisted-tool]\nchecked 2 files: 0 errors, 1 warning\n"
+        "flows/typo.octoscript:4:22: warning: the tool catalog does not list `text.ecko`; "
+        "did you mean `text.echo`? [unlisted-tool]\nchecked 2 files: 0 errors, 1 warning\n"
     )
 
 
@@ -329,7 +330,7 @@ def test_format_rewrites_in_place_atomically_keeping_mode(tmp_path: Path) -> Non
     inode = path.stat().st_ino
     result = run("format", str(tmp_path))
     assert result.returncode == 0
-    assert err(result) == f"reformatted {path}\n"
+    assert err(result) == f"reformatted {path}\n1 file reformatted, 0 files left unchanged\n"
     assert path.read_text() == CANONICAL
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert path.stat().st_ino != inode  # a new file renamed over the old one
@@ -340,7 +341,10 @@ def test_format_check_and_diff_write_nothing(tmp_path: Path) -> None:
     path = tmp_path / "f.octoscript"
     path.write_text(MESSY)
     check = run("format", "--check", str(path))
-    assert (check.returncode, err(check)) == (1, f"would reformat {path}\n")
+    assert (check.returncode, err(check).splitlines()) == (
+        1,
+        [f"would reformat {path}", "1 file would be reformatted, 0 files already formatted"],
+    )
     diff = run("format", "--diff", str(path))
     assert diff.returncode == 1
     assert "\n-return name\n+fn greet(name) {\n+    return name\n }\n" in out(diff)
@@ -456,12 +460,12 @@ def test_check_module_advice_in_source_order(tmp_path: Path) -> None:
     result = run("check", "--settings", "host.json", "m.octoscript", cwd=tmp_path)
     assert result.returncode == 0
     assert out(result) == (
-        "m.octoscript:3:24: warning: this tool is not listed with the json format that "
-        "tool.call_json uses [tool-format-mismatch]\n"
+        "m.octoscript:3:24: warning: `text.echo` is not listed with the json format that "
+        "tool.call_json uses; did you mean `tool.call`? [tool-format-mismatch]\n"
         "m.octoscript:4:9: warning: missing required input field `city` [missing-input-field]\n"
         "m.octoscript:4:26: warning: `town` is not an input field of this call "
         "[unknown-input-field]\n"
         "m.octoscript:5:9: info: the module catalog does not list mod.app.weather.forecast "
         "[unlisted-module-member]\n"
-        "checked 1 file: 0 errors, 4 warnings\n"
+        "checked 1 file: 0 errors, 3 warnings, 1 info\n"
     )

@@ -113,7 +113,15 @@ def test_invalid_source_prints_diagnostics_and_empty_lists(write, capsys):
     (report,) = lines(capsys.readouterr().out)
     assert set(report) == KEYS
     assert report["valid"] is False
-    assert report["diagnostics"] and {"line", "column", "message"} == set(report["diagnostics"][0])
+    assert report["diagnostics"] and set(report["diagnostics"][0]) == {
+        "line",
+        "column",
+        "end_line",
+        "end_column",
+        "severity",
+        "message",
+        "code",
+    }
     assert report["tool_calls"] == [] and report["tool_calls_truncated"] is False
     assert report["imported_module_calls"] == []
     assert report["imported_module_calls_truncated"] is False

@@ -90,3 +90,32 @@ def test_complete_input_record_gives_nothing():
 def test_invalid_source_gives_nothing():
     text = 'use mod.tool\ntool.call("text.nope", "x")\nlet = 1\n'
     assert found(text, store(toolCatalog=TOOLS)) == []
+
+
+def messages(text: str, catalogs: CatalogStore) -> list[str]:
+    analysis = DocumentAnalysis(text)
+    return [item.message for item in advisory_diagnostics(analysis, PositionMap(text), catalogs)]
+
+
+def test_messages_name_the_name_and_the_closest_listed_one():
+    text = (
+        "use mod.tool\nuse mod.app.weather\n"
+        'tool.call("text.ecko", "x")\n'
+        'tool.call("zzz.unknown", "x")\n'
+        'tool.call_json("text.echo", {})\n'
+        'weather.current({location: "x", unit: "c"})\n'
+        "weather.curent({})\n"
+    )
+    assert messages(text, store(toolCatalog=TOOLS, moduleCatalog=MODULES)) == [
+        "the tool catalog does not list `text.ecko`; did you mean `text.echo`?",
+        "the tool catalog does not list `zzz.unknown`",
+        "`text.echo` is not listed with the json format that tool.call_json uses; "
+        "did you mean `tool.call`?",
+        "`unit` is not an input field of this call; did you mean `units`?",
+        "the module catalog does not list mod.app.weather.curent; did you mean `current`?",
+    ]
+
+
+def test_a_name_that_cannot_be_a_tool_name_is_never_echoed():
+    text = 'use mod.tool\ntool.call("Secret Value!", "x")\n'
+    assert messages(text, store(toolCatalog=TOOLS)) == ["the tool catalog does not list this tool"]

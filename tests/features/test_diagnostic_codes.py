@@ -7,6 +7,7 @@ import re
 import pytest
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.cli.rules import CODE_UNUSED_SUPPRESSION, KNOWN_CODES
 from octoscript_lsp.features import advisory, diagnostics
 from octoscript_lsp.features.positions import PositionMap
 from octoscript_lsp.limits import (
@@ -36,7 +37,9 @@ DOCUMENT_CODES = [
     diagnostics.CODE_TOO_MANY_DIAGNOSTICS,
     diagnostics.CODE_TOO_MANY_DOCUMENTS,
 ]
-ALL_CODES = [code.value for code in SyntaxCode] + ADVISORY_CODES + DOCUMENT_CODES
+# Reported by `octoscript check` only (cli/rules.py).
+CLI_CODES = [CODE_UNUSED_SUPPRESSION]
+ALL_CODES = [code.value for code in SyntaxCode] + ADVISORY_CODES + DOCUMENT_CODES + CLI_CODES
 TOOLS = [{"name": "text.echo", "format": "text"}, {"name": "svc.lookup", "format": "json"}]
 
 
@@ -49,6 +52,8 @@ def example(code: str) -> str | None:
 
 def test_every_code_is_documented_once_and_nothing_else_is():
     assert sorted(DOCUMENTED) == sorted(ALL_CODES)
+    # The codes `--select` / `--ignore` accept, minus the server's session limit.
+    assert sorted(KNOWN_CODES) == sorted(set(ALL_CODES) - {diagnostics.CODE_TOO_MANY_DOCUMENTS})
     assert len(set(ALL_CODES)) == len(ALL_CODES)
 
 

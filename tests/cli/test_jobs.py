@@ -1,0 +1,105 @@
+"""`--jobs N`: the same bytes and exit code as one job, whatever N."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from octoscript_lsp.cli.jobs import default_jobs, map_in_order
+from octoscript_lsp.limits import CLI_MIN_FILES_FOR_JOBS
+
+FILES = 3 * CLI_MIN_FILES_FOR_JOBS
+
+
+def run(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "octoscript_lsp.cli", *args],
+        capture_output=True,
+        cwd=cwd,
+        timeout=120,
+        check=False,
+    )
+
+
+@pytest.fixture
+def mixed(tmp_path: Path) -> Path:
+    """Valid, invalid and unreadable files, interleaved, in two folders."""
+    for index in range(FILES):
+        folder = tmp_path / f"group_{index % 2}"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"f{index:03d}.octoscript"
+        kind = index % 4
+        if kind == 0:
+            path.write_text(f"let a{index} = {index}\n")
+        elif kind == 1:
+            path.write_text(f"let b{index} = 'x'\nvar c = [1, 2,]\n")
+        elif kind == 2:
+            path.write_bytes(b'let s = "\xff"\n')  # not UTF-8: unreadable
+        else:
+            path.symlink_to(tmp_path / "missing" / f"{index}.octoscript")  # dangling
+    (tmp_path / "settings.json").write_text(
+        json.dumps({"toolCatalog": [{"name": "text.echo", "format": "text"}]})
+    )
+    (tmp_path / "group_0" / "call.octoscript").write_text(
+        'use mod.tool\nlet r = tool.call("text.ecko", "x")\n'
+    )
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        [],
+        ["--output-format", "json"],
+        ["--output-format", "github", "--settings", "settings.json"],
+    ],
+)
+def test_check_two_jobs_print_the_same_bytes_as_one(mixed: Path, options: list[str]) -> None:
+    one = run("check", "--jobs", "1", *options, ".", cwd=mixed)
+    two = run("check", "--jobs", "2", *options, ".", cwd=mixed)
+    assert one.returncode == two.returncode == 2  # unreadable files
+    assert one.stdout == two.stdout
+    assert one.stderr == two.stderr
+    assert one.stderr.count(b"cannot read") == FILES // 2
+    assert len(one.stdout) > 0
+
+
+def test_format_two_jobs_print_the_same_bytes_and_write_the_same(mixed: Path) -> None:
+    copy = mixed.parent / (mixed.name + "-copy")
+    subprocess.run(["cp", "-a", str(mixed), str(copy)], check=True)
+    for folder in (mixed, copy):
+        for index in range(0, FILES, 4):
+            (folder / f"group_{index % 2}" / f"f{index:03d}.octoscript").write_text(
+                f"let a{index}={index}\n"
+            )
+    one = run("format", "--jobs", "1", ".", cwd=mixed)
+    two = run("format", "--jobs", "2", ".", cwd=copy)
+    assert one.returncode == two.returncode == 2
+    assert (one.stdout, one.stderr) == (two.stdout, two.stderr)
+    assert b"reformatted group_0/f000.octoscript\n" in one.stderr
+    assert one.stderr.endswith(
+        b"12 files reformatted, 1 file left unchanged, 36 files could not be formatted\n"
+    )
+    assert (copy / "group_0" / "f000.octoscript").read_text() == "let a0 = 0\n"
+
+
+def _square(offset: int, path: str) -> tuple[str, int]:
+    return path, offset + len(path) ** 2
+
+
+def test_map_in_order_keeps_the_order_over_workers() -> None:
+    paths = [str(index) * (index % 7 + 1) for index in range(200)]
+    expected = [_square(3, path) for path in paths]
+    assert list(map_in_order(_square, 3, paths, 2)) == expected
+    assert list(map_in_order(_square, 3, paths, 1)) == expected
+
+
+def test_bad_jobs_value_is_a_usage_error(tmp_path: Path) -> None:
+    result = run("check", "--jobs", "0", ".", cwd=tmp_path)
+    assert result.returncode == 2
+    assert b"--jobs" in result.stderr
+    assert default_jobs() >= 1
