@@ -108,6 +108,9 @@ MAX_WORKSPACE_SYMBOLS = 256
 # farther than this edit distance whatever the name's length.
 MAX_SUGGESTIONS = 3
 MAX_SUGGESTION_DISTANCE = 3
+# Did-you-mean answers kept, by (typed name, candidate names): the advice pass
+# asks again for each unlisted name after every pause in typing.
+MAX_CACHED_SUGGESTIONS = 1024
 # Catalog files named by the `catalogFiles` setting (catalogs/files.py), and
 # the command line's `--settings` / `catalog check` file: at most this many,
 # each at most this size (the projections' retained budgets with room for the

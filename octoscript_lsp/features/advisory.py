@@ -109,13 +109,17 @@ def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> l
     if catalogs.tool_catalog_state is not CatalogState.VALID or catalog is None:
         return []
     out = []
+    listed: dict[str, tuple[str, ...]] = {}  # format -> its tool names, made once
     for hint in analysis.hints.tool_calls:
         if hint.literal_start is None or hint.literal_end is None or not hint.literal_value:
             continue  # dynamic, undecodable, or still being typed (`""`)
         status = catalog_status(hint, catalogs)
         expected = expected_format(hint.kind)
         if status == "unlisted":
-            names = tuple(tool.name for tool in catalog.by_format(ToolFormat(expected)))
+            if expected not in listed:
+                tools = catalog.by_format(ToolFormat(expected))
+                listed[expected] = tuple(tool.name for tool in tools)
+            names = listed[expected]
             out.append(
                 Finding(
                     CODE_UNLISTED_TOOL,
