@@ -35,7 +35,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..limits import MAX_ALIAS_HOPS, MAX_IMPORTED_MODULE_ALIAS_DEPTH, MAX_MODULE_PATH_SEGMENTS
-from ..syntax.text import IDENT_START, identifier_end
+from ..syntax.member_calls import MemberCallText, member_call_after
 from ..syntax.tree import SymbolKind
 from ..syntax.trivia import skip_trivia
 from .imports import ModuleImport
@@ -64,29 +64,15 @@ class AliasEdge:
 # ---------------------------------------------------------------- reference checks
 
 
+#: `ref.a(` or `ref.a.b(` (trivia allowed), at most 16 member names.
+DIRECT_MEMBER_CALL = MemberCallText(
+    trivia=True, max_members=MAX_MODULE_PATH_SEGMENTS, canonical=False
+)
+
+
 def is_direct_member_call(source: str, reference_end: int) -> bool:
     """`ref.a(` or `ref.a.b(` (trivia allowed), at most 16 member names."""
-    index = reference_end
-    members = 0
-    while True:
-        separator = skip_trivia(source, index)
-        if separator is None or source[separator : separator + 1] != ".":
-            return False
-        member = skip_trivia(source, separator + 1)
-        if member is None or source[member : member + 1] not in IDENT_START:
-            return False
-        members += 1
-        if members > MAX_MODULE_PATH_SEGMENTS:
-            return False
-        following = skip_trivia(source, identifier_end(source, member + 1))
-        if following is None:
-            return False
-        char = source[following : following + 1]
-        if char == "(":
-            return True
-        if char != ".":
-            return False
-        index = following
+    return member_call_after(source, reference_end, DIRECT_MEMBER_CALL) is not None
 
 
 def is_stable_member_read(source: str, reference_end: int) -> bool:

@@ -150,3 +150,44 @@ def test_requests_render_the_one_member_classification():
             if isinstance(node, ast.Name) and node.id in ("member_receiver", "BuiltIn"):
                 offenders.append(name)
     assert offenders == []
+
+
+def _matches_member_call_shape(function: ast.FunctionDef) -> bool:
+    """Tests for a `(` (text or token kind) next to a `.`: the `recv.m(` shape."""
+    attributes = {node.attr for node in ast.walk(function) if isinstance(node, ast.Attribute)}
+    strings = {
+        node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    return ("LPAREN" in attributes or "(" in strings) and "." in strings
+
+
+def test_one_member_call_recognizer():
+    """`recv.m(` is recognized by `syntax/member_calls.py` alone (its token and
+    text readings); the parser and formatter read the grammar, not this shape.
+
+    `sites.tool_literal_site` reads `recv.m("` backwards from a string the
+    cursor is in; it is the one other reader, named here until it asks the
+    recognizer too. `surfaces`' header only writes the shape out as text.
+    """
+    grammar = {"parser", "lexer", "control", "cursor", "formatter"}
+    allowed = {
+        "octoscript_lsp.syntax.member_calls",
+        "octoscript_lsp.analysis.sites.tool_literal_site",
+        "octoscript_lsp.analysis.surfaces.header",
+    }
+    found = sorted(
+        f"{module}.{node.name}"
+        for module, (path, tree) in _trees().items()
+        if not (path.parent.name == "syntax" and path.stem in grammar)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and _matches_member_call_shape(node)
+    )
+    offenders = [
+        name
+        for name in found
+        if name not in allowed and not name.startswith("octoscript_lsp.syntax.member_calls.")
+    ]
+    assert offenders == []
+    assert any(name.startswith("octoscript_lsp.syntax.member_calls.") for name in found)
