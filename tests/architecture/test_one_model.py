@@ -191,3 +191,35 @@ def test_one_member_call_recognizer():
     ]
     assert offenders == []
     assert any(name.startswith("octoscript_lsp.syntax.member_calls.") for name in found)
+
+
+_HOP_LIMITS = {"MAX_ALIAS_HOPS", "MAX_IMPORTED_MODULE_ALIAS_DEPTH"}
+
+
+def test_one_alias_chain_walk():
+    """Only `analysis/alias_chains.walk_chain` loops along an alias chain: no
+    other loop reads a hop limit. `AliasGraph.output_group` is the one other
+    loop, a breadth-first walk over a call result's whole group (every alias
+    reaching the root), not along one chain."""
+    allowed = {"octoscript_lsp.analysis.aliases.output_group"}
+    found = []
+    for module, (_, tree) in _trees().items():
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            for loop in ast.walk(function):
+                if not isinstance(loop, (ast.For, ast.While)):
+                    continue
+                names = {node.id for node in ast.walk(loop) if isinstance(node, ast.Name)}
+                if names & _HOP_LIMITS:
+                    found.append(f"{module}.{function.name}")
+    assert sorted(set(found) - allowed) == []
+    walks = [
+        f"{module}:{node.lineno}"
+        for module, (_, tree) in _trees().items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "walk_chain"
+    ]
+    assert len(walks) == 3  # imports, call results, record shapes
