@@ -223,3 +223,36 @@ def test_one_alias_chain_walk():
         and node.func.id == "walk_chain"
     ]
     assert len(walks) == 3  # imports, call results, record shapes
+
+
+_SITE_RECOGNIZERS = {"member_site", "import_path_site", "tool_literal_site", "input_record_site"}
+
+
+def test_requests_render_the_one_site_classification():
+    """Completion, hover and definition ask `analysis/site_resolution.resolve_site`
+    what the cursor is at: none of them calls a site recognizer, nor looks up
+    the binding at the cursor, in an order of its own. (Signature help still
+    does: it is not converted yet.)"""
+    renderers = ("completion", "hover", "catalog_hover", "catalog_assist")
+    offenders = []
+    for name in renderers:
+        tree = ast.parse((PACKAGE / "features" / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in _SITE_RECOGNIZERS:
+                offenders.append(f"{name}:{node.lineno}")
+            if isinstance(node, ast.alias) and node.name in _SITE_RECOGNIZERS:
+                offenders.append(f"{name}:import {node.name}")
+            if isinstance(node, ast.Attribute) and node.attr == "occurrence_at":
+                offenders.append(f"{name}:{node.lineno}")
+    navigation = ast.parse((PACKAGE / "features" / "navigation.py").read_text())
+    definition = next(
+        node
+        for node in ast.walk(navigation)
+        if isinstance(node, ast.FunctionDef) and node.name == "definition"
+    )
+    for node in ast.walk(definition):
+        if isinstance(node, ast.Name) and node.id in _SITE_RECOGNIZERS | {"occurrence_at"}:
+            offenders.append(f"navigation.definition:{node.lineno}")
+        if isinstance(node, ast.Attribute) and node.attr == "occurrence_at":
+            offenders.append(f"navigation.definition:{node.lineno}")
+    assert offenders == []
