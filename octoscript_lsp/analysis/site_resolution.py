@@ -1,6 +1,6 @@
 """The site classifier: what the cursor is at, as one value, per request.
 
-Completion, hover and definition ask `resolve_site` and render the value it
+Completion, hover, definition and signature help ask `resolve_site` and render the value it
 returns; none of them tries the kinds of site in an order of its own. The
 orders are the reference's, one per `Request`:
 
@@ -13,7 +13,10 @@ orders are the reference's, one per `Request`:
   of its own, so that site falls through), a known input-record key, then
   the binding occurrence at the cursor;
 - definition: a static record field (the one member with a place in the
-  document; valid navigation index only), then the binding occurrence.
+  document; valid navigation index only), then the binding occurrence;
+- signature help: the call the cursor is in, by its callee: a function
+  declared in the document, then a direct `assert` import, or else a member
+  call (with `resolve_member`'s signature value).
 
 Member sites are classified further by `resolution.resolve_member`.
 """
@@ -26,6 +29,8 @@ from typing import TYPE_CHECKING
 
 from ..catalogs.model import ModuleField, find_field
 from ..syntax.text import is_canonical_identifier
+from ..syntax.tree import SymbolKind
+from . import surfaces
 from .catalog_members import input_fields_for_site
 from .input_records import InputRecordSite, input_record_site
 from .lexical import Occurrence
@@ -40,10 +45,14 @@ from .resolution import (
     WorkflowData,
     resolve_member,
 )
+from .signatures import function_parameters
 from .sites import (
+    CallContext,
     ImportPathSite,
     MemberSite,
     ToolLiteralSite,
+    call_context,
+    direct_callee,
     import_path_site,
     member_site,
     tool_literal_site,
@@ -60,6 +69,7 @@ class Request(Enum):
     COMPLETION = "completion"
     HOVER = "hover"
     DEFINITION = "definition"
+    SIGNATURE = "signature help"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +115,32 @@ class BindingsInScope:
     """Completion of a name: the bindings visible at the cursor."""
 
 
+@dataclass(frozen=True, slots=True)
+class NamedFunctionCall:
+    """A call of a function declared in this document (signature help)."""
+
+    context: CallContext
+    name: str
+    parameters: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class AssertCall:
+    """A call of a name a `use mod.std.assert` import binds (signature help)."""
+
+    context: CallContext
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class MemberCall:
+    """A call of a member `recv.name(` (signature help)."""
+
+    context: CallContext
+    site: MemberSite
+    meaning: MemberResolution
+
+
 class _NoSite:
     """Nothing at the cursor: the request answers nothing."""
 
@@ -121,6 +157,9 @@ SiteResolution = (
     | InputKey
     | BindingOccurrence
     | BindingsInScope
+    | NamedFunctionCall
+    | AssertCall
+    | MemberCall
     | _NoSite
 )
 
@@ -142,6 +181,8 @@ def resolve_site(
     """The one classification of the cursor's site for `request`."""
     if request is Request.COMPLETION:
         return _completion_site(analysis, offset, catalogs)
+    if request is Request.SIGNATURE:
+        return _call_site(analysis, offset, catalogs)
     found: SiteResolution = NO_SITE
     if not analysis.lexical.truncated:
         if request is Request.HOVER:
@@ -210,3 +251,55 @@ def _definition_member(
         return NO_SITE
     meaning = resolve_member(analysis, site, catalogs, Purpose.NAVIGATION)
     return Member(site, meaning) if isinstance(meaning, StaticRecordField) else NO_SITE
+
+
+def _call_site(analysis: DocumentAnalysis, offset: int, catalogs: CatalogStore) -> SiteResolution:
+    context = call_context(analysis.source, offset, analysis.delimiters)
+    if context is None:
+        return NO_SITE
+    callee = direct_callee(analysis.source, context)
+    if callee is not None:
+        return _named_function(analysis, callee, context) or _direct_assert(
+            analysis, callee, context
+        )
+    return _member_call(analysis, context, catalogs)
+
+
+def _named_function(
+    analysis: DocumentAnalysis, callee: tuple[int, int], context: CallContext
+) -> NamedFunctionCall | None:
+    index = analysis.completion_index
+    prefix_end = analysis.metadata_prefix_end
+    if callee[1] > prefix_end or not index.is_site(*callee):
+        return None
+    name = analysis.source[callee[0] : callee[1]]
+    symbol = index.visible(name, callee[0])
+    if symbol is None or symbol.kind is not SymbolKind.FUNCTION:
+        return None
+    parameters = function_parameters(analysis.source, symbol.end, prefix_end)
+    if parameters is None:
+        return None
+    return NamedFunctionCall(context, name, tuple(parameters))
+
+
+def _direct_assert(
+    analysis: DocumentAnalysis, callee: tuple[int, int], context: CallContext
+) -> SiteResolution:
+    if analysis.imports.truncated:
+        return NO_SITE
+    record = analysis.visible_import(*callee)
+    if record is None or record.path != surfaces.ASSERT.path:
+        return NO_SITE
+    return AssertCall(context, analysis.source[callee[0] : callee[1]])
+
+
+def _member_call(
+    analysis: DocumentAnalysis, context: CallContext, catalogs: CatalogStore
+) -> SiteResolution:
+    site = member_site(analysis.source, analysis.regions, context.callee_end)
+    if site is None or site.member_end != context.callee_end:
+        return NO_SITE
+    if site.member_end > analysis.metadata_prefix_end or analysis.imports.truncated:
+        return NO_SITE
+    meaning = resolve_member(analysis, site, catalogs, Purpose.SIGNATURE)
+    return MemberCall(context, site, meaning)

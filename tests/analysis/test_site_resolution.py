@@ -13,11 +13,14 @@ from octoscript_lsp.analysis.resolution import (
 )
 from octoscript_lsp.analysis.site_resolution import (
     NO_SITE,
+    AssertCall,
     BindingOccurrence,
     BindingsInScope,
     ImportSegment,
     InputKey,
     Member,
+    MemberCall,
+    NamedFunctionCall,
     Request,
     ToolNameLiteral,
     resolve_site,
@@ -77,3 +80,15 @@ def test_definition_takes_only_record_fields_from_members():
     assert resolve("use mod.std.text\ntext.lo@@c@@wer\n", Request.DEFINITION) is NO_SITE
     found = resolve("let r = {alpha: 1}\n@@c@@r.alpha\n", Request.DEFINITION)
     assert isinstance(found, BindingOccurrence) and found.occurrence.symbol.name == "r"
+
+
+def test_signature_sites_by_callee():
+    found = resolve("fn add(a, b) {\n  return a\n}\nadd(1, @@c@@)\n", Request.SIGNATURE)
+    assert isinstance(found, NamedFunctionCall)
+    assert (found.name, found.parameters, found.context.active_argument) == ("add", ("a", "b"), 1)
+    found = resolve("use mod.std.assert\nassert(@@c@@)\n", Request.SIGNATURE)
+    assert isinstance(found, AssertCall) and found.name == "assert"
+    found = resolve("use mod.std.text\ntext.lower(@@c@@)\n", Request.SIGNATURE)
+    assert isinstance(found, MemberCall) and isinstance(found.meaning, StdModuleMember)
+    assert resolve("nope(@@c@@)\n", Request.SIGNATURE) is NO_SITE
+    assert resolve("let x = 1@@c@@\n", Request.SIGNATURE) is NO_SITE

@@ -225,15 +225,22 @@ def test_one_alias_chain_walk():
     assert len(walks) == 3  # imports, call results, record shapes
 
 
-_SITE_RECOGNIZERS = {"member_site", "import_path_site", "tool_literal_site", "input_record_site"}
+_SITE_RECOGNIZERS = {
+    "member_site",
+    "import_path_site",
+    "tool_literal_site",
+    "input_record_site",
+    "call_context",
+    "direct_callee",
+}
 
 
 def test_requests_render_the_one_site_classification():
-    """Completion, hover and definition ask `analysis/site_resolution.resolve_site`
-    what the cursor is at: none of them calls a site recognizer, nor looks up
-    the binding at the cursor, in an order of its own. (Signature help still
-    does: it is not converted yet.)"""
-    renderers = ("completion", "hover", "catalog_hover", "catalog_assist")
+    """Completion, hover, definition and signature help ask
+    `analysis/site_resolution.resolve_site` what the cursor is at: none of
+    them calls a site recognizer, nor looks up the binding at the cursor, in
+    an order of its own."""
+    renderers = ("completion", "hover", "signature", "catalog_hover", "catalog_assist")
     offenders = []
     for name in renderers:
         tree = ast.parse((PACKAGE / "features" / f"{name}.py").read_text())
