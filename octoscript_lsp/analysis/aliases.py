@@ -35,9 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..limits import MAX_ALIAS_HOPS, MAX_IMPORTED_MODULE_ALIAS_DEPTH, MAX_MODULE_PATH_SEGMENTS
-from ..syntax.text import IDENT_START, identifier_end
+from ..syntax.member_calls import MemberCallText, member_call_after
 from ..syntax.tree import SymbolKind
 from ..syntax.trivia import skip_trivia
+from .alias_chains import ChainEnd, Stop, walk_chain
 from .imports import ModuleImport
 from .lexical import EMPTY_INDEX, LexicalIndex, Symbol
 from .record_scan import RecordAlias
@@ -64,29 +65,15 @@ class AliasEdge:
 # ---------------------------------------------------------------- reference checks
 
 
+#: `ref.a(` or `ref.a.b(` (trivia allowed), at most 16 member names.
+DIRECT_MEMBER_CALL = MemberCallText(
+    trivia=True, max_members=MAX_MODULE_PATH_SEGMENTS, canonical=False
+)
+
+
 def is_direct_member_call(source: str, reference_end: int) -> bool:
     """`ref.a(` or `ref.a.b(` (trivia allowed), at most 16 member names."""
-    index = reference_end
-    members = 0
-    while True:
-        separator = skip_trivia(source, index)
-        if separator is None or source[separator : separator + 1] != ".":
-            return False
-        member = skip_trivia(source, separator + 1)
-        if member is None or source[member : member + 1] not in IDENT_START:
-            return False
-        members += 1
-        if members > MAX_MODULE_PATH_SEGMENTS:
-            return False
-        following = skip_trivia(source, identifier_end(source, member + 1))
-        if following is None:
-            return False
-        char = source[following : following + 1]
-        if char == "(":
-            return True
-        if char != ".":
-            return False
-        index = following
+    return member_call_after(source, reference_end, DIRECT_MEMBER_CALL) is not None
 
 
 def is_stable_member_read(source: str, reference_end: int) -> bool:
@@ -99,6 +86,8 @@ def is_stable_member_read(source: str, reference_end: int) -> bool:
 
 
 # ---------------------------------------------------------------- the graph
+
+_NO_ROOT_EDGE = Stop("no root edge")
 
 
 class AliasGraph:
@@ -181,18 +170,20 @@ class AliasGraph:
         return self._imports[symbol.start]
 
     def _chain_import(self, symbol: Symbol, import_bindings: set[int]) -> int | None:
-        current: Symbol | None = symbol
-        visited: set[int] = set()
-        for depth in range(MAX_IMPORTED_MODULE_ALIAS_DEPTH + 1):
-            if current is None or current.start in visited:
-                return None
-            visited.add(current.start)
-            if current.start in import_bindings:
-                return current.start
-            if depth == MAX_IMPORTED_MODULE_ALIAS_DEPTH or current.kind is not SymbolKind.LET:
-                return None
-            current = self.root_target(current.start)
-        return None
+        walk = walk_chain(
+            symbol,
+            lambda current: current.start in import_bindings,
+            self._root_step,
+            MAX_IMPORTED_MODULE_ALIAS_DEPTH,
+        )
+        return walk.node.start if walk.end is ChainEnd.ARRIVED else None
+
+    def _root_step(self, symbol: Symbol) -> Symbol | Stop:
+        """The binding a `let`'s root edge names, or a stop (no such edge)."""
+        if symbol.kind is not SymbolKind.LET:
+            return _NO_ROOT_EDGE
+        target = self.root_target(symbol.start)
+        return _NO_ROOT_EDGE if target is None else target
 
     def _root_edges(self) -> list[RecordAlias]:
         """Root edges whose target resolves (the only ones a chain can take)."""
@@ -239,19 +230,22 @@ class AliasGraph:
 
     def output_root(self, initial: Symbol) -> Symbol | None:
         """Follow root edges between `let`s to the first binding that is no alias."""
-        current = initial
-        visited: set[int] = set()
-        for depth in range(MAX_ALIAS_HOPS + 1):
-            if current.start in visited:
-                return None
-            visited.add(current.start)
-            target = self.root_target(current.start)
-            if target is None or target.kind is not SymbolKind.LET:
-                return current
-            if depth == MAX_ALIAS_HOPS:
-                return None
-            current = target
-        return None
+        walk = walk_chain(
+            initial,
+            self._is_no_let_alias,
+            self._let_target,
+            MAX_ALIAS_HOPS,
+        )
+        return walk.node if walk.end is ChainEnd.ARRIVED else None
+
+    def _is_no_let_alias(self, symbol: Symbol) -> bool:
+        target = self.root_target(symbol.start)
+        return target is None or target.kind is not SymbolKind.LET
+
+    def _let_target(self, symbol: Symbol) -> Symbol | Stop:
+        # Only asked after `_is_no_let_alias` said the target is a `let`.
+        target = self.root_target(symbol.start)
+        return _NO_ROOT_EDGE if target is None else target
 
     def output_group(self, root: Symbol) -> set[int] | None:
         """Every alias reaching `root`; None when a child edge or an over-long chain touches it."""

@@ -20,6 +20,7 @@ from ..catalogs.model import (
     find_field,
 )
 from ..syntax.text import is_canonical_identifier
+from .input_records import InputRecordSite
 from .members import member_receiver
 from .output_calls import OutputCall
 from .sites import MemberSite
@@ -105,3 +106,24 @@ def workflow_field(
         found = data.step_field(path[2], name)
         return None if found is None else (found, output_role(data.context_configured))
     return None
+
+
+def input_fields_for_site(
+    analysis: DocumentAnalysis, site: InputRecordSite, catalogs: CatalogStore
+) -> Sequence[ModuleField] | None:
+    """The catalog input fields at the record level a key site sits in."""
+    callee = site.callee
+    if (
+        analysis.imports.truncated
+        or catalogs.module_catalog_state.unavailable
+        or site.field[1] > analysis.metadata_prefix_end
+        or callee.member_end > analysis.metadata_prefix_end
+    ):
+        return None
+    module = direct_member(analysis, callee, catalogs)
+    if module is None or not module.is_shaped or module.input_fields is None:
+        return None
+    if site.parent is None:
+        return module.input_fields
+    parent = find_field(module.input_fields, site.parent)
+    return None if parent is None else parent.fields

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..limits import MAX_OUTPUT_CALL_DEPTH, MAX_OUTPUT_INITIALIZER_CHARS
+from ..syntax.member_calls import MemberCallText, member_call_after
 from ..syntax.text import (
     IDENT_START,
     TRIVIA_SPACE,
@@ -76,17 +77,21 @@ def _identifier_end_within(source: str, start: int, limit: int) -> int | None:
     return end if is_canonical_identifier(source[start:end]) else None
 
 
+#: `recv.method(` written without trivia, canonical names, one member.
+_INITIALIZER_CALL = MemberCallText(trivia=False, max_members=1, canonical=True)
+
+
 def _direct_call_at(source: str, start: int, limit: int) -> tuple[Span, Span, int] | None:
     receiver_end = _identifier_end_within(source, start, limit)
-    if receiver_end is None or receiver_end >= limit or source[receiver_end] != ".":
+    if receiver_end is None:
         return None
-    member_end = _identifier_end_within(source, receiver_end + 1, limit)
-    if member_end is None or member_end >= limit or source[member_end] != "(":
+    tail = member_call_after(source, receiver_end, _INITIALIZER_CALL, limit)
+    if tail is None:
         return None
-    call_end = _single_argument_call_end(source, member_end, limit)
+    call_end = _single_argument_call_end(source, tail.open_paren, limit)
     if call_end is None:
         return None
-    return (start, receiver_end), (receiver_end + 1, member_end), call_end
+    return (start, receiver_end), tail.members[0], call_end
 
 
 _OPENERS = {"(": ")", "[": "]", "{": "}"}

@@ -32,6 +32,7 @@ from ..limits import (
 )
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
+from .alias_chains import ChainEnd, Stop, walk_chain
 from .lexical import LexicalIndex, Symbol
 from .record_scan import RecordAlias, RecordField, RecordShape, Span
 from .sites import may_mutate
@@ -224,6 +225,18 @@ class _ResolverMemo:
     stable: dict[tuple[int, int], bool] = field(default_factory=dict)
 
 
+@dataclass(slots=True)
+class _Selection:
+    """The `.name`s a record walk has selected so far, outermost first."""
+
+    children: tuple[str, ...] = ()
+    escaped: bool = False
+
+
+_STOP_NOT_STATIC = Stop(NOT_STATIC)
+_STOP_UNCERTAIN = Stop(UNCERTAIN)
+
+
 class RecordResolver:
     """Record shapes reached through the alias graph's edges, and the stability rules."""
 
@@ -280,32 +293,36 @@ class RecordResolver:
     def _walk(self, initial: Symbol) -> RecordView:
         if initial.kind is not SymbolKind.LET:
             return _NOT_STATIC_VIEW
-        current = initial
-        children: tuple[str, ...] = ()
-        escaped = False
-        visited: set[int] = set()
-        for depth in range(MAX_ALIAS_HOPS + 1):
-            binding = current.start
-            if self.report.shape_for(binding) is not None:
-                return RecordView(ESCAPED if escaped else FOUND, binding, children, current)
-            if binding in visited or depth == MAX_ALIAS_HOPS:
-                return _UNCERTAIN_VIEW
-            visited.add(binding)
-            target = self._target_of(binding)
-            if target is None or target.state == NOT_STATIC:
-                return _NOT_STATIC_VIEW
-            if target.state == UNCERTAIN:
-                return _UNCERTAIN_VIEW
-            if len(children) + len(target.children) > MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH:
-                # Too deep to describe, but it still escapes the root it reaches.
-                escaped = True
-            else:
-                children = target.children + children
-            following = target.symbol
-            if following is None or following.kind is not SymbolKind.LET:
-                return _UNCERTAIN_VIEW
-            current = following
+        selected = _Selection()
+        walk = walk_chain(
+            initial,
+            lambda current: self.report.shape_for(current.start) is not None,
+            lambda current: self._step(current, selected),
+            MAX_ALIAS_HOPS,
+        )
+        if walk.end is ChainEnd.ARRIVED:
+            state = ESCAPED if selected.escaped else FOUND
+            return RecordView(state, walk.node.start, selected.children, walk.node)
+        if walk.reason == NOT_STATIC:
+            return _NOT_STATIC_VIEW
         return _UNCERTAIN_VIEW
+
+    def _step(self, current: Symbol, selected: _Selection) -> Symbol | Stop:
+        """One edge back towards the root, noting the `.name`s it selects."""
+        target = self._target_of(current.start)
+        if target is None or target.state == NOT_STATIC:
+            return _STOP_NOT_STATIC
+        if target.state == UNCERTAIN:
+            return _STOP_UNCERTAIN
+        if len(selected.children) + len(target.children) > MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH:
+            # Too deep to describe, but it still escapes the root it reaches.
+            selected.escaped = True
+        else:
+            selected.children = target.children + selected.children
+        following = target.symbol
+        if following is None or following.kind is not SymbolKind.LET:
+            return _STOP_UNCERTAIN
+        return following
 
     # ------------------------------------------------------------ stability
 

@@ -28,6 +28,7 @@ from blake3 import blake3
 from ..catalogs.tools import is_valid_tool_name
 from ..limits import MAX_IMPORTED_MODULE_CALL_HINTS, MAX_TOOL_CALL_HINTS
 from ..syntax.check import SyntaxResult
+from ..syntax.member_calls import follows_dot, is_member_call, member_call_receivers
 from ..syntax.tokens import Kind, Token
 from .aliases import AliasGraph
 from .imports import ImportReport
@@ -156,23 +157,8 @@ def decode_string_literal(literal: str) -> str | None:
 # ------------------------------------------------------------ direct hints
 
 
-def _after_dot(tokens: list[Token], index: int) -> bool:
-    return index > 0 and tokens[index - 1].is_op(".")
-
-
-def _member_call(tokens: list[Token], index: int) -> bool:
-    """`identifier . identifier (` starting at `index`."""
-    return (
-        index + 3 < len(tokens)
-        and tokens[index].kind is Kind.IDENT
-        and tokens[index + 1].is_op(".")
-        and tokens[index + 2].kind is Kind.IDENT
-        and tokens[index + 3].kind is Kind.LPAREN
-    )
-
-
 def direct_tool_call_kind(tokens: list[Token], index: int) -> str | None:
-    if not _member_call(tokens, index) or tokens[index].text != "tool":
+    if not is_member_call(tokens, index) or tokens[index].text != "tool":
         return None
     method = tokens[index + 2].text
     return method if tool_method(method) is not None else None
@@ -194,7 +180,7 @@ def collect_tool_calls(source: str, tokens: list[Token]) -> tuple[tuple[ToolCall
     truncated = False
     for index in range(len(tokens)):
         kind = direct_tool_call_kind(tokens, index)
-        if kind is None or _after_dot(tokens, index):
+        if kind is None or follows_dot(tokens, index):
             continue
         if len(found) == MAX_TOOL_CALL_HINTS:
             truncated = True
@@ -204,28 +190,6 @@ def collect_tool_calls(source: str, tokens: list[Token]) -> tuple[tuple[ToolCall
 
 
 # --------------------------------------------------- imported-module hints
-
-
-def is_module_call_receiver(tokens: list[Token], index: int) -> bool:
-    return _member_call(tokens, index) and not _after_dot(tokens, index)
-
-
-def module_call_receivers(tokens: list[Token]) -> list[int]:
-    """Indices of every `receiver . method (` not itself after a dot, in one pass."""
-    found = []
-    ident, operator, paren = Kind.IDENT, Kind.OPERATOR, Kind.LPAREN
-    for index in range(len(tokens) - 3):
-        if tokens[index].kind is not ident:
-            continue
-        dot = tokens[index + 1]
-        if dot.kind is not operator or dot.text != ".":
-            continue
-        if tokens[index + 2].kind is not ident or tokens[index + 3].kind is not paren:
-            continue
-        if index > 0 and tokens[index - 1].kind is operator and tokens[index - 1].text == ".":
-            continue
-        found.append(index)
-    return found
 
 
 def collect_imported_module_calls(
@@ -243,7 +207,7 @@ def collect_imported_module_calls(
         return (), True
     if not imports.imports:
         return (), False
-    receivers = module_call_receivers(tokens)
+    receivers = member_call_receivers(tokens)
     receiver_spans = {(tokens[index].start, tokens[index].end) for index in receivers}
     by_binding = {item.binding_start: item for item in imports.imports}
     bindings = set(by_binding)

@@ -3,7 +3,7 @@ input and output record fields, workflow data, static record fields).
 
 Each step returns None when its site does not apply so the dispatcher moves
 on, or a finished answer when it does. The lookups shared with hover and
-signature help (`input_fields_for_site`, and from `analysis/catalog_members`
+signature help (from `analysis/catalog_members`: `input_fields_for_site`,
 `direct_member`, `output_fields_for_member`, `workflow_field`) are shared,
 so completion, hover and signatures can never disagree about what a site
 resolves to.
@@ -23,11 +23,11 @@ from lsprotocol import types
 from ..analysis import surfaces
 from ..analysis.catalog_members import (
     call_outputs,
-    direct_member,
     fields_at,
+    input_fields_for_site,
     output_role,
 )
-from ..analysis.input_records import InputRecordSite, input_record_site
+from ..analysis.input_records import InputRecordSite
 from ..analysis.members import alias_metadata_truncated, member_receiver
 from ..analysis.output_calls import OutputCall
 from ..analysis.sites import MemberSite
@@ -37,13 +37,12 @@ from ..catalogs.model import (
     ModuleField,
     ToolFormat,
     WorkflowField,
-    find_field,
 )
 from ..catalogs.store import CatalogStore
 from .completion_context import CompletionContext
 
 if TYPE_CHECKING:
-    from ..analysis.document import DocumentAnalysis
+    pass
 
 Catalogs = CatalogStore
 Span = tuple[int, int]
@@ -284,32 +283,10 @@ def output_field_completion(
 # ---------------------------------------------------------------- input records
 
 
-def input_fields_for_site(
-    analysis: DocumentAnalysis, site: InputRecordSite, catalogs: Catalogs
-) -> Sequence[ModuleField] | None:
-    """The catalog input fields at the record level a key site sits in."""
-    callee = site.callee
-    if (
-        analysis.imports.truncated
-        or catalogs.module_catalog_state.unavailable
-        or site.field[1] > analysis.metadata_prefix_end
-        or callee.member_end > analysis.metadata_prefix_end
-    ):
-        return None
-    module = direct_member(analysis, callee, catalogs)
-    if module is None or not module.is_shaped or module.input_fields is None:
-        return None
-    if site.parent is None:
-        return module.input_fields
-    parent = find_field(module.input_fields, site.parent)
-    return None if parent is None else parent.fields
-
-
-def input_record_completion(context: CompletionContext) -> types.CompletionList | None:
+def input_record_completion(
+    context: CompletionContext, site: InputRecordSite
+) -> types.CompletionList:
     analysis = context.analysis
-    site = input_record_site(analysis.source, analysis.regions, context.offset, analysis.delimiters)
-    if site is None:
-        return None
     incomplete = (
         context.imports_incomplete
         or context.catalogs.module_catalog_state.unavailable

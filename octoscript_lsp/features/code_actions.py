@@ -25,6 +25,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.surfaces import STD_MODULE_NAMES, TOOL_BINDING, TOOL_MODULE_PATH, std_module
 from ..syntax.check import SyntaxResult
 from ..syntax.codes import SyntaxCode
+from ..syntax.member_calls import is_receiver_or_callee
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 from ..syntax.tree import DEFINE, REFERENCE
 from .advisory import to_diagnostic
@@ -156,17 +157,10 @@ def _path_for(
     name: str, tokens: list[Token], index: int, leaves: dict[str, tuple[str, ...] | None]
 ) -> tuple[str, ...] | None:
     if name == TOOL_BINDING or name in STD_MODULE_NAMES:
-        if not _is_receiver_or_callee(tokens, index):
+        if not is_receiver_or_callee(tokens, index):
             return None
         return TOOL_MODULE_PATH if name == TOOL_BINDING else std_module(name).path
     return leaves.get(name)
-
-
-def _is_receiver_or_callee(tokens: list[Token], index: int) -> bool:
-    following = tokens[index + 1] if index + 1 < len(tokens) else None
-    if following is None:
-        return False
-    return following.kind is Kind.LPAREN or following.is_op(".")
 
 
 def _catalog_leaves(catalogs: CatalogStore | None) -> dict[str, tuple[str, ...] | None]:

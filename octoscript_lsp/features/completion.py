@@ -1,16 +1,16 @@
 """textDocument/completion: one dispatcher, one small function per site kind.
 
-Order (the reference's): a truncated lexical index answers nothing; then a
-`use mod.` path segment, a tool-name string literal, a member site `x.|`
-(never falling back to plain identifiers), a record key in a module call's
-input record, and finally lexical identifiers.
+A truncated lexical index answers nothing; otherwise the site classifier
+(`analysis/site_resolution.resolve_site`) says what the cursor is at, in the
+reference's order: a `use mod.` path segment, a tool-name string literal, a
+member site `x.|` (never falling back to plain identifiers), a record key in
+a module call's input record, or lexical identifiers.
 """
 
 from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable
 
 from cattrs import Converter
 from lsprotocol import types
@@ -24,21 +24,22 @@ from ..analysis.resolution import (
     CallOutputFields,
     CatalogUntrusted,
     ClosedStdPath,
-    Purpose,
+    MemberResolution,
     StaticRecordFields,
     StdModuleMember,
     StdNamespaceChild,
     ToolMethodMember,
     WorkflowNamespace,
-    resolve_member,
 )
-from ..analysis.sites import (
-    ImportPathSite,
-    MemberSite,
-    import_path_site,
-    member_site,
-    tool_literal_site,
+from ..analysis.site_resolution import (
+    ImportSegment,
+    InputKey,
+    Member,
+    Request,
+    ToolNameLiteral,
+    resolve_site,
 )
+from ..analysis.sites import ImportPathSite, MemberSite, ToolLiteralSite
 from ..limits import MAX_CACHED_COMPLETION_ITEMS
 from ..syntax.tree import SymbolKind
 from . import catalog_assist, completion_kinds, record_fields
@@ -133,27 +134,23 @@ def complete_wire(
     if index.truncated:
         return _list([], True)
     context = CompletionContext(analysis, positions, offset, catalogs, prefill)
-    steps: tuple[Callable[[CompletionContext], types.CompletionList | WireDict | None], ...] = (
-        _import_path,
-        _tool_literal,
-        _member,
-        catalog_assist.input_record_completion,
-    )
-    for step in steps:
-        answer = step(context)
-        if answer is not None:
-            return answer
+    match resolve_site(analysis, offset, catalogs, Request.COMPLETION):
+        case ImportSegment(site=site):
+            return _import_path(context, site)
+        case ToolNameLiteral(site=site):
+            return _tool_literal(context, site)
+        case Member(site=site, meaning=meaning):
+            return _member(context, site, meaning)
+        case InputKey(site=site):
+            return catalog_assist.input_record_completion(context, site)
     return _lexical(context)
 
 
 # ---------------------------------------------------------------- use mod. paths
 
 
-def _import_path(context: CompletionContext) -> types.CompletionList | None:
+def _import_path(context: CompletionContext, site: ImportPathSite) -> types.CompletionList:
     analysis = context.analysis
-    site = import_path_site(analysis.source, analysis.regions, context.offset)
-    if site is None:
-        return None
     if site.segment_end > analysis.metadata_prefix_end:
         # Past the first error nothing is listed, but an unavailable catalog
         # still marks a non-core prefix incomplete.
@@ -198,18 +195,13 @@ def _sorted(items: list[types.CompletionItem]) -> list[types.CompletionItem]:
     return sorted(items, key=lambda item: item.label)
 
 
-def import_site(analysis: DocumentAnalysis, offset: int) -> ImportPathSite | None:
-    return import_path_site(analysis.source, analysis.regions, offset)
-
-
 # ---------------------------------------------------------------- tool-name literals
 
 
-def _tool_literal(context: CompletionContext) -> types.CompletionList | WireDict | None:
+def _tool_literal(
+    context: CompletionContext, site: ToolLiteralSite
+) -> types.CompletionList | WireDict:
     analysis = context.analysis
-    site = tool_literal_site(analysis.source, analysis.regions, context.offset)
-    if site is None:
-        return None
     format_name = surfaces.tool_call_format(site.method)
     entries, unavailable = catalog_assist.tool_names(context.catalogs, format_name.value)
     record = analysis.visible_import(*site.receiver)
@@ -232,13 +224,10 @@ def _tool_literal(context: CompletionContext) -> types.CompletionList | WireDict
 # ---------------------------------------------------------------- member sites
 
 
-def _member(context: CompletionContext) -> types.CompletionList | None:
+def _member(
+    context: CompletionContext, site: MemberSite, meaning: MemberResolution
+) -> types.CompletionList:
     """A member site answers what `analysis/resolution` classifies it as."""
-    analysis = context.analysis
-    site = member_site(analysis.source, analysis.regions, context.offset)
-    if site is None:
-        return None
-    meaning = resolve_member(analysis, site, context.catalogs, Purpose.COMPLETION)
     match meaning:
         case WorkflowNamespace(path=path):
             return catalog_assist.workflow_member_completion(context, site, path)

@@ -1,5 +1,6 @@
-"""textDocument/hover: member sites first (rendering `analysis/resolution`'s
-classification), then input-record keys, then bindings."""
+"""textDocument/hover: renders the site classifier's value
+(`analysis/site_resolution.resolve_site`): a member, an input-record key or a
+binding."""
 
 from __future__ import annotations
 
@@ -7,21 +8,20 @@ from lsprotocol import types
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
+from ..analysis.lexical import Occurrence
 from ..analysis.resolution import (
     CallOutputField,
     CatalogMember,
     MemberResolution,
-    Purpose,
     StaticRecordField,
     StdModuleMember,
     StdNamespaceChild,
     WorkflowData,
-    resolve_member,
 )
-from ..analysis.sites import MemberSite, member_site
+from ..analysis.site_resolution import BindingOccurrence, InputKey, Member, Request, resolve_site
+from ..analysis.sites import MemberSite
 from ..syntax.tree import SymbolKind
 from . import catalog_assist as assist
-from . import catalog_hover
 from .catalog_assist import Catalogs
 from .navigation import binding_hover
 from .positions import PositionMap
@@ -34,30 +34,29 @@ def _plain(text: str, edit_range: types.Range) -> types.Hover:
     )
 
 
-class _NoHover(Exception):
-    """A site that claims the position but has nothing to show (stop, answer null)."""
-
-
 def hover(
     analysis: DocumentAnalysis, positions: PositionMap, offset: int | None, catalogs: Catalogs
 ) -> types.Hover | None:
     if offset is None or analysis.syntax is None:
         return None
-    # Gated on the navigation index, as in the reference: invalid source has
-    # an empty (never truncated) one, so member hovers are still tried there.
-    if not analysis.lexical.truncated:
-        try:
-            found = _member_hover(analysis, positions, offset, catalogs)
-        except _NoHover:
-            return None
-        if found is not None:
-            return found
-        found = catalog_hover.input_key_hover(analysis, offset, catalogs)
-        if found is not None:
-            return found
-    occurrence = analysis.lexical.occurrence_at(offset)
-    if occurrence is None:
-        return None
+    match resolve_site(analysis, offset, catalogs, Request.HOVER):
+        case Member(site=site, meaning=meaning):
+            text = _member_text(analysis, site, meaning)
+            if text is None:
+                return None
+            return _plain(text, positions.range(site.member_start, site.member_end))
+        case InputKey(site=site, field=field) if field is not None:
+            return _plain(
+                assist.record_field_text(field, "Module input"), positions.range(*site.field)
+            )
+        case BindingOccurrence(occurrence=occurrence):
+            return _binding(analysis, positions, occurrence)
+    return None
+
+
+def _binding(
+    analysis: DocumentAnalysis, positions: PositionMap, occurrence: Occurrence
+) -> types.Hover | None:
     symbol = occurrence.symbol
     if symbol.kind is SymbolKind.IMPORT and not analysis.lexical.truncated:
         # As in the reference, the name is resolved again at the occurrence, so
@@ -71,39 +70,23 @@ def hover(
     return binding_hover(analysis, positions, occurrence)
 
 
-def _member_hover(
-    analysis: DocumentAnalysis, positions: PositionMap, offset: int, catalogs: Catalogs
-) -> types.Hover | None:
-    site = member_site(analysis.source, analysis.regions, offset)
-    if site is None or site.member_start == site.member_end:
-        return None
-    resolution = resolve_member(analysis, site, catalogs, Purpose.NAVIGATION)
-    text = _member_text(analysis, site, resolution)
-    return (
-        None if text is None else _plain(text, positions.range(site.member_start, site.member_end))
-    )
-
-
 def _member_text(
     analysis: DocumentAnalysis, site: MemberSite, resolution: MemberResolution
 ) -> str | None:
-    """What a member's hover says; None to go on (input keys, bindings)."""
+    """What a member's hover says; None to answer nothing (a name the std
+    module or namespace has not)."""
     match resolution:
         case WorkflowData(field=field, role=role):
             return assist.workflow_field_text(field, role)
         case StaticRecordField(field=field):
             return f"(static record field) {field.name}"
-        case StdModuleMember(module=module, member=member):
-            if member is None:
-                raise _NoHover
+        case StdModuleMember(module=module, member=member) if member is not None:
             receiver = analysis.source[site.receiver[0] : site.receiver[1]]
             return module.member_documentation(member, receiver)
-        case StdNamespaceChild(child=child):
-            if child is None:
-                raise _NoHover
+        case StdNamespaceChild(child=child) if child is not None:
             return child.documentation
         case CallOutputField(field=field):
             return assist.record_field_text(field, "Module output")
         case CatalogMember(descriptor=module):
             return assist.leaf_text(module)
-    return None  # a `tool.` method has no hover of its own; nothing else either
+    return None  # the site classifier passes on members hover does not show

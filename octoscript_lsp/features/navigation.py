@@ -6,9 +6,9 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import KIND_LABELS, Occurrence
-from ..analysis.resolution import Purpose, StaticRecordField, resolve_member
+from ..analysis.resolution import StaticRecordField
 from ..analysis.signatures import function_parameters
-from ..analysis.sites import member_site
+from ..analysis.site_resolution import BindingOccurrence, Member, Request, resolve_site
 from ..syntax.tree import SymbolKind
 from .positions import PositionMap
 
@@ -26,20 +26,17 @@ def occurrence_at(analysis: DocumentAnalysis, offset: int | None) -> Occurrence 
 def definition(
     analysis: DocumentAnalysis, positions: PositionMap, uri: str, offset: int | None, catalogs
 ) -> types.Location | None:
-    if offset is not None and not analysis.lexical.truncated:
-        site = member_site(analysis.source, analysis.regions, offset)
-        resolution = (
-            None if site is None else resolve_member(analysis, site, catalogs, Purpose.NAVIGATION)
-        )
-        if isinstance(resolution, StaticRecordField):
-            # The one member with a place in the document: the literal's key.
-            start, end = resolution.field.span
-            return types.Location(uri=uri, range=positions.range(start, end))
-    found = occurrence_at(analysis, offset)
-    if found is None:
+    if offset is None:
         return None
-    symbol = found.symbol
-    return types.Location(uri=uri, range=positions.range(symbol.start, symbol.end))
+    match resolve_site(analysis, offset, catalogs, Request.DEFINITION):
+        case Member(meaning=StaticRecordField(field=field)):
+            # The one member with a place in the document: the literal's key.
+            start, end = field.span
+        case BindingOccurrence(occurrence=occurrence):
+            start, end = occurrence.symbol.start, occurrence.symbol.end
+        case _:
+            return None
+    return types.Location(uri=uri, range=positions.range(start, end))
 
 
 def _require_complete(analysis: DocumentAnalysis) -> None:

@@ -9,15 +9,18 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.resolution import (
     CatalogMember,
     MemberResolution,
-    Purpose,
     StdModuleMember,
     StdNamespaceChild,
     ToolMethodMember,
-    resolve_member,
 )
-from ..analysis.signatures import function_parameters
-from ..analysis.sites import CallContext, MemberSite, call_context, direct_callee, member_site
-from ..syntax.tree import SymbolKind
+from ..analysis.site_resolution import (
+    AssertCall,
+    MemberCall,
+    NamedFunctionCall,
+    Request,
+    resolve_site,
+)
+from ..analysis.sites import CallContext, MemberSite
 from . import catalog_hover
 from .catalog_assist import Catalogs
 
@@ -46,64 +49,21 @@ def signature_help(
 ) -> types.SignatureHelp | None:
     if offset is None or analysis.syntax is None or analysis.completion_index.truncated:
         return None
-    context = call_context(analysis.source, offset, analysis.delimiters)
-    if context is None:
-        return None
-    callee = direct_callee(analysis.source, context)
-    if callee is not None:
-        return _named_function(analysis, callee, context) or _direct_assert(
-            analysis, callee, context
-        )
-    return _member_call(analysis, context, catalogs)
-
-
-def _named_function(
-    analysis: DocumentAnalysis, callee: tuple[int, int], context: CallContext
-) -> types.SignatureHelp | None:
-    index = analysis.completion_index
-    prefix_end = analysis.metadata_prefix_end
-    if callee[1] > prefix_end or not index.is_site(*callee):
-        return None
-    name = analysis.source[callee[0] : callee[1]]
-    symbol = index.visible(name, callee[0])
-    if symbol is None or symbol.kind is not SymbolKind.FUNCTION:
-        return None
-    parameters = function_parameters(analysis.source, symbol.end, prefix_end)
-    if parameters is None:
-        return None
-    label = f"{name}({', '.join(parameters)})"
-    return _help(
-        label, parameters, context.active_argument, "Named function declared in this document."
-    )
-
-
-def _direct_assert(
-    analysis: DocumentAnalysis, callee: tuple[int, int], context: CallContext
-) -> types.SignatureHelp | None:
-    if analysis.imports.truncated:
-        return None
-    record = analysis.visible_import(*callee)
-    if record is None or record.path != surfaces.ASSERT.path:
-        return None
-    name = analysis.source[callee[0] : callee[1]]
-    return _help(
-        surfaces.assert_signature_label(name),
-        surfaces.ASSERT_FUNCTION.parameters,
-        context.active_argument,
-        surfaces.assert_documentation(name),
-    )
-
-
-def _member_call(
-    analysis: DocumentAnalysis, context: CallContext, catalogs: Catalogs
-) -> types.SignatureHelp | None:
-    site = member_site(analysis.source, analysis.regions, context.callee_end)
-    if site is None or site.member_end != context.callee_end:
-        return None
-    if site.member_end > analysis.metadata_prefix_end or analysis.imports.truncated:
-        return None
-    resolution = resolve_member(analysis, site, catalogs, Purpose.SIGNATURE)
-    return _member_signature(analysis, site, context, resolution)
+    match resolve_site(analysis, offset, catalogs, Request.SIGNATURE):
+        case NamedFunctionCall(context=context, name=name, parameters=parameters):
+            label = f"{name}({', '.join(parameters)})"
+            documentation = "Named function declared in this document."
+            return _help(label, parameters, context.active_argument, documentation)
+        case AssertCall(context=context, name=name):
+            return _help(
+                surfaces.assert_signature_label(name),
+                surfaces.ASSERT_FUNCTION.parameters,
+                context.active_argument,
+                surfaces.assert_documentation(name),
+            )
+        case MemberCall(context=context, site=site, meaning=meaning):
+            return _member_signature(analysis, site, context, meaning)
+    return None
 
 
 def _member_signature(

@@ -150,3 +150,116 @@ def test_requests_render_the_one_member_classification():
             if isinstance(node, ast.Name) and node.id in ("member_receiver", "BuiltIn"):
                 offenders.append(name)
     assert offenders == []
+
+
+def _matches_member_call_shape(function: ast.FunctionDef) -> bool:
+    """Tests for a `(` (text or token kind) next to a `.`: the `recv.m(` shape."""
+    attributes = {node.attr for node in ast.walk(function) if isinstance(node, ast.Attribute)}
+    strings = {
+        node.value
+        for node in ast.walk(function)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+    }
+    return ("LPAREN" in attributes or "(" in strings) and "." in strings
+
+
+def test_one_member_call_recognizer():
+    """`recv.m(` is recognized by `syntax/member_calls.py` alone (its token and
+    text readings); the parser and formatter read the grammar, not this shape.
+
+    `sites.tool_literal_site` reads `recv.m("` backwards from a string the
+    cursor is in; it is the one other reader, named here until it asks the
+    recognizer too. `surfaces`' header only writes the shape out as text.
+    """
+    grammar = {"parser", "lexer", "control", "cursor", "formatter"}
+    allowed = {
+        "octoscript_lsp.syntax.member_calls",
+        "octoscript_lsp.analysis.sites.tool_literal_site",
+        "octoscript_lsp.analysis.surfaces.header",
+    }
+    found = sorted(
+        f"{module}.{node.name}"
+        for module, (path, tree) in _trees().items()
+        if not (path.parent.name == "syntax" and path.stem in grammar)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and _matches_member_call_shape(node)
+    )
+    offenders = [
+        name
+        for name in found
+        if name not in allowed and not name.startswith("octoscript_lsp.syntax.member_calls.")
+    ]
+    assert offenders == []
+    assert any(name.startswith("octoscript_lsp.syntax.member_calls.") for name in found)
+
+
+_HOP_LIMITS = {"MAX_ALIAS_HOPS", "MAX_IMPORTED_MODULE_ALIAS_DEPTH"}
+
+
+def test_one_alias_chain_walk():
+    """Only `analysis/alias_chains.walk_chain` loops along an alias chain: no
+    other loop reads a hop limit. `AliasGraph.output_group` is the one other
+    loop, a breadth-first walk over a call result's whole group (every alias
+    reaching the root), not along one chain."""
+    allowed = {"octoscript_lsp.analysis.aliases.output_group"}
+    found = []
+    for module, (_, tree) in _trees().items():
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            for loop in ast.walk(function):
+                if not isinstance(loop, (ast.For, ast.While)):
+                    continue
+                names = {node.id for node in ast.walk(loop) if isinstance(node, ast.Name)}
+                if names & _HOP_LIMITS:
+                    found.append(f"{module}.{function.name}")
+    assert sorted(set(found) - allowed) == []
+    walks = [
+        f"{module}:{node.lineno}"
+        for module, (_, tree) in _trees().items()
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "walk_chain"
+    ]
+    assert len(walks) == 3  # imports, call results, record shapes
+
+
+_SITE_RECOGNIZERS = {
+    "member_site",
+    "import_path_site",
+    "tool_literal_site",
+    "input_record_site",
+    "call_context",
+    "direct_callee",
+}
+
+
+def test_requests_render_the_one_site_classification():
+    """Completion, hover, definition and signature help ask
+    `analysis/site_resolution.resolve_site` what the cursor is at: none of
+    them calls a site recognizer, nor looks up the binding at the cursor, in
+    an order of its own."""
+    renderers = ("completion", "hover", "signature", "catalog_hover", "catalog_assist")
+    offenders = []
+    for name in renderers:
+        tree = ast.parse((PACKAGE / "features" / f"{name}.py").read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and node.id in _SITE_RECOGNIZERS:
+                offenders.append(f"{name}:{node.lineno}")
+            if isinstance(node, ast.alias) and node.name in _SITE_RECOGNIZERS:
+                offenders.append(f"{name}:import {node.name}")
+            if isinstance(node, ast.Attribute) and node.attr == "occurrence_at":
+                offenders.append(f"{name}:{node.lineno}")
+    navigation = ast.parse((PACKAGE / "features" / "navigation.py").read_text())
+    definition = next(
+        node
+        for node in ast.walk(navigation)
+        if isinstance(node, ast.FunctionDef) and node.name == "definition"
+    )
+    for node in ast.walk(definition):
+        if isinstance(node, ast.Name) and node.id in _SITE_RECOGNIZERS | {"occurrence_at"}:
+            offenders.append(f"navigation.definition:{node.lineno}")
+        if isinstance(node, ast.Attribute) and node.attr == "occurrence_at":
+            offenders.append(f"navigation.definition:{node.lineno}")
+    assert offenders == []

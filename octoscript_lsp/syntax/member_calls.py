@@ -1,0 +1,135 @@
+"""The one recognizer of a member call `recv.m(` (and `recv.a.b(`).
+
+Its callers hold one of two representations, so it reads either:
+
+- tokens (the tool-call review, the import quick fix): an identifier, `.`,
+  an identifier, `(` as consecutive tokens, so comments and spaces may sit
+  between them but a line break may not (it is a token);
+- text (the alias-group rule, the call-result binding, which the reference
+  reads as text): `MemberCallText` says whether trivia may separate the
+  parts, how many member names may follow the receiver and whether each
+  name must be a canonical identifier.
+
+A new place that must know "is this a member call" asks here instead of
+matching the shape again (`tests/architecture/test_one_model.py`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .text import IDENT_START, identifier_end, is_canonical_identifier
+from .tokens import Kind, Token
+from .trivia import skip_trivia
+
+Span = tuple[int, int]
+
+
+# ---------------------------------------------------------------- tokens
+
+
+def follows_dot(tokens: list[Token], index: int) -> bool:
+    """The token at `index` is itself a member name (`x.<here>`)."""
+    return index > 0 and tokens[index - 1].is_op(".")
+
+
+def is_member_call(tokens: list[Token], index: int) -> bool:
+    """`identifier . identifier (` starting at `index`."""
+    return (
+        index + 3 < len(tokens)
+        and tokens[index].kind is Kind.IDENT
+        and tokens[index + 1].is_op(".")
+        and tokens[index + 2].kind is Kind.IDENT
+        and tokens[index + 3].kind is Kind.LPAREN
+    )
+
+
+def member_call_receivers(tokens: list[Token]) -> list[int]:
+    """Indices of every `receiver . method (` not itself after a dot, in one pass.
+
+    The same shape as `is_member_call` and `follows_dot`, with the token
+    tests written out because this runs over the whole stream.
+    """
+    found = []
+    ident, operator, paren = Kind.IDENT, Kind.OPERATOR, Kind.LPAREN
+    for index in range(len(tokens) - 3):
+        if tokens[index].kind is not ident:
+            continue
+        dot = tokens[index + 1]
+        if dot.kind is not operator or dot.text != ".":
+            continue
+        if tokens[index + 2].kind is not ident or tokens[index + 3].kind is not paren:
+            continue
+        if index > 0 and tokens[index - 1].kind is operator and tokens[index - 1].text == ".":
+            continue
+        found.append(index)
+    return found
+
+
+def is_receiver_or_callee(tokens: list[Token], index: int) -> bool:
+    """The name at `index` starts a member access or a call (`x.` or `x(`)."""
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    if following is None:
+        return False
+    return following.kind is Kind.LPAREN or following.is_op(".")
+
+
+# ---------------------------------------------------------------- text
+
+
+@dataclass(frozen=True, slots=True)
+class MemberCallText:
+    """How strictly a text reading takes `recv.m(`."""
+
+    trivia: bool  # comments and white space may separate the parts
+    max_members: int  # member names after the receiver, at most
+    canonical: bool  # each member name is one identifier token, not reserved
+
+
+@dataclass(frozen=True, slots=True)
+class MemberCallTail:
+    """The `.a.b(` after a receiver: its member names and the `(`."""
+
+    members: tuple[Span, ...]
+    open_paren: int
+
+
+def _next(source: str, index: int, limit: int, trivia: bool) -> int | None:
+    if trivia:
+        return skip_trivia(source, index, limit)
+    return index
+
+
+def _char(source: str, index: int, limit: int) -> str:
+    return source[index] if index < limit else ""
+
+
+def member_call_after(
+    source: str, receiver_end: int, shape: MemberCallText, limit: int | None = None
+) -> MemberCallTail | None:
+    """`.a(` or `.a.b(` ... right after a receiver ending at `receiver_end`."""
+    limit = len(source) if limit is None else limit
+    index = receiver_end
+    members: list[Span] = []
+    while True:
+        separator = _next(source, index, limit, shape.trivia)
+        if separator is None or _char(source, separator, limit) != ".":
+            return None
+        member = _next(source, separator + 1, limit, shape.trivia)
+        if member is None or _char(source, member, limit) not in IDENT_START:
+            return None
+        if len(members) == shape.max_members:
+            return None
+        member_end = identifier_end(source, member + 1, limit)
+        if shape.canonical and not is_canonical_identifier(source[member:member_end]):
+            return None
+        members.append((member, member_end))
+        following = _next(source, member_end, limit, shape.trivia)
+        if following is None:
+            return None
+        char = _char(source, following, limit)
+        if char == "(":
+            return MemberCallTail(tuple(members), following)
+        if char != ".":
+            return None
+        index = following
