@@ -18,10 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..analysis.document import DocumentAnalysis
+from ..syntax.lexer import common_prefix, common_suffix
 from .wire import WireText
 
 # Characters compared at once while looking for where two answers differ.
-_BLOCK = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,11 +102,11 @@ def edit_between(previous: str, current: str) -> Edit | None:
     old = previous + "," if previous else ""
     new = current + "," if current else ""
     # Whole numbers both texts start with: each ends with a comma inside the common prefix.
-    common = _common_prefix(old, new)
+    common = common_prefix(old, new)
     kept_before = old.count(",", 0, common)
     start = old.rfind(",", 0, common) + 1  # where the first differing number starts
     # Whole numbers both end with, after `start` in both.
-    tail = _common_suffix(old, new, start)
+    tail = common_suffix(old, new, min(len(old), len(new)) - start)
     old_from, new_from = len(old) - tail, len(new) - tail
     kept_after = old.count(",", old_from, len(old) - 1)
     if _starts_number(old, old_from, start) and _starts_number(new, new_from, start):
@@ -123,43 +123,3 @@ def edit_between(previous: str, current: str) -> Edit | None:
 def _starts_number(text: str, offset: int, low: int) -> bool:
     """Whether a number starts at `offset` (never before `low`, where one does)."""
     return offset < len(text) and (offset == low or text[offset - 1] == ",")
-
-
-def _common_prefix(first: str, second: str) -> int:
-    """Length of the longest common prefix."""
-    limit = min(len(first), len(second))
-    low = 0
-    while low + _BLOCK <= limit and first[low : low + _BLOCK] == second[low : low + _BLOCK]:
-        low += _BLOCK
-    high = min(low + _BLOCK, limit)  # the prefix ends in [low, high]
-    while low < high:
-        middle = (low + high + 1) // 2
-        if first[low:middle] == second[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _common_suffix(first: str, second: str, floor: int) -> int:
-    """Length of the longest common suffix starting at or after `floor` in both."""
-    limit = min(len(first), len(second)) - floor
-    first_end, second_end = len(first), len(second)
-    low = 0
-    while (
-        low + _BLOCK <= limit
-        and first[first_end - low - _BLOCK : first_end - low]
-        == second[second_end - low - _BLOCK : second_end - low]
-    ):
-        low += _BLOCK
-    high = min(low + _BLOCK, limit)
-    while low < high:
-        middle = (low + high + 1) // 2
-        if (
-            first[first_end - middle : first_end - low]
-            == second[second_end - middle : second_end - low]
-        ):
-            low = middle
-        else:
-            high = middle - 1
-    return low

@@ -28,54 +28,19 @@ from ..analysis.lexical import LexicalIndex
 from ..analysis.statement_index import StatementIndex
 from ..limits import MAX_SEMANTIC_SPLICED_STATEMENTS
 from ..syntax.check import SyntaxResult
-from ..syntax.lexer import key_starts_in_initial_state, starts_in_initial_state, statement_key
+from ..syntax.lexer import (
+    common_prefix,
+    common_suffix,
+    key_starts_in_initial_state,
+    starts_in_initial_state,
+    statement_key,
+)
 from .semantic_encoding import Encoder, Fragment, Item
 from .wire import integer_items
-
-# Characters compared at once while looking for where two texts differ.
-_BLOCK = 4096
 
 # (offset of its first token, where the next statement starts, its shape
 # (with `comment_count` and `exports`), its classification (with `items`) or None).
 Place = tuple[int, int, Any, Any]
-
-
-def common_prefix(first: str, second: str) -> int:
-    """Length of the longest common prefix (slice comparisons, C-speed)."""
-    limit = min(len(first), len(second))
-    low = 0
-    while low + _BLOCK <= limit and first[low : low + _BLOCK] == second[low : low + _BLOCK]:
-        low += _BLOCK
-    high = min(low + _BLOCK, limit)  # the prefix ends in [low, high]
-    while low < high:
-        middle = (low + high + 1) // 2
-        if first[low:middle] == second[low:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def common_suffix(first: str, second: str, floor: int) -> int:
-    """Length of the longest common suffix starting at or after `floor` in both."""
-    limit = min(len(first), len(second)) - floor
-    first_end, second_end = len(first), len(second)
-    low = 0
-    while (
-        low + _BLOCK <= limit
-        and first[first_end - low - _BLOCK : first_end - low]
-        == second[second_end - low - _BLOCK : second_end - low]
-    ):
-        low += _BLOCK
-    high = min(low + _BLOCK, limit)
-    while low < high:
-        middle = (low + high + 1) // 2
-        first_piece = first[first_end - middle : first_end - low]
-        if first_piece == second[second_end - middle : second_end - low]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
 
 
 def in_order(
@@ -197,7 +162,7 @@ class Layout:
             return None
         old = self.source
         prefix = common_prefix(old, source)
-        tail = common_suffix(old, source, prefix)
+        tail = common_suffix(old, source, min(len(old), len(source)) - prefix)
         first = bisect_right(self.key_ends, prefix)
         after = bisect_left(self.bases, len(old) - tail, lo=first)
         return first, after, len(source) - len(old)

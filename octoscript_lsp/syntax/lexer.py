@@ -33,6 +33,8 @@ from .tokens import (
     token_start,
 )
 
+# Characters compared at once while looking for where two texts differ.
+_COMPARED_BLOCK = 4096
 _DIGITS = frozenset("0123456789")
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _HORIZONTAL_SPACE = frozenset(" \t\f")
@@ -171,13 +173,22 @@ def retokenize(
 
 
 def common_prefix(left: str, right: str) -> int:
-    """Length of the longest common prefix."""
+    """Length of the longest common prefix.
+
+    Whole blocks first, then a binary search inside the first block that
+    differs: every comparison is a slice comparison, run in C, and no slice
+    is longer than a block (a 264 KB text costs a few dozen of them).
+    """
     limit = min(len(left), len(right))
-    low, high = 0, limit
-    # Binary search on slice equality: each comparison runs in C.
+    low = 0
+    while low + _COMPARED_BLOCK <= limit and (
+        left[low : low + _COMPARED_BLOCK] == right[low : low + _COMPARED_BLOCK]
+    ):
+        low += _COMPARED_BLOCK
+    high = min(low + _COMPARED_BLOCK, limit)  # the prefix ends in [low, high]
     while low < high:
         middle = (low + high + 1) // 2
-        if left[:middle] == right[:middle]:
+        if left[low:middle] == right[low:middle]:
             low = middle
         else:
             high = middle - 1
@@ -185,15 +196,22 @@ def common_prefix(left: str, right: str) -> int:
 
 
 def common_suffix(left: str, right: str, limit: int) -> int:
-    """Length of the longest common suffix, at most `limit`."""
+    """Length of the longest common suffix, at most `limit` (blocks, as above)."""
     if limit <= 0:
         return 0
-    if left[len(left) - limit :] == right[len(right) - limit :]:
+    left_end, right_end = len(left), len(right)
+    if left[left_end - limit :] == right[right_end - limit :]:
         return limit  # one edit: everything after it (one comparison, in C)
-    low, high = 0, limit
+    low = 0
+    while low + _COMPARED_BLOCK <= limit and (
+        left[left_end - low - _COMPARED_BLOCK : left_end - low]
+        == right[right_end - low - _COMPARED_BLOCK : right_end - low]
+    ):
+        low += _COMPARED_BLOCK
+    high = min(low + _COMPARED_BLOCK, limit)
     while low < high:
         middle = (low + high + 1) // 2
-        if left[len(left) - middle :] == right[len(right) - middle :]:
+        if left[left_end - middle : left_end - low] == right[right_end - middle : right_end - low]:
             low = middle
         else:
             high = middle - 1
