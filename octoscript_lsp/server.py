@@ -539,12 +539,7 @@ def semantic_tokens_full(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    roles = semantic_tokens.carried_roles(state.analysis)
-    answers = semantic_delta.carried_answers(state.analysis)
-    answers.last, answer = semantic_delta.full(
-        answers.last, semantic_tokens.full_items(state.analysis, roles)
-    )
-    return answer
+    return semantic_delta.answer_full(state.analysis, _semantic_items(state))
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
@@ -554,14 +549,14 @@ def semantic_tokens_delta(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
+    items = _semantic_items(state)
+    return semantic_delta.answer_delta(state.analysis, params.previous_result_id, items)
+
+
+def _semantic_items(state: OpenDocument) -> str:
+    """This version's encoded tokens (statements an edit left alone reused)."""
     roles = semantic_tokens.carried_roles(state.analysis)
-    answers = semantic_delta.carried_answers(state.analysis)
-    answers.last, answer = semantic_delta.delta(
-        answers.last,
-        params.previous_result_id,
-        semantic_tokens.full_items(state.analysis, roles),
-    )
-    return answer
+    return semantic_tokens.full_items(state.analysis, roles)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)

@@ -63,6 +63,20 @@ class Edit:
     data: str  # comma-separated numbers, "" for none
 
 
+def answer_full(analysis: DocumentAnalysis, items: str) -> WireText:
+    """`semanticTokens/full` for this version's `items`, kept for the next delta."""
+    answers = carried_answers(analysis)
+    answers.last, answer = full(answers.last, items)
+    return answer
+
+
+def answer_delta(analysis: DocumentAnalysis, previous_result_id: str, items: str) -> WireText:
+    """`semanticTokens/full/delta` from the answer named `previous_result_id`."""
+    answers = carried_answers(analysis)
+    answers.last, answer = delta(answers.last, previous_result_id, items)
+    return answer
+
+
 def full(previous: LastTokens | None, items: str) -> tuple[LastTokens, WireText]:
     """A full answer of `items` and the record to keep for the next delta."""
     last = (previous or FIRST).following(items)
