@@ -196,11 +196,16 @@ class OctoscriptProtocol(LanguageServerProtocol):
 
     def prepare_document_messages(self) -> None:
         """Make the converter's hooks for didOpen, didChange and
-        publishDiagnostics now (at `initialize`).
+        publishDiagnostics now (as the `initialize` answer is serialized).
 
         cattrs makes a hook the first time a type is met, about 3 ms for
         these three. Made here, they do not delay the first opened document's
-        diagnostics.
+        diagnostics. Not earlier: serializing the capabilities registers
+        cattrs' hooks for their list types, and each registration empties the
+        converter's cache of hooks, so publishDiagnostics hooks made in the
+        `initialize` handler were made again inside the first didOpen
+        (~0.5 ms). Not after the answer is written either: the client's
+        didOpen would wait for them.
 
         The converter is called directly, not through `structure_message`,
         which would log a failure as an unreadable client message.
@@ -218,7 +223,12 @@ class OctoscriptProtocol(LanguageServerProtocol):
         result = getattr(data, "result", None)
         if is_wire(result):
             return {"id": data.id, "jsonrpc": data.jsonrpc, "result": result}
-        return super()._serialize_message(data)
+        message = super()._serialize_message(data)
+        if isinstance(result, types.InitializeResult):
+            # After the capabilities' hooks (see `prepare_document_messages`),
+            # before the answer is written: the client's didOpen follows it.
+            self.prepare_document_messages()
+        return message
 
     send_failed = False
 

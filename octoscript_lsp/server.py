@@ -311,7 +311,6 @@ def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
     ls.catalogs.paths.root = catalog_files.workspace_root(params)
     ls.catalogs.apply_initialization_options(params.initialization_options)
     ls.preferences = preferences.from_initialization_options(params.initialization_options)
-    ls.protocol.prepare_document_messages()
 
 
 @server.feature(types.INITIALIZED)

@@ -78,6 +78,51 @@ def test_initialize_prepares_the_document_message_hooks():
     assert run.stdout.strip().splitlines()[-1] == "1"
 
 
+# In a fresh interpreter: answers `initialize`, then counts the converter
+# hooks cattrs makes while the first document (with one syntax error) is
+# opened and its diagnostics are published.
+_HOOKS_MADE_BY_THE_FIRST_DID_OPEN = """
+import json
+import cattrs.gen
+from octoscript_lsp.server import server
+written = []
+class Writer:
+    def write(self, data):
+        written.append(data)
+def handle(message):
+    body = json.dumps({"jsonrpc": "2.0", **message})
+    server.protocol.handle_message(json.loads(body, object_hook=server.protocol.structure_message))
+server.protocol.set_writer(Writer())
+handle({"id": 1, "method": "initialize", "params": {"capabilities": {}}})
+handle({"method": "initialized", "params": {}})
+made = []
+make = cattrs.gen.make_dict_unstructure_fn_from_attrs
+def counted(attributes, cls, *args, **kwargs):
+    made.append(cls.__name__)
+    return make(attributes, cls, *args, **kwargs)
+cattrs.gen.make_dict_unstructure_fn_from_attrs = counted
+document = {"uri": "file:///a.octoscript", "languageId": "octoscript", "version": 1,
+            "text": "let a = (1\\n"}
+handle({"method": "textDocument/didOpen", "params": {"textDocument": document}})
+print(json.dumps({"made": made, "published": b"publishDiagnostics" in written[-1]}))
+"""
+
+
+def test_the_first_did_open_finds_the_publish_hooks_made():
+    """Serializing the `initialize` answer empties cattrs' cache of hooks
+    (it registers hooks for the capabilities' list types); the warm-up runs
+    after that, so the first diagnostics make no hook of their own."""
+    run = subprocess.run(
+        [sys.executable, "-c", _HOOKS_MADE_BY_THE_FIRST_DID_OPEN],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    state = json.loads(run.stdout.strip().splitlines()[-1])
+    assert state == {"made": [], "published": True}
+
+
 def test_the_warm_up_samples_are_messages_of_their_kinds():
     """A sample that no longer fits its method would warm nothing."""
     ls = OctoscriptServer()
