@@ -85,6 +85,23 @@ class Encoded:
     last_ends: list[int]
 
 
+# Text whose edit can move where a comment or string ends (the statement
+# boundaries the splice keeps would then read other tokens).
+_TRIVIA_MARKS = ("/*", "*/", "//", '"', "'")
+
+
+def _touches_trivia(text: str, start: int, end: int) -> bool:
+    """Whether the edited span, with a character either side, holds a comment or quote mark."""
+    around = text[max(0, start - 1) : end + 1]
+    return any(mark in around for mark in _TRIVIA_MARKS)
+
+
+def _comment_across(comments: Sequence[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether a comment of the new text reaches into the edited span (or touches it)."""
+    at = bisect_left(comments, start, key=lambda span: span[1])
+    return at < len(comments) and comments[at][0] <= end
+
+
 def encode_segments(
     source: str,
     comments: list[tuple[int, int]],
@@ -152,7 +169,9 @@ class Layout:
     # Statement positions binding each name at top level, made when first needed.
     exporters: dict[str, list[int]] | None = None
 
-    def window(self, source: str, count: int) -> tuple[int, int, int] | None:
+    def window(
+        self, source: str, count: int, comments: Sequence[tuple[int, int]] = ()
+    ) -> tuple[int, int, int] | None:
         """The statements an edit from this layout's text to `source` may
         have touched, as (first, after, length delta): the statements before
         `first` lie wholly before the first changed character, those from
@@ -163,8 +182,17 @@ class Layout:
         old = self.source
         prefix = common_prefix(old, source)
         tail = common_suffix(old, source, min(len(old), len(source)) - prefix)
-        first = bisect_right(self.key_ends, prefix)
-        after = bisect_left(self.bases, len(old) - tail, lo=first)
+        # A statement whose text ends right where the edit starts may be
+        # extended by it (text typed after an unclosed `{` at the very end
+        # belongs to it): only those that end before the edit are left alone.
+        if (
+            _touches_trivia(old, prefix, len(old) - tail)
+            or _touches_trivia(source, prefix, len(source) - tail)
+            or _comment_across(comments, prefix, len(source) - tail)
+        ):
+            return None  # a comment or string may now start or end elsewhere
+        first = bisect_left(self.key_ends, prefix)
+        after = max(first, bisect_left(self.bases, len(old) - tail, lo=first))
         return first, after, len(source) - len(old)
 
     def resumed_encoder(self, source: str, first: int) -> Encoder:
@@ -269,7 +297,7 @@ def splice(
     """
     lex, tokens, units = syntax.lex, syntax.tokens, syntax.parsed.units
     count = len(units)
-    window = layout.window(source, count)
+    window = layout.window(source, count, lex.comments)
     if window is None:
         return None
     first, after, delta = window

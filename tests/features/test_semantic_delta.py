@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
@@ -93,6 +93,8 @@ def test_a_delta_names_the_last_answer_or_gets_a_full_one():
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([*BASES, LONG, COMMENTED, OVER_BUDGET]), edits)
+# Text typed at the very end, after an unclosed `{`, extends the last statement.
+@example("\tlet value = [1]\n", [(1.0, 0, "{"), (1.0, 0, "let ")])
 def test_deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
     memo: dict = {}
     previous = DocumentAnalysis(base, 0)
