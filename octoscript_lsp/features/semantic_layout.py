@@ -35,6 +35,7 @@ from ..syntax.lexer import (
     starts_in_initial_state,
     statement_key,
 )
+from ..syntax.trivia import touches_trivia_marks
 from .semantic_encoding import Encoder, Fragment, Item
 from .wire import integer_items
 
@@ -83,17 +84,6 @@ class Encoded:
     segments: list[int]
     last_starts: list[int]
     last_ends: list[int]
-
-
-# Text whose edit can move where a comment or string ends (the statement
-# boundaries the splice keeps would then read other tokens).
-_TRIVIA_MARKS = ("/*", "*/", "//", '"', "'")
-
-
-def _touches_trivia(text: str, start: int, end: int) -> bool:
-    """Whether the edited span, with a character either side, holds a comment or quote mark."""
-    around = text[max(0, start - 1) : end + 1]
-    return any(mark in around for mark in _TRIVIA_MARKS)
 
 
 def _comment_across(comments: Sequence[tuple[int, int]], start: int, end: int) -> bool:
@@ -186,8 +176,8 @@ class Layout:
         # extended by it (text typed after an unclosed `{` at the very end
         # belongs to it): only those that end before the edit are left alone.
         if (
-            _touches_trivia(old, prefix, len(old) - tail)
-            or _touches_trivia(source, prefix, len(source) - tail)
+            touches_trivia_marks(old, prefix, len(old) - tail)
+            or touches_trivia_marks(source, prefix, len(source) - tail)
             or _comment_across(comments, prefix, len(source) - tail)
         ):
             return None  # a comment or string may now start or end elsewhere

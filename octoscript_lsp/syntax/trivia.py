@@ -158,3 +158,15 @@ def skip_trivia(source: str, index: int, limit: int | None = None) -> int | None
         if end is None:
             return None
         index = end
+
+
+# What an edit must not add, remove or split for the text around it to keep
+# its comments and strings where they were: comment openers and closers, quotes.
+_TRIVIA_MARKS = ("/*", "*/", "//", '"', "'")
+
+
+def touches_trivia_marks(text: str, start: int, end: int) -> bool:
+    """Whether `text[start:end]`, with one character either side, holds a
+    comment mark or a quote (an edit there may move where one ends)."""
+    around = text[max(0, start - 1) : end + 1]
+    return any(mark in around for mark in _TRIVIA_MARKS)

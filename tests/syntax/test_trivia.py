@@ -16,6 +16,7 @@ from octoscript_lsp.syntax.trivia import (
     skip_string,
     skip_trivia,
     string_end,
+    touches_trivia_marks,
 )
 
 # Pieces that stress the endings: stars before slashes, escapes (braced and
@@ -148,3 +149,10 @@ def test_skip_trivia_lands_on_the_lexer_next_token(source: str):
     newline_first = lexed.tokens[0].kind is Kind.NEWLINE
     if first is not None and not newline_first and not lexed.diagnostics:
         assert found == first.start
+
+
+def test_touches_trivia_marks_sees_marks_in_and_beside_the_span():
+    assert touches_trivia_marks("let a = 1 /* x */", 10, 11)  # the opener starts in it
+    assert touches_trivia_marks('let a = "x"', 7, 8)  # a quote right after it
+    assert touches_trivia_marks("a// b", 1, 1)  # empty span beside a line comment
+    assert not touches_trivia_marks("let a = 1 + 2", 8, 9)
