@@ -154,5 +154,5 @@ def test_skip_trivia_lands_on_the_lexer_next_token(source: str):
 def test_touches_trivia_marks_sees_marks_in_and_beside_the_span():
     assert touches_trivia_marks("let a = 1 /* x */", 10, 11)  # the opener starts in it
     assert touches_trivia_marks('let a = "x"', 7, 8)  # a quote right after it
-    assert touches_trivia_marks("a// b", 1, 1)  # empty span beside a line comment
+    assert touches_trivia_marks("a// b", 2, 2)  # an insertion inside the `//`
     assert not touches_trivia_marks("let a = 1 + 2", 8, 9)
