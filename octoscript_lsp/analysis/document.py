@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cached_property
+from typing import Any
 
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
@@ -181,14 +183,7 @@ class DocumentAnalysis:
             return EMPTY_INDEX
         tokens, parsed = syntax.tokens, syntax.parsed
         if syntax.lex.token_limit_offset is None:
-            pieces, memo = unit_summaries(
-                self.source,
-                syntax.lex,
-                parsed.events,
-                parsed.units,
-                self.reuse.earlier(LEXICAL_SUMMARIES, EMPTY_MEMO),
-            )
-            self.reuse.hand_on(LEXICAL_SUMMARIES, memo)
+            pieces = self._per_statement(LEXICAL_SUMMARIES, unit_summaries)
             # The version before's index: its by-name tables often still hold.
             earlier = self.reuse.take_once(STATEMENT_INDEX)
             events, units = parsed.events, parsed.units
@@ -209,6 +204,18 @@ class DocumentAnalysis:
                 return index
         return build_lexical_index(tokens, parsed.events, len(self.source))
 
+    def _per_statement(self, key: str, collect: Callable[..., tuple[Any, Any]]) -> Any:
+        """`collect`'s pieces for this version, reusing the earlier version's
+        memo under `key` and handing this one on (one scheme for every
+        per-statement view)."""
+        syntax = self.syntax
+        assert syntax is not None
+        parsed = syntax.parsed
+        earlier = self.reuse.earlier(key, EMPTY_MEMO)
+        pieces, memo = collect(self.source, syntax.lex, parsed.events, parsed.units, earlier)
+        self.reuse.hand_on(key, memo)
+        return pieces
+
     @cached_property
     def lexical(self) -> LexicalIndex | StatementIndex:
         """The navigation index: only valid source has one."""
@@ -218,18 +225,9 @@ class DocumentAnalysis:
     def statement_facts(self) -> PrefixFacts:
         """Each top-level statement's record shapes, alias edges and imports
         (those inside the metadata prefix count)."""
-        syntax = self.syntax
-        if syntax is None:
+        if self.syntax is None:
             return PrefixFacts([], 0)
-        parsed = syntax.parsed
-        pieces, memo = collect_facts(
-            self.source,
-            syntax.lex,
-            parsed.events,
-            parsed.units,
-            self.reuse.earlier(STATEMENT_FACTS, EMPTY_MEMO),
-        )
-        self.reuse.hand_on(STATEMENT_FACTS, memo)
+        pieces = self._per_statement(STATEMENT_FACTS, collect_facts)
         return PrefixFacts(pieces, self.metadata_prefix_end)
 
     @cached_property

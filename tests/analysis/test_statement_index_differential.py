@@ -69,6 +69,20 @@ changes = st.lists(
 )
 
 
+def edited(parts: list[str], at: int, statement: str, how: str) -> str:
+    """Apply one statement-level edit to `parts` in place; the new text."""
+    at %= len(parts)
+    if how == "replace":
+        parts[at] = statement
+    elif how == "insert":
+        parts.insert(at, statement)
+    elif how == "delete" and len(parts) > 1:
+        del parts[at]
+    else:
+        parts.insert(0, " ")  # every statement moves
+    return "".join(parts)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(statements, min_size=1, max_size=8), changes)
 def test_edited_statements_answer_as_a_fresh_index(parts: list[str], edits):
@@ -76,16 +90,7 @@ def test_edited_statements_answer_as_a_fresh_index(parts: list[str], edits):
     previous = DocumentAnalysis(text, 0)
     answers(previous.completion_index, text)
     for version, (at, statement, how, use) in enumerate(edits, start=1):
-        at %= len(parts)
-        if how == "replace":
-            parts[at] = statement
-        elif how == "insert":
-            parts.insert(at, statement)
-        elif how == "delete" and len(parts) > 1:
-            del parts[at]
-        else:
-            parts.insert(0, " ")  # every statement moves
-        text = "".join(parts)
+        text = edited(parts, at, statement, how)
         current = DocumentAnalysis(text, version, previous)
         if use == "query" or version == len(edits):
             assert answers(current.completion_index, text) == answers(plain_index(text), text)
@@ -149,16 +154,7 @@ def test_past_the_budget_edited_statements_answer_as_a_fresh_index(
         previous = DocumentAnalysis(text, 0)
         answers(previous.completion_index, text)
         for version, (at, statement, how, use) in enumerate(edits, start=1):
-            at %= len(parts)
-            if how == "replace":
-                parts[at] = statement
-            elif how == "insert":
-                parts.insert(at, statement)
-            elif how == "delete" and len(parts) > 1:
-                del parts[at]
-            else:
-                parts.insert(0, " ")
-            text = "".join(parts)
+            text = edited(parts, at, statement, how)
             current = DocumentAnalysis(text, version, previous)
             if use == "query" or version == len(edits):
                 index = current.completion_index

@@ -8,25 +8,14 @@ from pathlib import Path
 import pytest
 
 from tests.cli.test_end_to_end import err, out, run
+from tests.features.test_advisory import MODULES
 
 SETTINGS = {
     "toolCatalog": [
         {"name": "text.echo", "format": "text"},
         {"name": "math.add", "format": "json"},
     ],
-    "moduleCatalog": [
-        {"path": "mod.app"},
-        {"path": "mod.app.weather"},
-        {
-            "path": "mod.app.weather.current",
-            "callMode": "synchronous",
-            "callShape": "single_json",
-            "inputFields": [
-                {"name": "location", "type": "string", "required": True},
-                {"name": "units", "type": "string", "required": False},
-            ],
-        },
-    ],
+    "moduleCatalog": MODULES,
 }
 
 
