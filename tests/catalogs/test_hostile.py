@@ -1,8 +1,11 @@
-"""Arbitrary and hostile input never raises and is refused quickly."""
+"""Arbitrary and hostile input never raises and is refused whole.
+
+How fast each hostile catalog is refused is measured in
+`benchmarks/bench_hostile_inputs.py`, not here.
+"""
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -180,17 +183,14 @@ IGNORED = {"5MB unknown property", "5000-deep unknown"}  # unknown properties ar
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_hostile_input_refused_fast(name: str) -> None:
+def test_hostile_input_refused(name: str) -> None:
     section = HOSTILE[name]()
     for apply in ("init", "refresh"):
         store = CatalogStore()
-        started = time.perf_counter()
         if apply == "init":
             store.apply_initialization_options({"octoscript": section})
         else:
             store.apply_settings({"octoscript": section})
-        elapsed = time.perf_counter() - started
-        assert elapsed < 0.25, f"{name} ({apply}) took {elapsed:.3f}s"
         states = (store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state)
         if name in IGNORED:
             assert CatalogState.VALID in states
@@ -199,8 +199,6 @@ def test_hostile_input_refused_fast(name: str) -> None:
             assert CatalogState.VALID not in states
 
 
-def test_huge_search_query_refused_fast() -> None:
-    started = time.perf_counter()
+def test_huge_search_query_refused() -> None:
     with pytest.raises(InvalidSearchQuery):
         search_tools(CatalogStore(), BIG)
-    assert time.perf_counter() - started < 0.05

@@ -7,8 +7,6 @@ reports, so recovery is pinned down as well as the first error.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from octoscript_lsp.limits import MAX_SYNTAX_DIAGNOSTICS, MAX_SYNTAX_NESTING
@@ -386,32 +384,31 @@ def positions_with_nesting(source: str, nesting: int) -> tuple[int, int]:
     return result.line_column(result.diagnostics[0].offset)
 
 
-@pytest.mark.parametrize(
-    "source",
-    [
-        "[" * 20000,
-        "(" * 5000,
-        "{a: " * 5000,
-        "f(" * 5000,
-        "|| " * 5000,
-        "|a| " * 5000,
-        "-(" * 5000,
-        "a[" * 5000,
-        "try " * 5000,
-        "if a { " * 5000,
-        "fn f() { " * 5000,
-        "x.y(" * 5000,
-        "for a in b { " * 3000,
-        "while (" * 5000,
-    ],
-)
-def test_deep_inputs_never_raise_and_finish_fast(source):
-    started = time.perf_counter()
+# Deeply nested, unfinished input; how fast it is analysed is measured in
+# `benchmarks/bench_hostile_inputs.py`.
+DEEP_INPUTS = [
+    "[" * 20000,
+    "(" * 5000,
+    "{a: " * 5000,
+    "f(" * 5000,
+    "|| " * 5000,
+    "|a| " * 5000,
+    "-(" * 5000,
+    "a[" * 5000,
+    "try " * 5000,
+    "if a { " * 5000,
+    "fn f() { " * 5000,
+    "x.y(" * 5000,
+    "for a in b { " * 3000,
+    "while (" * 5000,
+]
+
+
+@pytest.mark.parametrize("source", DEEP_INPUTS)
+def test_deep_inputs_never_raise(source):
     result = analyze_syntax(source)
-    elapsed = time.perf_counter() - started
     assert not result.valid
     assert len(result.diagnostics) <= MAX_SYNTAX_DIAGNOSTICS
-    assert elapsed < 2.0
 
 
 def test_deep_input_parses_from_an_already_deep_stack():
