@@ -305,7 +305,13 @@ class CatalogStore:
         self._entries_reason: str | None = None
         self._files: tuple[_FileStatus, ...] = ()
         self._file_keys: dict[str, tuple[str, ...]] = {}
+        # What each named entry gave when it was last read (its status and
+        # projections, never its JSON), so a watched-file event re-reads only
+        # the files it names.
+        self._file_reads: dict[str, _FileRead] = {}
         self._files_stale = False
+        # When only some files changed on disk: their resolved paths.
+        self._stale_paths: frozenset[str] | None = None
         # The file list or a file's outcome changed since the last `_choose`.
         self._files_news = False
         # Grows by one with every change a reader could see (a projection or a file).
@@ -464,18 +470,24 @@ class CatalogStore:
 
     def reload_files(self) -> bool:
         """Read every named catalog file again; whether anything visible changed."""
+        return self._reload(None)
+
+    def files_changed(self, paths: Iterable[str]) -> bool:
+        """Re-read the named files among `paths`; whether anything visible changed."""
+        named = set(self.watched_paths())
+        changed = frozenset(path for path in map(os.path.normpath, paths) if path in named)
+        if not changed:
+            return False
+        return self._reload(changed)
+
+    def _reload(self, only: frozenset[str] | None) -> bool:
+        """Read the files at `only` (every named file when None) again."""
         self._settle()
         before = self.revision
         self._files_stale = bool(self._entries) or bool(self._files)
+        self._stale_paths = only
         self._settle()
         return self.revision != before
-
-    def files_changed(self, paths: Iterable[str]) -> bool:
-        """Re-read the files when one of `paths` is named; whether anything changed."""
-        named = set(self.watched_paths())
-        if not any(os.path.normpath(path) in named for path in paths):
-            return False
-        return self.reload_files()
 
     # -- internals ---------------------------------------------------------
     def _take_entries(self, value: object) -> None:
@@ -500,18 +512,33 @@ class CatalogStore:
         return out
 
     def _read_files(self) -> None:
-        """Read every named file; keep what each gives, never its raw JSON."""
+        """Read the stale named files; keep what each gives, never its raw JSON.
+
+        A later file's projections override an earlier file's, so each
+        entry's last read is kept and they are combined in order again.
+        """
+        only, self._stale_paths = self._stale_paths, None
         self._files_stale = False
+        earlier, self._file_reads = self._file_reads, {}
         found: dict[str, Projection[Any]] = {}
         statuses = []
         for entry in self._entries:
-            file = self._read_entry(entry)
-            statuses.append(_FileStatus(file.path, file.ok, file.reason, file.keys()))
-            self._add_projections(found, file)
+            read = self._file_reads.get(entry) or self._reread(entry, earlier.get(entry), only)
+            self._file_reads[entry] = read
+            statuses.append(read.status)
+            found.update(read.projections)
         if tuple(statuses) != self._files:
             self._files_news = True
         self._files = tuple(statuses)
         self._from_files = found
+
+    def _reread(self, entry: str, last: _FileRead | None, only: frozenset[str] | None) -> _FileRead:
+        """`last` while its file is not among the changed paths `only`, else a new read."""
+        if last is not None and only is not None and last.status.path not in only:
+            return last
+        file = self._read_entry(entry)
+        status = _FileStatus(file.path, file.ok, file.reason, file.keys())
+        return _FileRead(status, self._projections_of(file))
 
     def _read_entry(self, entry: str) -> CatalogFile:
         try:
@@ -520,19 +547,22 @@ class CatalogStore:
             return CatalogFile(entry, None, error.reason)
         return self._read_file(path)
 
-    def _add_projections(self, found: dict[str, Projection[Any]], file: CatalogFile) -> None:
-        """What `file` gives, over what earlier files gave."""
+    def _projections_of(self, file: CatalogFile) -> dict[str, Projection[Any]]:
+        """What `file` gives (to be laid over what earlier files gave)."""
         source = Source("file", file.path)
         if file.section is not None:
             self._file_keys[file.path] = file.keys()
-            for name, outcome in _file_outcomes(file.section).items():
-                found[name] = _snapshot(name, outcome, source)
-            return
+            return {
+                name: _snapshot(name, outcome, source)
+                for name, outcome in _file_outcomes(file.section).items()
+            }
         # A file that gave projections before and cannot be read now
         # discards them: never an older file's catalog in their place.
         lost = _Outcome(CatalogState.DISCARDED, reason=f"{UNREAD_FILE} {file.reason}")
-        for name in _names_of(self._file_keys.get(file.path, ())):
-            found[name] = _snapshot(name, lost, source)
+        return {
+            name: _snapshot(name, lost, source)
+            for name in _names_of(self._file_keys.get(file.path, ()))
+        }
 
     def _choose(self) -> None:
         """Pick each projection's source; a new pick is a new generation."""
@@ -626,6 +656,14 @@ class _FileStatus:
     ok: bool
     reason: str | None
     keys: tuple[str, ...]
+
+
+@attrs.frozen
+class _FileRead:
+    """One named entry's last read: its status and the projections it gave."""
+
+    status: _FileStatus
+    projections: dict[str, Projection[Any]]
 
 
 @attrs.define

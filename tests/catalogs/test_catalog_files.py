@@ -283,6 +283,27 @@ def test_only_named_files_changing_read_again() -> None:
     assert store.files_changed(["/w/a.json"]) is True
 
 
+def test_a_watched_change_reads_only_the_files_it_names() -> None:
+    disk = FakeDisk()
+    disk.files["/w/a.json"] = [SHOUT]
+    disk.files["/w/b.json"] = {"moduleCatalog": [{"path": "mod.app"}]}
+    store = store_with(disk, {"catalogFiles": ["a.json", "b.json", "a.json"]})
+    assert tool_names(store) == ["text.shout"]
+    assert disk.reads == ["/w/a.json", "/w/b.json"]  # a name given twice is read once
+    disk.files["/w/a.json"] = [ECHO]
+    assert store.files_changed(["/w/a.json"]) is True
+    assert disk.reads[2:] == ["/w/a.json"]
+    assert tool_names(store) == ["text.echo"]
+    assert store.modules.source.path == "/w/b.json"  # b's catalog kept, not read again
+    disk.files["/w/b.json"] = None
+    assert store.files_changed(["/w/b.json"]) is True
+    assert disk.reads[3:] == ["/w/b.json"]
+    assert store.modules.state is CatalogState.DISCARDED
+    assert tool_names(store) == ["text.echo"]
+    store.reload_files()  # the command reads every file
+    assert disk.reads[4:] == ["/w/a.json", "/w/b.json"]
+
+
 def test_a_bad_setting_names_no_files_and_says_why() -> None:
     disk = FakeDisk()
     store = store_with(disk, {"catalogFiles": "a.json"})

@@ -281,6 +281,9 @@ class Oracle:
     chosen: dict[str, tuple] = field(default_factory=dict)
     generation: dict[str, int] = field(default_factory=dict)
     reads: int = 0
+    # The changed paths a watched-file event asks to read again (None: all).
+    only: frozenset[str] | None = None
+    by_entry: dict[str, tuple[str | None, Content | None]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for name in PROJECTIONS:
@@ -300,19 +303,28 @@ class Oracle:
         self.stale = True
 
     def read(self) -> None:
+        """Each distinct entry once; after a watched-file event only the changed files."""
         self.stale = False
+        only, self.only = self.only, None
+        earlier, self.by_entry = self.by_entry, {}
         out: list[tuple[str | None, Content | None]] = []
         for entry in self.entries:
-            path = resolve(entry)
-            if path is None:
-                out.append((None, None))
-                continue
-            self.reads += 1
-            content = self.disk.get(path, BAD_FILES[0])
-            out.append((path, content))
-            if content.failure is None:
-                self.last_gave[path] = tuple(name for name, _ in content.gives)
+            if entry not in self.by_entry:
+                last = earlier.get(entry)
+                keep = last is not None and only is not None and last[0] not in only
+                self.by_entry[entry] = last if keep else self.read_entry(entry)
+            out.append(self.by_entry[entry])
         self.files_read = out
+
+    def read_entry(self, entry: str) -> tuple[str | None, Content | None]:
+        path = resolve(entry)
+        if path is None:
+            return (None, None)
+        self.reads += 1
+        content = self.disk.get(path, BAD_FILES[0])
+        if content.failure is None:
+            self.last_gave[path] = tuple(name for name, _ in content.gives)
+        return (path, content)
 
     def from_files(self) -> dict[str, tuple]:
         found: dict[str, tuple] = {}
@@ -376,15 +388,16 @@ class Oracle:
         self.settle()
         self.choose()
 
-    def reload(self) -> None:
+    def reload(self, only: frozenset[str] | None = None) -> None:
         self.settle()
         self.stale = bool(self.entries) or bool(self.files_read)
+        self.only = only
         self.settle()
 
     def changed(self, path: str) -> None:
         named = {resolve(entry) for entry in self.entries} - {None}
         if path in named:
-            self.reload()
+            self.reload(frozenset([path]))
 
 
 def initial_outcomes(section: dict[str, Any]) -> dict[str, tuple | None]:
