@@ -27,11 +27,11 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFORMANCE = ROOT.parent / "shared" / "conformance"
 RESULTS = ROOT / "benchmarks" / "results" / "semantic_delta.json"
 sys.path.insert(0, str(CONFORMANCE))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from lspbench import CATALOG, generate  # noqa: E402
-from lspcase import Client, offset_to_position  # noqa: E402
-
-URI = "file:///bench/typing.octoscript"
+from lspbench import generate  # noqa: E402
+from lspcase import Client  # noqa: E402
+from typing_steps import INITIALIZE_PARAMS, URI, edit_offset, keystroke, open_params  # noqa: E402
 
 
 def cpu_ms(pid: int) -> float:
@@ -45,33 +45,17 @@ class Typing:
     def __init__(self, server: str, lines: int) -> None:
         self.text = generate(lines)
         self.client = Client(server)
-        self.client.request(
-            "initialize",
-            {
-                "processId": None,
-                "rootUri": None,
-                "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}},
-                "initializationOptions": CATALOG,
-            },
-        )
+        self.client.request("initialize", INITIALIZE_PARAMS)
         self.client.notify("initialized", {})
-        document = {"uri": URI, "languageId": "octoscript", "version": 1, "text": self.text}
-        self.client.notify("textDocument/didOpen", {"textDocument": document})
+        self.client.notify("textDocument/didOpen", open_params(self.text))
         self.client.wait_diagnostics(URI, 1, timeout=120)
-        middle = self.text.count("\nfn step") // 2
-        needle = f"    let total{middle} = math.max(left, right) + "
-        self.edit_at = self.text.index(needle) + len(needle)
+        self.edit_at = edit_offset(self.text)
         self.version = 1
 
     def keystroke(self) -> None:
         self.version += 1
-        digit = str(self.version % 10)
-        start = offset_to_position(self.text, self.edit_at)
-        end = offset_to_position(self.text, self.edit_at + 1)
-        change = {"range": {"start": start, "end": end}, "text": digit}
-        params = {"textDocument": {"uri": URI, "version": self.version}, "contentChanges": [change]}
+        params, self.text = keystroke(self.text, self.edit_at, self.version)
         self.client.notify("textDocument/didChange", params)
-        self.text = self.text[: self.edit_at] + digit + self.text[self.edit_at + 1 :]
 
     def measure(self, kind: str, repeat: int) -> dict:
         document = {"uri": URI}

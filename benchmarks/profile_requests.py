@@ -27,13 +27,14 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "shared" / "conformance"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lspbench import CATALOG, generate  # noqa: E402
+from lspbench import generate  # noqa: E402
 from lspcase import offset_to_position  # noqa: E402
+from typing_steps import INITIALIZE_PARAMS, URI, edit_offset, keystroke, open_params  # noqa: E402
 
 from octoscript_lsp.server import server  # noqa: E402
 
-URI = "file:///bench/typing.octoscript"
 RESULT_ID = re.compile(rb'"resultId":"([^"]*)"')
 
 
@@ -55,21 +56,10 @@ class Session:
         self.next_id = 0
         self.writer = NullWriter()
         server.protocol.set_writer(self.writer)
-        self.send(
-            "initialize",
-            {
-                "processId": None,
-                "rootUri": None,
-                "capabilities": {"textDocument": {"publishDiagnostics": {"versionSupport": True}}},
-                "initializationOptions": CATALOG,
-            },
-        )
+        self.send("initialize", INITIALIZE_PARAMS)
         self.send("initialized", {}, notify=True)
-        document = {"uri": URI, "languageId": "octoscript", "version": 1, "text": self.text}
-        self.send("textDocument/didOpen", {"textDocument": document}, notify=True)
-        middle = self.text.count("\nfn step") // 2
-        needle = f"    let total{middle} = math.max(left, right) + "
-        self.edit_at = self.text.index(needle) + len(needle)
+        self.send("textDocument/didOpen", open_params(self.text), notify=True)
+        self.edit_at = edit_offset(self.text)
         self.version = 1
 
     def send(self, method: str, params: dict, notify: bool = False) -> None:
@@ -84,13 +74,8 @@ class Session:
 
     def keystroke(self) -> None:
         self.version += 1
-        digit = str(self.version % 10)
-        start = offset_to_position(self.text, self.edit_at)
-        end = offset_to_position(self.text, self.edit_at + 1)
-        change = {"range": {"start": start, "end": end}, "text": digit}
-        params = {"textDocument": {"uri": URI, "version": self.version}, "contentChanges": [change]}
+        params, self.text = keystroke(self.text, self.edit_at, self.version)
         self.send("textDocument/didChange", params, notify=True)
-        self.text = self.text[: self.edit_at] + digit + self.text[self.edit_at + 1 :]
 
     def at(self, needle: str, delta: int) -> dict:
         return offset_to_position(self.text, self.text.rindex(needle) + delta)
