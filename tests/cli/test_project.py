@@ -10,7 +10,7 @@ import pytest
 
 from tests.cli.test_end_to_end import err, out, run
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "team-project"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project"
 ECHO = {"toolCatalog": [{"name": "text.echo", "format": "text"}]}
 ECKO = 'use mod.tool\nlet r = tool.call("text.ecko", "x")\n'
 BROKEN = "let broken = 'x'\n"
@@ -29,19 +29,22 @@ def test_the_example_project_reports_exactly_its_findings() -> None:
         "did you mean `express`? [unknown-input-field]\n"
         "flows/order.octoscript:7:11: warning: the tool catalog does not list `text.ecko`; "
         "did you mean `text.echo`? [unlisted-tool]\n"
-        "checked 2 files: 0 errors, 2 warnings\n"
+        "flows/typo.octoscript:4:22: warning: the tool catalog does not list `text.ecko`; "
+        "did you mean `text.echo`? [unlisted-tool]\n"
+        "checked 3 files: 0 errors, 3 warnings\n"
     )
     assert err(result) == ""
     assert result.returncode == 1  # strict = true in its pyproject.toml
 
 
 def test_the_example_project_fixes_cleanly(tmp_path: Path) -> None:
-    project = tmp_path / "team-project"
+    project = tmp_path / "project"
     shutil.copytree(EXAMPLE, project)
     result = run("check", "--fix", cwd=project)
     assert result.returncode == 0, out(result) + err(result)
     order = (project / "flows" / "order.octoscript").read_text()
     assert '"text.echo"' in order and "express: true" in order
+    assert '"text.echo"' in (project / "flows" / "typo.octoscript").read_text()
 
 
 def test_nearest_configuration_wins(tmp_path: Path) -> None:
