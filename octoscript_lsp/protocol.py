@@ -169,6 +169,10 @@ class OctoscriptProtocol(LanguageServerProtocol):
     """pygls' protocol with the fixes the module docstring lists."""
 
     def structure_message(self, data):
+        if _initialize_without_capabilities(data):
+            # Known unreadable: defaults at once, without the traceback pygls
+            # logs as an ERROR for a message it cannot structure.
+            return super().structure_message({**data, "params": _INITIALIZE_DEFAULTS})
         try:
             return super().structure_message(data)
         except JsonRpcException:
@@ -183,8 +187,7 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 return _UnreadableChange(data.get("params"))
             if method == types.INITIALIZE and message_id is not None:
                 # Like the reference: unreadable initialize params mean defaults.
-                defaults = {"processId": None, "capabilities": {}}
-                return super().structure_message({**data, "params": defaults})
+                return super().structure_message({**data, "params": _INITIALIZE_DEFAULTS})
             if (
                 "method" in data
                 and isinstance(message_id, (int, str))
@@ -350,6 +353,18 @@ class OctoscriptProtocol(LanguageServerProtocol):
             types.RenameOptions(prepare_provider=True) if server.rename_enabled else None
         )
         return result
+
+
+# What unreadable `initialize` params stand for (as in the reference).
+_INITIALIZE_DEFAULTS = {"processId": None, "capabilities": {}}
+
+
+def _initialize_without_capabilities(data: object) -> bool:
+    """An `initialize` request whose params are no object or carry no capabilities object."""
+    if not isinstance(data, dict) or data.get("method") != types.INITIALIZE or "id" not in data:
+        return False
+    params = data.get("params")
+    return not isinstance(params, dict) or not isinstance(params.get("capabilities"), dict)
 
 
 def _refusal(params) -> JsonRpcException:

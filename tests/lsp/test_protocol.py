@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import subprocess
+
 import pytest
 
+from tests.conftest import SERVER_COMMAND
 from tests.lsp.raw_client import RawClient
 
 URI = "file:///workspace/protocol.octoscript"
@@ -152,3 +156,21 @@ def test_unreadable_initialize_params_fall_back_to_defaults():
         assert capabilities["hoverProvider"] is True
     finally:
         client.close()
+
+
+@pytest.mark.parametrize("params", [{"capabilities": None}, None, [1], {"processId": None}])
+def test_initialize_without_capabilities_gets_defaults_and_logs_no_traceback(params) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": params})
+    exit_messages = [
+        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
+        {"jsonrpc": "2.0", "id": 1, "method": "shutdown"},
+        {"jsonrpc": "2.0", "method": "exit"},
+    ]
+    framed = b"".join(
+        b"Content-Length: %d\r\n\r\n" % len(text) + text
+        for text in [body.encode(), *(json.dumps(item).encode() for item in exit_messages)]
+    )
+    finished = subprocess.run(SERVER_COMMAND, input=framed, capture_output=True, timeout=30)
+    assert finished.returncode == 0
+    assert b'"hoverProvider": true' in finished.stdout
+    assert b"Traceback" not in finished.stderr and b"ERROR" not in finished.stderr
