@@ -1,4 +1,4 @@
-;;; octoscript-mode.el --- Octoscript major modes for eglot -*- lexical-binding: t -*-
+;;; octoscript-mode.el --- Octoscript major modes for eglot and lsp-mode -*- lexical-binding: t -*-
 
 ;; Copyright (C) 2025 The octoscript-lsp authors
 
@@ -27,15 +27,21 @@
 ;;
 ;;   (add-to-list 'major-mode-remap-alist '(octoscript-mode . octoscript-ts-mode))
 ;;
-;; Both modes are registered with eglot, which runs the `octoscript-lsp'
-;; language server (see `octoscript-lsp-program'):
+;; Both modes are registered with eglot and with lsp-mode, either of
+;; which runs the `octoscript-lsp' language server (see
+;; `octoscript-lsp-program'):
 ;;
 ;;   (add-hook 'octoscript-mode-hook #'eglot-ensure)
 ;;
+;; or
+;;
+;;   (add-hook 'octoscript-mode-hook #'lsp-deferred)
+;;
 ;; Catalogs for completion and hover go to the server at start-up through
-;; `octoscript-catalogs' (the `initializationOptions') or, as for any
-;; eglot server, through `eglot-workspace-configuration' under the
-;; `:octoscript' section.  See editors/emacs/README.md.
+;; `octoscript-catalogs' (the `initializationOptions') or as settings of
+;; the `octoscript' section: under eglot in `eglot-workspace-configuration',
+;; under lsp-mode through `lsp-register-custom-settings'.  See
+;; editors/emacs/README.md.
 
 ;;; Code:
 
@@ -78,9 +84,10 @@ arrays as vectors, and `:json-false' for false.  For example:
 
 Leave a key out rather than giving it nil: nil is sent as JSON null,
 which marks that catalog unavailable.  The server takes these when it
-starts; to change catalogs in a running session, set
-`eglot-workspace-configuration' and call
-`eglot-signal-didChangeConfiguration'."
+starts; to change catalogs in a running session, change the settings
+\(`eglot-workspace-configuration' under eglot, the `octoscript.'
+settings of `lsp-register-custom-settings' under lsp-mode) and call
+`octoscript-send-settings'."
   :type 'plist)
 
 (defface octoscript-function-call
@@ -216,7 +223,7 @@ run on) is left alone."
   "Major mode for editing Octoscript.
 
 Indentation follows `octoscript format'; `octoscript-lsp' (through
-eglot, see `octoscript-lsp-program') provides diagnostics,
+eglot or lsp-mode, see `octoscript-lsp-program') provides diagnostics,
 completion, hover, formatting and renaming.
 
 \\{octoscript-mode-map}"
@@ -227,10 +234,22 @@ completion, hover, formatting and renaming.
 ;;;###autoload
 (add-to-list 'auto-mode-alist '("\\.octo\\(?:script\\)?\\'" . octoscript-mode))
 
+;;; Language server clients
+
+(defconst octoscript-lsp-language-id "octoscript"
+  "The LSP language id of Octoscript documents.")
+
+(defun octoscript--initialization-options ()
+  "The `initializationOptions' the server gets: `octoscript-catalogs'.
+An empty object when there are none, never JSON null."
+  (list :octoscript (or octoscript-catalogs (make-hash-table))))
+
 ;;; eglot
 
 (declare-function eglot-execute-command "eglot" (server command arguments))
 (declare-function eglot--current-server-or-lose "eglot" ())
+(declare-function eglot-managed-p "eglot" ())
+(declare-function eglot-signal-didChangeConfiguration "eglot" (server))
 
 ;;;###autoload
 (defun octoscript-eglot-contact (&optional _interactive _project)
@@ -239,8 +258,7 @@ Reads `octoscript-lsp-program', `octoscript-lsp-arguments' and
 `octoscript-catalogs' each time a server starts."
   `(,octoscript-lsp-program
     ,@octoscript-lsp-arguments
-    :initializationOptions
-    (:octoscript ,(or octoscript-catalogs (make-hash-table)))))
+    :initializationOptions ,(octoscript--initialization-options)))
 
 ;;;###autoload
 (with-eval-after-load 'eglot
@@ -250,13 +268,89 @@ Reads `octoscript-lsp-program', `octoscript-lsp-arguments' and
                   (octoscript-ts-mode :language-id "octoscript"))
                  . octoscript-eglot-contact)))
 
+;;; lsp-mode
+
+(declare-function lsp-register-client "lsp-mode" (client))
+(declare-function make-lsp-client "lsp-mode" (&rest slots))
+(declare-function lsp-stdio-connection "lsp-mode" (command &optional test-command))
+(declare-function lsp-activate-on "lsp-mode" (&rest languages))
+(declare-function lsp-configuration-section "lsp-mode" (section))
+(declare-function lsp-notify "lsp-mode" (method params))
+(declare-function lsp-request "lsp-mode" (method params &rest options))
+(declare-function lsp-workspaces "lsp-mode" ())
+(defvar lsp-language-id-configuration)
+;; What lsp-mode's `with-lsp-workspace' binds; bound here without the
+;; macro, which is only there when lsp-mode was loaded at compile time.
+(defvar lsp--cur-workspace)
+
+(defun octoscript--lsp-mode-send-settings (workspace)
+  "Send the `octoscript' section of lsp-mode's settings to WORKSPACE.
+The section is what `lsp-register-custom-settings' registered under
+\"octoscript.\"; lsp-mode answers `workspace/configuration' from
+the same place.  The server reads settings only from
+`workspace/didChangeConfiguration', so they are pushed."
+  (let ((lsp--cur-workspace workspace))
+    (lsp-notify "workspace/didChangeConfiguration"
+                (list :settings (lsp-configuration-section "octoscript")))))
+
+;;;###autoload
+(defun octoscript-register-lsp-client ()
+  "Register `octoscript-lsp' with lsp-mode for both Octoscript modes.
+Done when lsp-mode loads.  The client runs `octoscript-lsp-program'
+with `octoscript-lsp-arguments', sends `octoscript-catalogs' as
+`initializationOptions' and, once the server is initialized, the
+`octoscript' settings registered with `lsp-register-custom-settings'."
+  (dolist (mode '(octoscript-mode octoscript-ts-mode))
+    (add-to-list 'lsp-language-id-configuration
+                 (cons mode octoscript-lsp-language-id)))
+  (lsp-register-client
+   (make-lsp-client
+    :new-connection (lsp-stdio-connection
+                     (lambda () (cons octoscript-lsp-program octoscript-lsp-arguments)))
+    :activation-fn (lsp-activate-on octoscript-lsp-language-id)
+    :initialization-options #'octoscript--initialization-options
+    :initialized-fn #'octoscript--lsp-mode-send-settings
+    :server-id 'octoscript-lsp)))
+
+;;;###autoload
+(with-eval-after-load 'lsp-mode
+  (octoscript-register-lsp-client))
+
+;;; Commands for either client
+
+(defun octoscript--client ()
+  "The client that manages this buffer: `lsp-mode', `eglot' or nil."
+  (cond ((bound-and-true-p lsp-mode) 'lsp-mode)
+        ((and (fboundp 'eglot-managed-p) (eglot-managed-p)) 'eglot)))
+
+(defun octoscript--client-or-lose ()
+  "The client that manages this buffer; an error when there is none."
+  (or (octoscript--client)
+      (user-error "No Octoscript language server in this buffer (start eglot or lsp-mode)")))
+
 ;;;###autoload
 (defun octoscript-reload-catalogs ()
   "Ask the Octoscript server to read the catalog files it was given again.
 The files are those named by `catalogFiles' in the server's settings;
-eglot also tells the server when one changes, where it can watch it."
+eglot and lsp-mode also tell the server when one changes, where they
+can watch it."
   (interactive)
-  (eglot-execute-command (eglot--current-server-or-lose) "octoscript.reloadCatalogs" []))
+  (pcase (octoscript--client-or-lose)
+    ('lsp-mode (lsp-request "workspace/executeCommand"
+                            (list :command "octoscript.reloadCatalogs" :arguments [])))
+    ('eglot (eglot-execute-command (eglot--current-server-or-lose)
+                                   "octoscript.reloadCatalogs" []))))
+
+;;;###autoload
+(defun octoscript-send-settings ()
+  "Send the `octoscript' settings to the running server again.
+Under eglot these are `eglot-workspace-configuration'; under lsp-mode
+the `octoscript.' settings of `lsp-register-custom-settings'.  Call
+it after changing them, for new catalogs without a restart."
+  (interactive)
+  (pcase (octoscript--client-or-lose)
+    ('lsp-mode (mapc #'octoscript--lsp-mode-send-settings (lsp-workspaces)))
+    ('eglot (eglot-signal-didChangeConfiguration (eglot--current-server-or-lose)))))
 
 ;;; Tree-sitter (Emacs 29 and later)
 

@@ -7,11 +7,8 @@
 ;; the way a user would, sets the server program and a tool catalog in
 ;; `eglot-workspace-configuration', visits the sample file given as
 ;; $OCTOSCRIPT_TEST_FILE (its directory is the project root), connects
-;; eglot and runs the checks one by one.  Each check
-;; prints a `CHECK name: ok' or `CHECK name: FAIL ...' line and stores
-;; what it saw; everything is written as JSON to $OCTOSCRIPT_TEST_RESULT
-;; before Emacs exits.  Every wait is bounded.  Without eglot the result
-;; is just {"skip": REASON}.
+;; eglot and runs the checks one by one, with the bookkeeping of
+;; emacs_e2e_harness.el.  Without eglot the result is just {"skip": REASON}.
 ;;
 ;; Batch mode never runs the command loop, so what eglot and Flymake
 ;; would do from it is called directly: the connection is started with
@@ -21,109 +18,21 @@
 
 ;;; Code:
 
-(require 'cl-lib)
-(require 'json)
-(require 'subr-x)
-
-(defun octoscript-e2e--env (name)
-  "The value of environment variable NAME, which must be set."
-  (let ((value (getenv name)))
-    (if (or (null value) (string-empty-p value))
-        (error "%s is not set" name)
-      value)))
-
-;; Debian's elpa packages (eglot and the newer project, xref, eldoc it
-;; needs) are not on the load path under -Q.
-(dolist (dir (file-expand-wildcards "/usr/share/emacs/site-lisp/elpa/*"))
-  (when (file-directory-p dir)
-    (add-to-list 'load-path dir)))
-(add-to-list 'load-path (octoscript-e2e--env "OCTOSCRIPT_EMACS_MODE_DIR"))
+(load (expand-file-name "emacs_e2e_harness" (file-name-directory load-file-name))
+      nil t)
 
 (unless (require 'eglot nil t)
-  (with-temp-file (octoscript-e2e--env "OCTOSCRIPT_TEST_RESULT")
-    (insert "{\"skip\": \"eglot is not installed (apt-get install elpa-eglot)\"}"))
-  (kill-emacs 0))
+  (octoscript-e2e--skip "eglot is not installed (apt-get install elpa-eglot)"))
 (require 'flymake)
 (require 'eldoc)
 (require 'project)
 (require 'octoscript-mode)
 
-(defconst octoscript-e2e--timeout 15
-  "Seconds any single wait may take.")
-
-(defconst octoscript-e2e--settle 1.5
-  "Seconds to keep listening after a diagnostic arrived, for a second copy.")
-
-(defvar octoscript-e2e--results nil
-  "Alist of findings, written as the JSON result.")
-
-(defvar octoscript-e2e--failures 0
-  "Number of failed checks.")
-
-(defun octoscript-e2e--note (key value)
-  "Record VALUE under KEY in the results."
-  (setf (alist-get key octoscript-e2e--results) value))
-
-(defun octoscript-e2e--check (name ok detail)
-  "Print the CHECK line for NAME: OK or FAIL with DETAIL."
-  (unless ok (cl-incf octoscript-e2e--failures))
-  (octoscript-e2e--note (intern (format "check-%s" name)) (if ok t :json-false))
-  (princ (format "CHECK %s: %s\n" name (if ok "ok" (format "FAIL %s" detail)))))
-
-(defun octoscript-e2e--wait (predicate)
-  "Let the server talk until PREDICATE is non-nil; return its value or nil."
-  (let ((deadline (+ (float-time) octoscript-e2e--timeout))
-        (value nil))
-    (while (and (not (setq value (funcall predicate)))
-                (< (float-time) deadline))
-      (accept-process-output nil 0.05))
-    value))
-
-(defun octoscript-e2e--listen (seconds)
-  "Keep handling the server's messages for SECONDS."
-  (let ((deadline (+ (float-time) seconds)))
-    (while (< (float-time) deadline)
-      (accept-process-output nil 0.05))))
-
-(defun octoscript-e2e--sync ()
+(defun octoscript-e2e--eglot-sync ()
   "Send the edits eglot holds back (no idle timer runs in batch mode)."
   (eglot--signal-textDocument/didChange))
 
-(defun octoscript-e2e--goto (needle &optional offset)
-  "Put point OFFSET characters after the start of the first NEEDLE."
-  (goto-char (point-min))
-  (search-forward needle)
-  (goto-char (+ (match-beginning 0) (or offset 0))))
-
-(defun octoscript-e2e--diagnostics ()
-  "The Flymake diagnostics of the buffer as [LINE TYPE TEXT] vectors."
-  (mapcar (lambda (diag)
-            (vector (line-number-at-pos (flymake-diagnostic-beg diag))
-                    (symbol-name (flymake-diagnostic-type diag))
-                    (flymake-diagnostic-text diag)))
-          (flymake-diagnostics)))
-
-(defun octoscript-e2e--json-list (items)
-  "ITEMS (strings or vectors) as a JSON array; strings lose their properties."
-  (vconcat (mapcar (lambda (item)
-                     (if (stringp item) (substring-no-properties item) item))
-                   items)))
-
-(defmacro octoscript-e2e--step (name &rest body)
-  "Run BODY as step NAME; an error fails check NAME instead of the run."
-  (declare (indent 1))
-  `(condition-case err
-       (progn ,@body)
-     (error (octoscript-e2e--check ,name nil (format "error: %S" err)))))
-
-(defun octoscript-e2e--completions ()
-  "The candidates `completion-at-point' would offer at point."
-  (octoscript-e2e--sync)
-  (let ((capf (run-hook-wrapped 'completion-at-point-functions
-                                (lambda (fn) (and (functionp fn) (funcall fn))))))
-    (when capf
-      (let ((start (nth 0 capf)) (end (nth 1 capf)) (table (nth 2 capf)))
-        (all-completions (buffer-substring-no-properties start end) table)))))
+(setq octoscript-e2e--sync-function #'octoscript-e2e--eglot-sync)
 
 (defun octoscript-e2e--hover-docs ()
   "The documentation eldoc displays for point, as one string."
@@ -272,13 +181,12 @@
     ;;    catalog cleared with null), then read again on
     ;;    `octoscript-reload-catalogs' after it is rewritten.
     (octoscript-e2e--step "catalog-file"
-      (let ((catalog (expand-file-name "tools.json" (file-name-directory file)))
-            (server (eglot-current-server)))
+      (let ((catalog (expand-file-name "tools.json" (file-name-directory file))))
         (with-temp-file catalog
           (insert "[{\"name\": \"text.file\", \"format\": \"text\"}]"))
         (setq-default eglot-workspace-configuration
                       '(:octoscript (:toolCatalog nil :catalogFiles ["tools.json"])))
-        (eglot-signal-didChangeConfiguration server)
+        (octoscript-send-settings)
         (octoscript-e2e--goto "tool.call(\"" (length "tool.call(\""))
         (let ((labels (octoscript-e2e--wait
                        (lambda ()
@@ -298,16 +206,6 @@
           (octoscript-e2e--check "catalog-file-reload"
                                  (equal (sort labels #'string<) '("text.file" "text.later"))
                                  labels))))))
-
-(defun octoscript-e2e--finish ()
-  "Write the results, and eglot's event log to $OCTOSCRIPT_TEST_EVENTS."
-  (octoscript-e2e--note 'failures octoscript-e2e--failures)
-  (let ((events (cdr (assq 'events-buffer octoscript-e2e--results))))
-    (when (and events (get-buffer events))
-      (with-current-buffer events
-        (write-region nil nil (octoscript-e2e--env "OCTOSCRIPT_TEST_EVENTS")))))
-  (with-temp-file (octoscript-e2e--env "OCTOSCRIPT_TEST_RESULT")
-    (insert (json-encode octoscript-e2e--results))))
 
 (setq octoscript-lsp-program (octoscript-e2e--env "OCTOSCRIPT_LSP_CMD"))
 ;; The sample's directory is its project: no VCS needed, and no prompt.
