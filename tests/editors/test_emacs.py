@@ -17,50 +17,26 @@ installs ``emacs-nox`` and ``elpa-eglot``) and is skipped when there is no
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
 from octoscript_lsp.syntax.check import format_source
-from tests.editors.server_program import server_command
+from tests.editors.emacs_batch import (
+    MODE_DIR,
+    MODE_FILE,
+    elisp_string,
+    needs_emacs,
+    passed,
+    run_driver,
+    run_emacs,
+)
 
-REPO = Path(__file__).resolve().parents[2]
-MODE_DIR = REPO / "editors" / "emacs"
-MODE_FILE = MODE_DIR / "octoscript-mode.el"
 DRIVER = Path(__file__).resolve().parent / "emacs_e2e.el"
-EMACS = shutil.which("emacs")
-TIMEOUT = 90
 
-pytestmark = pytest.mark.skipif(EMACS is None, reason="no emacs (apt-get install emacs-nox)")
-
-LSP_SAMPLE = """use mod.tool
-let greeting = "hi"
-let out = tool.call("")
-let again = greeting
-"""
-
-
-def _emacs(
-    *args: str, cwd: Path, env: dict[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    assert EMACS is not None
-    return subprocess.run(
-        [EMACS, "-Q", "--batch", *args],
-        cwd=cwd,
-        env={**os.environ, "HOME": str(cwd), **(env or {})},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=TIMEOUT,
-    )
-
-
-def _elisp_string(text: str | Path) -> str:
-    return json.dumps(str(text))  # a JSON string literal is a valid Lisp one here
+pytestmark = needs_emacs
 
 
 # Byte compilation and checkdoc ------------------------------------------------
@@ -68,7 +44,7 @@ def _elisp_string(text: str | Path) -> str:
 
 def test_byte_compiles_without_warnings(tmp_path: Path) -> None:
     shutil.copy(MODE_FILE, tmp_path)
-    done = _emacs(
+    done = run_emacs(
         "-L",
         ".",
         "--eval",
@@ -92,7 +68,7 @@ CHECKDOC = """(progn
 
 
 def _checkdoc(tmp_path: Path, source: Path) -> str:
-    done = _emacs("--eval", CHECKDOC.format(file=_elisp_string(source)), cwd=tmp_path)
+    done = run_emacs("--eval", CHECKDOC.format(file=elisp_string(source)), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     return done.stdout + done.stderr
 
@@ -161,8 +137,8 @@ def face_runs(
     work = tmp_path_factory.mktemp("emacs-font-lock")
     sample = work / "sample.octoscript"
     sample.write_text(FONT_LOCK_SAMPLE)
-    program = FACES.format(file=_elisp_string(sample), mode=mode)
-    done = _emacs("-L", str(MODE_DIR), "--eval", program, cwd=work)
+    program = FACES.format(file=elisp_string(sample), mode=mode)
+    done = run_emacs("-L", str(MODE_DIR), "--eval", program, cwd=work)
     assert done.returncode == 0, done.stderr
     header, runs = done.stdout.split("\n", 1)
     major_mode, highlighting = header.split()
@@ -267,8 +243,8 @@ def _indentation(text: str) -> list[int]:
 def test_indentation_matches_the_formatter(tmp_path: Path) -> None:
     sample = tmp_path / "flat.octoscript"
     sample.write_text(INDENT_SAMPLE)
-    done = _emacs(
-        "-L", str(MODE_DIR), "--eval", INDENT.format(file=_elisp_string(sample)), cwd=tmp_path
+    done = run_emacs(
+        "-L", str(MODE_DIR), "--eval", INDENT.format(file=elisp_string(sample)), cwd=tmp_path
     )
     assert done.returncode == 0, done.stderr
     formatted = format_source(INDENT_SAMPLE)
@@ -281,49 +257,12 @@ def test_indentation_matches_the_formatter(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def eglot_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    work = tmp_path_factory.mktemp("emacs-eglot")
-    project = work / "project"
-    project.mkdir()
-    sample = project / "sample.octoscript"
-    sample.write_text(LSP_SAMPLE)
-    result_path = work / "result.json"
-    events_path = work / "events.log"
-    done = _emacs(
-        "-l",
-        str(DRIVER),
-        cwd=work,
-        env={
-            "OCTOSCRIPT_EMACS_MODE_DIR": str(MODE_DIR),
-            "OCTOSCRIPT_LSP_CMD": str(server_command()),
-            "OCTOSCRIPT_TEST_FILE": str(sample),
-            "OCTOSCRIPT_TEST_RESULT": str(result_path),
-            "OCTOSCRIPT_TEST_EVENTS": str(events_path),
-        },
-    )
-    if not result_path.exists():
-        pytest.fail(
-            f"batch Emacs wrote no result file\nexit code {done.returncode}\n"
-            f"stdout:\n{done.stdout[-4000:]}\nstderr:\n{done.stderr[-4000:]}"
-        )
-    results = json.loads(result_path.read_text())
-    if "skip" in results:
-        pytest.skip(results["skip"])
-    events = events_path.read_text(errors="replace") if events_path.exists() else ""
-    results["_diagnostics"] = (
-        f"server command: {server_command()}\nexit code {done.returncode}\n"
-        f"checks:\n{done.stdout}\nstderr:\n{done.stderr[-2000:]}\n"
-        f"eglot events (tail):\n{events[-4000:]}"
-    )
-    return results
-
-
-def _passed(run: dict, check: str) -> bool:
-    return run.get(f"check-{check}") is True
+    return run_driver(DRIVER, tmp_path_factory.mktemp("emacs-eglot"), "eglot")
 
 
 def test_opening_a_file_starts_eglot(eglot_run: dict) -> None:
     assert eglot_run["major-mode"] == "octoscript-mode", eglot_run["_diagnostics"]
-    assert _passed(eglot_run, "eglot-connected"), eglot_run["_diagnostics"]
+    assert passed(eglot_run, "eglot-connected"), eglot_run["_diagnostics"]
     assert eglot_run["server-name"] == "octoscript-lsp"
     assert eglot_run["language-id"] == "octoscript"
 
@@ -336,7 +275,7 @@ def test_flymake_shows_the_syntax_error_once(eglot_run: dict) -> None:
     found_line, kind, message = diagnostics[0]
     assert (found_line, kind) == (line, "eglot-error")
     assert message.startswith("octoscript [missing-statement-end]:"), message
-    assert _passed(eglot_run, "flymake-syntax-error-once")
+    assert passed(eglot_run, "flymake-syntax-error-once")
     # Removing the bad line clears Flymake again.
     assert eglot_run.get("diagnostics-after-fix") == [], eglot_run["_diagnostics"]
 
@@ -344,12 +283,12 @@ def test_flymake_shows_the_syntax_error_once(eglot_run: dict) -> None:
 def test_completion_at_point_offers_the_binding(eglot_run: dict) -> None:
     assert "greeting" in (eglot_run.get("binding-completions") or []), eglot_run["_diagnostics"]
     assert eglot_run.get("completed-line") == "let copy = greeting"
-    assert _passed(eglot_run, "binding-completion")
+    assert passed(eglot_run, "binding-completion")
 
 
 def test_catalog_from_workspace_configuration_completes_tool_names(eglot_run: dict) -> None:
     assert eglot_run.get("tool-completions") == ["text.echo"], eglot_run["_diagnostics"]
-    assert _passed(eglot_run, "catalog-tool-completion")
+    assert passed(eglot_run, "catalog-tool-completion")
 
 
 def test_catalog_from_octoscript_catalogs_reaches_initialization_options(
@@ -359,19 +298,19 @@ def test_catalog_from_octoscript_catalogs_reaches_initialization_options(
     # configuration has no modules, so `weather' came through
     # initializationOptions.
     assert eglot_run.get("module-completions") == ["weather"], eglot_run["_diagnostics"]
-    assert _passed(eglot_run, "init-options-module-completion")
+    assert passed(eglot_run, "init-options-module-completion")
 
 
 def test_eldoc_shows_hover_text(eglot_run: dict) -> None:
     assert eglot_run.get("hover") == "(binding) greeting", eglot_run["_diagnostics"]
-    assert _passed(eglot_run, "eldoc-hover")
+    assert passed(eglot_run, "eldoc-hover")
 
 
 def test_eglot_format_buffer_formats(eglot_run: dict) -> None:
     before = eglot_run.get("before-format")
     assert before is not None and "fn   twice(n){\nreturn n*2\n}" in before
     assert eglot_run.get("after-format") == format_source(before), eglot_run["_diagnostics"]
-    assert _passed(eglot_run, "format-buffer")
+    assert passed(eglot_run, "format-buffer")
 
 
 def test_eglot_rename_renames(eglot_run: dict) -> None:
@@ -379,7 +318,7 @@ def test_eglot_rename_renames(eglot_run: dict) -> None:
     assert after is not None, eglot_run["_diagnostics"]
     assert after == format_source(eglot_run["before-format"]).replace("greeting", "salutation")
     assert after.count("salutation") == 3
-    assert _passed(eglot_run, "rename")
+    assert passed(eglot_run, "rename")
 
 
 def test_a_catalog_file_from_the_workspace_configuration_is_read_and_reloaded(
@@ -387,9 +326,9 @@ def test_a_catalog_file_from_the_workspace_configuration_is_read_and_reloaded(
 ) -> None:
     assert eglot_run.get("file-completions") == ["text.file"], eglot_run["_diagnostics"]
     assert sorted(eglot_run.get("reloaded-completions") or []) == ["text.file", "text.later"]
-    assert _passed(eglot_run, "catalog-file") and _passed(eglot_run, "catalog-file-reload")
+    assert passed(eglot_run, "catalog-file") and passed(eglot_run, "catalog-file-reload")
 
 
-def test_every_check_passed(eglot_run: dict) -> None:
+def test_every_checkpassed(eglot_run: dict) -> None:
     assert eglot_run.get("failures") == 0, eglot_run["_diagnostics"]
     assert "driver-error" not in eglot_run, eglot_run["_diagnostics"]
