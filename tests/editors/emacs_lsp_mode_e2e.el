@@ -26,8 +26,10 @@
 ;;   and prefix; it is cleared before each completion here.
 ;; - Hover is read from `lsp-describe-thing-at-point' (*lsp-help*): the
 ;;   eldoc path waits for an idle timer.
-;; - The breadcrumb, modeline, lens and file-watch extras are turned
-;;   off: they work from timers or watch the whole root.
+;; - The breadcrumb, modeline and lens extras are turned off: they work
+;;   from timers.
+;; - File notifications (lsp-mode's watchers) are delivered only while
+;;   `read-event' waits, never by `accept-process-output'.
 
 ;;; Code:
 
@@ -267,7 +269,24 @@ changed since would not be asked for."
           (octoscript-e2e--note 'reloaded-completions (octoscript-e2e--json-list labels))
           (octoscript-e2e--check "catalog-file-reload"
                                  (equal (sort labels #'string<) '("text.file" "text.later"))
-                                 labels))))))
+                                 labels))))
+
+    ;; 11. lsp-mode watches the catalog file for the server: a rewrite is
+    ;;     read again with no command.  File events arrive only while
+    ;;     `read-event' waits, which the waits above never do.
+    (octoscript-e2e--step "catalog-file-watched"
+      (let ((catalog (expand-file-name "tools.json" (file-name-directory file))))
+        (with-temp-file catalog
+          (insert "[{\"name\": \"text.watched\", \"format\": \"text\"}]"))
+        (octoscript-e2e--goto "tool.call(\"" (length "tool.call(\""))
+        (let ((labels (octoscript-e2e--wait
+                       (lambda ()
+                         (read-event nil nil 0.05)
+                         (let ((found (octoscript-e2e--completions)))
+                           (and (member "text.watched" found) found))))))
+          (octoscript-e2e--note 'watched-completions (octoscript-e2e--json-list labels))
+          (octoscript-e2e--check "catalog-file-watched"
+                                 (equal labels '("text.watched")) labels))))))
 
 (setq octoscript-lsp-program (octoscript-e2e--env "OCTOSCRIPT_LSP_CMD"))
 ;; The sample's directory is its project: no VCS needed, and no prompt.
@@ -277,7 +296,7 @@ changed since would not be asked for."
       lsp-session-file (expand-file-name "session" (make-temp-file "lsp-" t))
       lsp-keep-workspace-alive nil
       lsp-restart 'ignore
-      lsp-enable-file-watchers nil
+      lsp-enable-file-watchers t
       lsp-log-io t
       lsp-diagnostics-provider :flymake
       lsp-completion-provider :capf

@@ -11,8 +11,8 @@ without lsp-mode:
   diagnostics (Flymake and lsp-mode's store), completion, hover,
   ``lsp-format-buffer``, ``lsp-rename``, catalogs from ``octoscript-catalogs``
   and from lsp-mode's custom settings, ``octoscript-send-settings``, a
-  catalog file and ``octoscript-reload-catalogs``; each test below judges
-  one of them.
+  catalog file, ``octoscript-reload-catalogs`` and lsp-mode's watching of
+  the file; each test below judges one of them.
 """
 
 from __future__ import annotations
@@ -138,6 +138,13 @@ def test_a_catalog_file_from_the_settings_is_read_and_reloaded(lsp_run: dict) ->
     assert lsp_run.get("file-completions") == ["text.file"], lsp_run["_diagnostics"]
     assert sorted(lsp_run.get("reloaded-completions") or []) == ["text.file", "text.later"]
     assert passed(lsp_run, "catalog-file") and passed(lsp_run, "catalog-file-reload")
+
+
+def test_lsp_mode_watches_the_catalog_file_for_the_server(lsp_run: dict) -> None:
+    # The file is rewritten after the reload; only a watch notification
+    # can have brought the new tool.
+    assert lsp_run.get("watched-completions") == ["text.watched"], lsp_run["_diagnostics"]
+    assert passed(lsp_run, "catalog-file-watched")
 
 
 def test_every_check_passed(lsp_run: dict) -> None:
