@@ -277,11 +277,20 @@ Reads `octoscript-lsp-program', `octoscript-lsp-arguments' and
 (declare-function lsp-configuration-section "lsp-mode" (section))
 (declare-function lsp-notify "lsp-mode" (method params))
 (declare-function lsp-request "lsp-mode" (method params &rest options))
-(declare-function lsp-workspaces "lsp-mode" ())
+(declare-function lsp-find-workspace "lsp-mode" (server-id &optional file-name))
 (defvar lsp-language-id-configuration)
-;; What lsp-mode's `with-lsp-workspace' binds; bound here without the
-;; macro, which is only there when lsp-mode was loaded at compile time.
+;; What lsp-mode's `with-lsp-workspace' binds to talk to one server;
+;; bound here without the macro, which only exists when lsp-mode was
+;; loaded at compile time.
 (defvar lsp--cur-workspace)
+
+(defconst octoscript-lsp-server-id 'octoscript-lsp
+  "The id of the `octoscript-lsp' client in lsp-mode.")
+
+(defun octoscript--lsp-mode-workspace ()
+  "The lsp-mode workspace of `octoscript-lsp' for this buffer."
+  (or (lsp-find-workspace octoscript-lsp-server-id (buffer-file-name))
+      (user-error "No octoscript-lsp workspace for this buffer")))
 
 (defun octoscript--lsp-mode-send-settings (workspace)
   "Send the `octoscript' section of lsp-mode's settings to WORKSPACE.
@@ -310,7 +319,7 @@ with `octoscript-lsp-arguments', sends `octoscript-catalogs' as
     :activation-fn (lsp-activate-on octoscript-lsp-language-id)
     :initialization-options #'octoscript--initialization-options
     :initialized-fn #'octoscript--lsp-mode-send-settings
-    :server-id 'octoscript-lsp)))
+    :server-id octoscript-lsp-server-id)))
 
 ;;;###autoload
 (with-eval-after-load 'lsp-mode
@@ -336,8 +345,9 @@ eglot and lsp-mode also tell the server when one changes, where they
 can watch it."
   (interactive)
   (pcase (octoscript--client-or-lose)
-    ('lsp-mode (lsp-request "workspace/executeCommand"
-                            (list :command "octoscript.reloadCatalogs" :arguments [])))
+    ('lsp-mode (let ((lsp--cur-workspace (octoscript--lsp-mode-workspace)))
+                 (lsp-request "workspace/executeCommand"
+                              (list :command "octoscript.reloadCatalogs" :arguments []))))
     ('eglot (eglot-execute-command (eglot--current-server-or-lose)
                                    "octoscript.reloadCatalogs" []))))
 
@@ -349,7 +359,7 @@ the `octoscript.' settings of `lsp-register-custom-settings'.  Call
 it after changing them, for new catalogs without a restart."
   (interactive)
   (pcase (octoscript--client-or-lose)
-    ('lsp-mode (mapc #'octoscript--lsp-mode-send-settings (lsp-workspaces)))
+    ('lsp-mode (octoscript--lsp-mode-send-settings (octoscript--lsp-mode-workspace)))
     ('eglot (eglot-signal-didChangeConfiguration (eglot--current-server-or-lose)))))
 
 ;;; Tree-sitter (Emacs 29 and later)

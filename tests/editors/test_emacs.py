@@ -252,6 +252,29 @@ def test_indentation_matches_the_formatter(tmp_path: Path) -> None:
     assert _indentation(done.stdout) == _indentation(formatted), done.stdout
 
 
+# The client commands without a client ----------------------------------------
+
+NO_CLIENT = """(progn
+  (require 'octoscript-mode)
+  (with-temp-buffer
+    (octoscript-mode)
+    (dolist (command '(octoscript-reload-catalogs octoscript-send-settings))
+      (princ (format "%s: %S\\n" command
+                     (condition-case err (call-interactively command) (error err)))))))"""
+
+
+def test_client_commands_say_there_is_no_server(tmp_path: Path) -> None:
+    done = run_emacs("-L", str(MODE_DIR), "--eval", NO_CLIENT, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    refusal = (
+        '(user-error "No Octoscript language server in this buffer (start eglot or lsp-mode)")'
+    )
+    assert done.stdout.splitlines() == [
+        f"octoscript-reload-catalogs: {refusal}",
+        f"octoscript-send-settings: {refusal}",
+    ]
+
+
 # eglot against the real server ----------------------------------------------
 
 
