@@ -6,6 +6,8 @@ without lsp-mode:
 
 - the mode byte-compiles with warnings as errors with lsp-mode and eglot
   loaded (test_emacs.py compiles it without them);
+- loading lsp-mode registers the client, whether the file was required
+  before or only its package autoloads were read;
 - one Emacs session (``emacs_lsp_mode_e2e.el``) opens the sample, starts
   lsp-mode with no client definition of its own and checks start-up,
   diagnostics (Flymake and lsp-mode's store), completion, hover,
@@ -23,7 +25,14 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp.syntax.check import format_source
-from tests.editors.emacs_batch import MODE_FILE, needs_emacs, passed, run_driver, run_emacs
+from tests.editors.emacs_batch import (
+    MODE_FILE,
+    elisp_string,
+    needs_emacs,
+    passed,
+    run_driver,
+    run_emacs,
+)
 
 DRIVER = Path(__file__).resolve().parent / "emacs_lsp_mode_e2e.el"
 ELPA = Path("/usr/share/emacs/site-lisp/elpa")
@@ -57,6 +66,48 @@ def test_byte_compiles_without_warnings_with_lsp_mode_loaded(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert "Warning" not in done.stderr and "Error" not in done.stderr, done.stderr
     assert (tmp_path / "octoscript-mode.elc").stat().st_size > 0
+
+
+REGISTRATION = """(progn
+  (dolist (dir (file-expand-wildcards "{elpa}/*"))
+    (add-to-list 'load-path dir))
+  (add-to-list 'load-path {mode_dir})
+  {load_mode}
+  (princ (format "before: %S\\n" (featurep 'octoscript-mode)))
+  (unless (require 'lsp-mode nil t)
+    (princ "no lsp-mode")
+    (kill-emacs 0))
+  (princ (format "client: %S\\n" (and (gethash 'octoscript-lsp lsp-clients) t)))
+  (dolist (mode '(octoscript-mode octoscript-ts-mode))
+    (princ (format "%S\\n" (assq mode lsp-language-id-configuration)))))"""
+
+LOAD_MODE = {
+    # As a package: only the generated autoloads are read at start-up.
+    "autoloads": "(progn (make-directory-autoloads default-directory "
+    '"octoscript-mode-autoloads.el") (load (expand-file-name "octoscript-mode-autoloads.el")))',
+    # As in the README: the file is required before lsp-mode loads.
+    "required": "(require 'octoscript-mode)",
+}
+
+
+@pytest.mark.parametrize(("how", "loaded_before"), [("autoloads", "nil"), ("required", "t")])
+def test_loading_lsp_mode_registers_the_client(
+    tmp_path: Path, how: str, loaded_before: str
+) -> None:
+    shutil.copy(MODE_FILE, tmp_path)
+    program = REGISTRATION.format(
+        elpa=ELPA, mode_dir=elisp_string(tmp_path), load_mode=LOAD_MODE[how]
+    )
+    done = run_emacs("--eval", program, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    if done.stdout.endswith("no lsp-mode"):
+        pytest.skip("lsp-mode is not installed (apt-get install elpa-lsp-mode)")
+    assert done.stdout.splitlines() == [
+        f"before: {loaded_before}",
+        "client: t",
+        '(octoscript-mode . "octoscript")',
+        '(octoscript-ts-mode . "octoscript")',
+    ], done.stderr
 
 
 @pytest.fixture(scope="module")
