@@ -17,7 +17,7 @@
 ;; - `lsp' asks for the project root in the minibuffer unless it knows
 ;;   one: `lsp-auto-guess-root' takes project.el's, which a
 ;;   `project-find-functions' entry gives.
-;; - The session file goes to a temporary directory, not ~/.emacs.d.
+;; - The session file goes to the test's directory, not ~/.emacs.d.
 ;; - No idle timers: edits held back (full sync) are sent with
 ;;   `lsp--flush-delayed-changes', Flymake is started with `flymake-start'.
 ;; - The autoloads of lsp-mode's parts are not read under -Q; without
@@ -293,7 +293,9 @@ changed since would not be asked for."
 (add-hook 'project-find-functions
           (lambda (dir) (cons 'transient (file-name-as-directory dir))))
 (setq lsp-auto-guess-root t
-      lsp-session-file (expand-file-name "session" (make-temp-file "lsp-" t))
+      lsp-session-file (expand-file-name
+                        "lsp-session"
+                        (file-name-directory (octoscript-e2e--env "OCTOSCRIPT_TEST_RESULT")))
       lsp-keep-workspace-alive nil
       lsp-restart 'ignore
       lsp-enable-file-watchers t
