@@ -152,6 +152,51 @@ def test_requests_render_the_one_member_classification():
     assert offenders == []
 
 
+# What decides a member's kind by itself: the std and tool tables (any
+# `surfaces` name), the receiver questions, and the spelling of `.await(`.
+_MEMBER_DECIDERS = {
+    "std_import_member",
+    "std_module_for_import",
+    "std_module",
+    "tool_method",
+    "is_tool_import",
+    "built_in_surface",
+    "built_in_member",
+    "member_receiver",
+    "BuiltIn",
+}
+
+
+def test_semantic_tokens_render_the_one_member_classification():
+    """Semantic tokens classify member tokens from the tree, through
+    `resolution.classify_member_token` (the classifier's values, mapped to
+    roles by a `match`): no std or tool table, no `await` of their own."""
+    tree = ast.parse((PACKAGE / "features" / "semantic_tokens.py").read_text())
+    offenders = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in ("analysis.members", "members"):
+            offenders.append(f"import {node.module}")
+        if isinstance(node, ast.ImportFrom) and node.module in ("analysis", "analysis.surfaces"):
+            offenders.append(f"import {node.module}")
+        if isinstance(node, ast.Name) and node.id in _MEMBER_DECIDERS:
+            offenders.append(f"{node.id}:{node.lineno}")
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            name = f"{node.value.id}.{node.attr}"
+            if node.value.id == "surfaces" or node.attr in _MEMBER_DECIDERS:
+                offenders.append(f"{name}:{node.lineno}")
+        if isinstance(node, ast.Constant) and node.value == "await":
+            offenders.append(f"'await':{node.lineno}")
+    assert offenders == []
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "classify_member_token"
+    ]
+    assert len(calls) == 1  # one mapping of its values to roles
+
+
 def _matches_member_call_shape(function: ast.FunctionDef) -> bool:
     """Tests for a `(` (text or token kind) next to a `.`: the `recv.m(` shape."""
     attributes = {node.attr for node in ast.walk(function) if isinstance(node, ast.Attribute)}
