@@ -29,12 +29,14 @@ per site and version), the catalog lookups `catalog_members.py`'s.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..catalogs.model import ModuleDescriptor, ModuleField, WorkflowField, find_field
 from ..catalogs.store import CatalogState
+from ..limits import MAX_CACHED_MEMBER_TOKEN_MEANINGS
 from . import surfaces
 from .catalog_members import direct_member, output_fields_for_member, workflow_field
 from .members import BuiltIn, BuiltInMember, built_in_member, built_in_surface, member_receiver
@@ -249,6 +251,9 @@ def _completion_meaning(
     return NOTHING  # the catalog's members at the receiver's path, if any
 
 
+# Semantic tokens ask once per member token of a document; the answer
+# depends on these three values alone.
+@functools.lru_cache(maxsize=MAX_CACHED_MEMBER_TOKEN_MEANINGS)
 def classify_member_token(
     receiver_import: tuple[str, ...] | None, name: str, called: bool
 ) -> MemberResolution:
