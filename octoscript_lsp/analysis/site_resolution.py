@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..catalogs.model import ModuleField, find_field
 from ..syntax.text import is_canonical_identifier
+from ..syntax.tokens import Token
 from ..syntax.tree import SymbolKind
 from . import surfaces
 from .catalog_members import input_fields_for_site
@@ -202,7 +203,7 @@ def _completion_site(
     segment = import_path_site(source, regions, offset)
     if segment is not None:
         return ImportSegment(segment)
-    literal = tool_literal_site(source, regions, offset)
+    literal = tool_literal_site(source, regions, _tokens(analysis), offset)
     if literal is not None:
         return ToolNameLiteral(literal)
     site = member_site(source, regions, offset)
@@ -303,3 +304,8 @@ def _member_call(
         return NO_SITE
     meaning = resolve_member(analysis, site, catalogs, Purpose.SIGNATURE)
     return MemberCall(context, site, meaning)
+
+
+def _tokens(analysis: DocumentAnalysis) -> list[Token]:
+    syntax = analysis.syntax
+    return [] if syntax is None else syntax.tokens

@@ -211,15 +211,11 @@ def _matches_member_call_shape(function: ast.FunctionDef) -> bool:
 def test_one_member_call_recognizer():
     """`recv.m(` is recognized by `syntax/member_calls.py` alone (its token and
     text readings); the parser and formatter read the grammar, not this shape.
-
-    `sites.tool_literal_site` reads `recv.m("` backwards from a string the
-    cursor is in; it is the one other reader, named here until it asks the
-    recognizer too. `surfaces`' header only writes the shape out as text.
+    `surfaces`' header only writes the shape out as text.
     """
     grammar = {"parser", "lexer", "control", "cursor", "formatter"}
     allowed = {
         "octoscript_lsp.syntax.member_calls",
-        "octoscript_lsp.analysis.sites.tool_literal_site",
         "octoscript_lsp.analysis.surfaces.header",
     }
     found = sorted(
