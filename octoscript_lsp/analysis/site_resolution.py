@@ -209,7 +209,7 @@ def _completion_site(
     site = member_site(source, regions, offset)
     if site is not None:
         return Member(site, resolve_member(analysis, site, catalogs, Purpose.COMPLETION))
-    key = input_record_site(source, regions, offset, analysis.delimiters)
+    key = input_record_site(source, regions, _tokens(analysis), offset, analysis.delimiters)
     if key is not None:
         return InputKey(key)
     return BindingsInScope()
@@ -232,7 +232,9 @@ def _known_input_key(
     catalog = catalogs.module_catalog
     if catalog is None or not catalog.descriptors:
         return NO_SITE
-    site = input_record_site(analysis.source, analysis.regions, offset, analysis.delimiters)
+    site = input_record_site(
+        analysis.source, analysis.regions, _tokens(analysis), offset, analysis.delimiters
+    )
     index = analysis.completion_index
     if site is None or index.truncated or index.sites_truncated:
         return NO_SITE

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.sites import ToolLiteralSite, tool_literal_site
 from octoscript_lsp.analysis.surfaces import tool_method
+from octoscript_lsp.syntax.codes import SyntaxCode
 from octoscript_lsp.syntax.text import (
     identifier_start_before,
     is_canonical_identifier,
@@ -66,6 +67,7 @@ def test_what_the_site_refuses():
         'let.call_json("',  # reserved
         'tool.call_jsonx("',  # not a tool method
         'tool.call_json(1, "',  # not the first argument
+        '"tool.call_json(\n"',  # the call is text of an unterminated string
     ):
         assert site(text, len(text)) is None, text
 
@@ -104,6 +106,16 @@ _PIECES = st.sampled_from(
 def test_equals_the_text_reading(pieces):
     analysis = DocumentAnalysis("".join(pieces), 1)
     tokens = analysis.syntax.tokens
+    open_strings = [
+        diagnostic.offset
+        for diagnostic in analysis.syntax.diagnostics
+        if diagnostic.code is SyntaxCode.UNTERMINATED_STRING
+    ]
     for offset in range(len(analysis.source) + 1):
         found = tool_literal_site(analysis.source, analysis.regions, tokens, offset)
-        assert found == _text_reading(analysis, offset), (analysis.source, offset)
+        expected = _text_reading(analysis, offset)
+        if expected is not None and any(start < expected.receiver[1] for start in open_strings):
+            # The text reading read back into an unterminated string's text
+            # (`"tool.call_json(` then a line break); the lexer's tokens do not.
+            continue
+        assert found == expected, (analysis.source, offset)

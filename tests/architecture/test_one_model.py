@@ -304,3 +304,42 @@ def test_requests_render_the_one_site_classification():
         if isinstance(node, ast.Attribute) and node.attr == "occurrence_at":
             offenders.append(f"navigation.definition:{node.lineno}")
     assert offenders == []
+
+
+def _compared_strings(function: ast.FunctionDef) -> set[str]:
+    """Strings a function compares with (`char == ","`, `x in "{}"`), not
+    ones it writes out (an f-string building JSON or a snippet)."""
+    found = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Compare):
+            for operand in [node.left, *node.comparators]:
+                for item in ast.walk(operand):
+                    if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                        found.add(item.value)
+    return found
+
+
+def _reads_separated_braces(function: ast.FunctionDef) -> bool:
+    """Tests for a `,` separator and a closing `}` (token kinds or text): the
+    shape of a record-literal reader."""
+    attributes = {node.attr for node in ast.walk(function) if isinstance(node, ast.Attribute)}
+    strings = _compared_strings(function)
+    comma = "COMMA" in attributes or any("," in value for value in strings)
+    closing = "RBRACE" in attributes or any("}" in value for value in strings)
+    return comma and closing
+
+
+def test_one_record_literal_reader():
+    """A record literal's entries are read by `record_scan.record_entries`
+    alone (static shapes, the input-record checks and the input-record key
+    site at the cursor); the parser, the formatter and the runtime parser's
+    checks read the grammar, not this shape."""
+    grammar = {"parser", "lexer", "control", "cursor", "formatter", "vm_compat"}
+    found = sorted(
+        f"{module}.{node.name}"
+        for module, (path, tree) in _trees().items()
+        if not (path.parent.name == "syntax" and path.stem in grammar)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and _reads_separated_braces(node)
+    )
+    assert found == ["octoscript_lsp.analysis.record_scan.record_entries"]
