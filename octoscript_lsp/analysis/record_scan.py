@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..limits import MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH
-from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
+from ..syntax.tokens import RESERVED_WORDS, Kind, Token
 
 Span = tuple[int, int]
 
@@ -205,10 +205,12 @@ def record_entries(
     """
     if _kind_at(tokens, opening) is not Kind.LBRACE:
         return None
+    if until is not None and tokens[opening].end > until:
+        return None  # the cursor is before the literal
     depths = [0, 0, 0]
     entries: list[RecordEntry] = []
     first = index = opening + 1
-    length = len(tokens) if until is None else _first_unread(tokens, until)
+    length = len(tokens) if until is None else _first_unread(tokens, first, until)
     while index < length:
         kind = tokens[index].kind
         if kind in _OPENERS:
@@ -227,17 +229,18 @@ def record_entries(
         elif kind is Kind.END:
             return None
         index += 1
-    if until is None or length <= opening:
+    if until is None:
         return None
     entries.append(RecordEntry(first, index))
     return RecordEntries(tuple(entries), -1)
 
 
-def _first_unread(tokens: Sequence[Token], until: int) -> int:
-    """The first token not wholly before `until`."""
-    index = first_token_from(tokens, until)
-    if index > 0 and tokens[index - 1].end > until:
-        index -= 1
+def _first_unread(tokens: Sequence[Token], index: int, until: int) -> int:
+    """The first token from `index` on not wholly before `until` (a literal
+    up to a cursor is short: a walk beats a search of the whole stream)."""
+    length = len(tokens)
+    while index < length and tokens[index].end <= until and tokens[index].start < until:
+        index += 1
     return index
 
 
