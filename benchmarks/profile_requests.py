@@ -98,6 +98,8 @@ def requests(session: Session) -> dict:
             "textDocument/completion", "result.summary.temperature", 15
         ),
         "completion.toolName": positioned("textDocument/completion", "svc.tool", 4),
+        # A key position in a module call's input record (`input_records`).
+        "completion.inputKey": positioned("textDocument/completion", "api.current({location", 13),
         "hover": positioned("textDocument/hover", "value0 + value", 1),
         "definition": positioned("textDocument/definition", "value0 + value", 1),
         "references": positioned(

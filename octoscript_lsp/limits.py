@@ -128,6 +128,10 @@ MAX_SEMANTIC_VISIBLE_LOOKUPS = 64
 # the last answer (`semantic_layout`); a larger edit takes the whole-document
 # pass, which also prunes the per-statement memo.
 MAX_SEMANTIC_SPLICED_STATEMENTS = 64
+# Member tokens' meanings kept by (import path, name, called)
+# (`resolution.classify_member_token`): far more than the built-in surfaces'
+# names, as typed in a few documents.
+MAX_CACHED_MEMBER_TOKEN_MEANINGS = 1024
 
 # Command line (`octoscript check` / `format --jobs`)
 # Files handed to a worker process at a time: large enough that the pool's

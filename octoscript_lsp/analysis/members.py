@@ -58,16 +58,23 @@ class BuiltInMember:
 
 def built_in_member(record: ModuleImport, site: MemberSite) -> BuiltInMember | None:
     """The built-in surface a site names directly (`tool.|`, `text.|`, `std.|`)."""
-    if not site.is_direct:
-        return None
-    if surfaces.is_tool_import(record.path):
-        return BuiltInMember(BuiltIn.TOOL)
-    module = surfaces.std_module_for_import(record.path)
+    return built_in_surface(record.path) if site.is_direct else None
+
+
+def built_in_surface(path: tuple[str, ...]) -> BuiltInMember | None:
+    """The built-in surface a `use` of `path` binds its name to, if any."""
+    if surfaces.is_tool_import(path):
+        return _TOOL
+    module = surfaces.std_module_for_import(path)
     if module is not None and module.members:
         return BuiltInMember(BuiltIn.STD_MODULE, module)
-    if tuple(record.path) == surfaces.STD_NAMESPACE_PATH:
-        return BuiltInMember(BuiltIn.STD_ROOT)
+    if tuple(path) == surfaces.STD_NAMESPACE_PATH:
+        return _STD_ROOT
     return None
+
+
+_TOOL = BuiltInMember(BuiltIn.TOOL)
+_STD_ROOT = BuiltInMember(BuiltIn.STD_ROOT)
 
 
 def is_fixed_core(path: tuple[str, ...] | None) -> bool:

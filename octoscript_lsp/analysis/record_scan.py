@@ -1,9 +1,10 @@
 """Record literals and alias initializers, read off one `let` at a time.
 
 `record_entries` is the one reader of a record literal's tokens: its
-entries between separators and its closing `}`. Static shapes (below) and
-the catalog's input-record checks (`features/advisory.literal_record`)
-both read literals through it.
+entries between separators and its closing `}`. Static shapes (below), the
+catalog's input-record checks (`features/advisory.literal_record`) and the
+input-record key site (`input_records`, a literal typed up to the cursor)
+read literals through it.
 
 Works on the token stream at the `let` initializers the parser reported
 (`LET_INIT` events):
@@ -188,19 +189,28 @@ class RecordEntries(NamedTuple):
     closing: int  # the closing `}`
 
 
-def record_entries(tokens: Sequence[Token], opening: int) -> RecordEntries | None:
+def record_entries(
+    tokens: Sequence[Token], opening: int, until: int | None = None
+) -> RecordEntries | None:
     """The entries of the record literal whose `{` is at `opening`.
 
     A `,` or line break outside nested brackets ends an entry; the first
     closer of a kind with none of that kind open ends the literal if it is
     `}`. None when the literal does not close (a stray `)` or `]`, or the end).
+
+    With `until` (a cursor in a literal being typed) only the tokens wholly
+    before it are read: when the literal has not closed by then, the last
+    entry is the unfinished one, ending at the first token not read (the one
+    the cursor is in or after), and `closing` is -1.
     """
     if _kind_at(tokens, opening) is not Kind.LBRACE:
         return None
+    if until is not None and tokens[opening].end > until:
+        return None  # the cursor is before the literal
     depths = [0, 0, 0]
     entries: list[RecordEntry] = []
     first = index = opening + 1
-    length = len(tokens)
+    length = len(tokens) if until is None else _first_unread(tokens, first, until)
     while index < length:
         kind = tokens[index].kind
         if kind in _OPENERS:
@@ -219,7 +229,19 @@ def record_entries(tokens: Sequence[Token], opening: int) -> RecordEntries | Non
         elif kind is Kind.END:
             return None
         index += 1
-    return None
+    if until is None:
+        return None
+    entries.append(RecordEntry(first, index))
+    return RecordEntries(tuple(entries), -1)
+
+
+def _first_unread(tokens: Sequence[Token], index: int, until: int) -> int:
+    """The first token from `index` on not wholly before `until` (a literal
+    up to a cursor is short: a walk beats a search of the whole stream)."""
+    length = len(tokens)
+    while index < length and tokens[index].end <= until and tokens[index].start < until:
+        index += 1
+    return index
 
 
 def _parse_record(tokens: Sequence[Token], opening: int, depth: int) -> _ParsedRecord | None:

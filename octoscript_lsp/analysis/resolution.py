@@ -18,21 +18,28 @@ own. The orders are the reference's, one per `Purpose`:
   an unusable module catalog or alias metadata, a call result, and last the
   catalog's module members (`NOTHING`).
 
+Semantic tokens classify every member token of a document from the tree,
+not from cursor sites: `classify_member_token` answers for one token from
+what the tree and the index already say about it (whether it is called, the
+`use` path its receiver's binding names), with the same values.
+
 The receiver questions themselves are `members.MemberReceiver`'s (memoized
 per site and version), the catalog lookups `catalog_members.py`'s.
 """
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..catalogs.model import ModuleDescriptor, ModuleField, WorkflowField, find_field
 from ..catalogs.store import CatalogState
+from ..limits import MAX_CACHED_MEMBER_TOKEN_MEANINGS
 from . import surfaces
 from .catalog_members import direct_member, output_fields_for_member, workflow_field
-from .members import BuiltIn, built_in_member, member_receiver
+from .members import BuiltIn, BuiltInMember, built_in_member, built_in_surface, member_receiver
 from .output_calls import OutputCall
 from .record_scan import RecordField, field_named
 from .sites import MemberSite
@@ -140,6 +147,14 @@ class CallOutputFields:
     parent: tuple[str, ...]
 
 
+@dataclass(frozen=True, slots=True)
+class AwaitKeyword:
+    """`x.await(`: the language's await on a deferred call's promise, not a member."""
+
+
+AWAIT = AwaitKeyword()
+
+
 class _Nothing:
     """No meaning: the request answers as if there were no member site."""
 
@@ -163,6 +178,7 @@ MemberResolution = (
     | StaticRecordFields
     | CatalogUntrusted
     | CallOutputFields
+    | AwaitKeyword
     | _Nothing
 )
 
@@ -183,13 +199,7 @@ def resolve_member(
     receiver = member_receiver(analysis, site)
     built_in = receiver.built_in
     if built_in is not None:
-        if built_in.surface is BuiltIn.TOOL:
-            return ToolMethodMember(surfaces.tool_method(name))
-        if built_in.module is not None:
-            return StdModuleMember(built_in.module, surfaces.member(built_in.module, name))
-        return StdNamespaceChild(
-            name, surfaces.import_path_child(surfaces.STD_NAMESPACE_PATH, name)
-        )
+        return _built_in_value(built_in, name)
     if receiver.is_fixed_core:
         return NOTHING  # the fixed `mod.std` tree is never extended by a catalog
     if purpose is Purpose.NAVIGATION:
@@ -213,18 +223,14 @@ def _completion_meaning(
         if path is not None:
             return WorkflowNamespace(path)
     built_in = receiver.built_in
-    if built_in is not None and built_in.surface is BuiltIn.TOOL:
-        return ToolMethodMember(surfaces.tool_method(name))
-    if built_in is not None and built_in.module is not None:
-        return StdModuleMember(built_in.module, surfaces.member(built_in.module, name))
+    if built_in is not None and built_in.surface is not BuiltIn.STD_ROOT:
+        return _built_in_value(built_in, name)
     record = receiver.prefix_import
     if record is not None and surfaces.is_fixed_core_path(record.path):
         chain = tuple(analysis.source[start:end] for start, end in site.receivers)
         if record.path + chain[1:] != surfaces.STD_NAMESPACE_PATH:
             return ClosedStdPath()
-        return StdNamespaceChild(
-            name, surfaces.import_path_child(surfaces.STD_NAMESPACE_PATH, name)
-        )
+        return _std_namespace_child(name)
     if site.member_end > analysis.metadata_prefix_end:
         direct = receiver.direct_import
         past = None if direct is None else built_in_member(direct, site)
@@ -243,6 +249,40 @@ def _completion_meaning(
     if parent is not None and call is not None:
         return CallOutputFields(call, parent)
     return NOTHING  # the catalog's members at the receiver's path, if any
+
+
+# Semantic tokens ask once per member token of a document; the answer
+# depends on these three values alone.
+@functools.lru_cache(maxsize=MAX_CACHED_MEMBER_TOKEN_MEANINGS)
+def classify_member_token(
+    receiver_import: tuple[str, ...] | None, name: str, called: bool
+) -> MemberResolution:
+    """What the member token `recv.name` is, for semantic tokens.
+
+    `called`: a `(` follows the name; `receiver_import`: the `use` path of
+    the import the receiver name (a plain name) is bound to, None for any
+    other receiver. Only the meanings the tree and the index decide alone:
+    `.await(` (`AWAIT`), a member of the built-in surface a direct import
+    names (the values `resolve_member` gives for a direct site), else
+    `NOTHING`.
+    """
+    if called and name == "await":
+        return AWAIT
+    built_in = None if receiver_import is None else built_in_surface(receiver_import)
+    return NOTHING if built_in is None else _built_in_value(built_in, name)
+
+
+def _built_in_value(built_in: BuiltInMember, name: str) -> MemberResolution:
+    """The member `name` of a built-in surface."""
+    if built_in.surface is BuiltIn.TOOL:
+        return ToolMethodMember(surfaces.tool_method(name))
+    if built_in.module is not None:
+        return StdModuleMember(built_in.module, surfaces.member(built_in.module, name))
+    return _std_namespace_child(name)
+
+
+def _std_namespace_child(name: str) -> StdNamespaceChild:
+    return StdNamespaceChild(name, surfaces.import_path_child(surfaces.STD_NAMESPACE_PATH, name))
 
 
 def _static_record_field(

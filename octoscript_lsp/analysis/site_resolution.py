@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from ..catalogs.model import ModuleField, find_field
 from ..syntax.text import is_canonical_identifier
+from ..syntax.tokens import Token
 from ..syntax.tree import SymbolKind
 from . import surfaces
 from .catalog_members import input_fields_for_site
@@ -202,13 +203,13 @@ def _completion_site(
     segment = import_path_site(source, regions, offset)
     if segment is not None:
         return ImportSegment(segment)
-    literal = tool_literal_site(source, regions, offset)
+    literal = tool_literal_site(source, regions, _tokens(analysis), offset)
     if literal is not None:
         return ToolNameLiteral(literal)
     site = member_site(source, regions, offset)
     if site is not None:
         return Member(site, resolve_member(analysis, site, catalogs, Purpose.COMPLETION))
-    key = input_record_site(source, regions, offset, analysis.delimiters)
+    key = input_record_site(source, regions, _tokens(analysis), offset, analysis.delimiters)
     if key is not None:
         return InputKey(key)
     return BindingsInScope()
@@ -231,7 +232,9 @@ def _known_input_key(
     catalog = catalogs.module_catalog
     if catalog is None or not catalog.descriptors:
         return NO_SITE
-    site = input_record_site(analysis.source, analysis.regions, offset, analysis.delimiters)
+    site = input_record_site(
+        analysis.source, analysis.regions, _tokens(analysis), offset, analysis.delimiters
+    )
     index = analysis.completion_index
     if site is None or index.truncated or index.sites_truncated:
         return NO_SITE
@@ -303,3 +306,8 @@ def _member_call(
         return NO_SITE
     meaning = resolve_member(analysis, site, catalogs, Purpose.SIGNATURE)
     return MemberCall(context, site, meaning)
+
+
+def _tokens(analysis: DocumentAnalysis) -> list[Token]:
+    syntax = analysis.syntax
+    return [] if syntax is None else syntax.tokens

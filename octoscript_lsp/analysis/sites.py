@@ -19,14 +19,17 @@ from ..limits import (
     MAX_SIGNATURE_DELIMITER_DEPTH,
 )
 from ..syntax.lexer import common_prefix, common_suffix
+from ..syntax.member_calls import member_call_with_argument
 from ..syntax.text import (
     ASCII_SPACE,
+    IDENT_CONTINUE,
     IDENT_START,
     identifier_end,
     identifier_start_before,
     is_canonical_identifier,
     skip_space_backward,
 )
+from ..syntax.tokens import Token, first_token_from
 from ..syntax.trivia import (
     block_comment_end,
     line_comment_end,
@@ -329,29 +332,48 @@ class ToolLiteralSite:
     content_end: int
 
 
-def tool_literal_site(source: str, regions: TextRegions, offset: int) -> ToolLiteralSite | None:
+def tool_literal_site(
+    source: str, regions: TextRegions, tokens: list[Token], offset: int
+) -> ToolLiteralSite | None:
+    """The string the cursor is in, when it is the first argument of a
+    `recv.m(` call of a tool method (`member_calls`, over `tokens`).
+
+    Strictly: nothing between the receiver, the `.` and the method name,
+    only white space around the `(` (line breaks too), and the receiver one
+    whole identifier, not reserved, not written right after a `.`."""
     region = regions.string_at(offset)
     if region is None:
         return None
-    open_paren_end = skip_space_backward(source, region.content_start - 1)
-    if open_paren_end == 0 or source[open_paren_end - 1] != "(":
+    string = first_token_from(tokens, region.content_start - 1)
+    if string == len(tokens) or tokens[string].start != region.content_start - 1:
         return None
-    method_end = skip_space_backward(source, open_paren_end - 1)
-    method_start = identifier_start_before(source, method_end)
-    if method_start == method_end or method_start == 0 or source[method_start - 1] != ".":
+    receiver = member_call_with_argument(tokens, string)
+    if receiver is None:
         return None
-    method = source[method_start:method_end]
-    if tool_method(method) is None:
-        return None
-    receiver_end = method_start - 1
-    receiver_start = identifier_start_before(source, receiver_end)
-    if receiver_start > 0 and source[receiver_start - 1] == ".":
-        return None
-    if not is_canonical_identifier(source[receiver_start:receiver_end]):
+    name, dot, method, paren = tokens[receiver : receiver + 4]
+    if (
+        dot.start != name.end
+        or method.start != dot.end
+        or not _white_space(source, method.end, paren.start)
+        or not _white_space(source, paren.end, tokens[string].start)
+        or _continues_a_name(source, name.start)
+        or tool_method(method.text) is None
+        or not is_canonical_identifier(name.text)
+    ):
         return None
     return ToolLiteralSite(
-        method, (receiver_start, receiver_end), region.content_start, region.content_end
+        method.text, (name.start, name.end), region.content_start, region.content_end
     )
+
+
+def _white_space(source: str, start: int, end: int) -> bool:
+    return all(char in ASCII_SPACE for char in source[start:end])
+
+
+def _continues_a_name(source: str, start: int) -> bool:
+    """Right after a `.` or identifier characters (`a.tool`, `1tool`: the
+    lexer splits a number from a name): not a receiver of its own."""
+    return start > 0 and (source[start - 1] == "." or source[start - 1] in IDENT_CONTINUE)
 
 
 # ---------------------------------------------------------------- call context

@@ -531,12 +531,6 @@ def std_module_for_import(path: tuple[str, ...]) -> StdModule | None:
     return _STD_BY_NAME.get(path[2])
 
 
-def std_import_member(path: tuple[str, ...] | None, name: str) -> StdMember | None:
-    """The member `name` of the std module an import path names exactly, if any."""
-    module = std_module_for_import(path) if path is not None else None
-    return None if module is None else member(module, name)
-
-
 def _resolve(module: StdModule | str) -> StdModule | None:
     return std_module(module) if isinstance(module, str) else module
 
@@ -667,7 +661,6 @@ __all__ = [
     "member_names",
     "members",
     "std_module",
-    "std_import_member",
     "std_module_for_import",
     "std_namespace_members",
     "tool_call_format",

@@ -28,7 +28,7 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
-from ..analysis.surfaces import std_import_member
+from ..analysis.resolution import AwaitKeyword, StdModuleMember, classify_member_token
 from ..limits import MAX_SEMANTIC_SPLICED_STATEMENTS, MAX_SEMANTIC_VISIBLE_LOOKUPS
 from ..syntax.lexer import statement_key
 from ..syntax.statements import events_of
@@ -535,9 +535,11 @@ def _render(
             symbols[start] = symbol
             token_type, modifiers = _SYMBOL_TYPES[symbol.kind], 0
         elif receiver >= 0:
+            # A member `_shape` gave the plain property role: never `.await(`.
             member = source[start + base : stop + base]
-            if _is_std_receiver(symbols.get(receiver), member, import_paths):
-                modifiers = READONLY
+            token_type, modifiers = _member_token_role(
+                symbols.get(receiver), member, False, import_paths
+            )
         if token_type >= 0:
             items.append((start, stop, token_type, modifiers))
     items = _merge(items, list(shape.comments))
@@ -603,12 +605,21 @@ def _placed_items(analysis: DocumentAnalysis, placed: list[_Place]) -> list[Item
     return items
 
 
-def _is_std_receiver(
-    symbol: Symbol | None, member: str, import_paths: dict[int, tuple[str, ...]]
-) -> bool:
-    if symbol is None or symbol.kind is not SymbolKind.IMPORT:
-        return False
-    return std_import_member(import_paths.get(symbol.start), member) is not None
+def _member_token_role(
+    receiver: Symbol | None, member: str, called: bool, import_paths: dict[int, tuple[str, ...]]
+) -> Role:
+    """The role of a member token, from the member classifier's value
+    (`receiver`: the binding of a plain-name receiver, if resolved)."""
+    path = None
+    if receiver is not None and receiver.kind is SymbolKind.IMPORT:
+        path = import_paths.get(receiver.start)
+    match classify_member_token(path, member, called):
+        case AwaitKeyword():
+            return (KEYWORD, 0)
+        case StdModuleMember(member=found) if found is not None:
+            return (PROPERTY, READONLY)
+        case _:
+            return (PROPERTY, 0)
 
 
 # --------------------------------------------------------------------------- roles
@@ -697,23 +708,12 @@ def _member_role(
         return
     token = tokens[node.token]
     following = tokens[node.token + 1] if node.token + 1 < len(tokens) else None
-    if token.text == "await" and following is not None and following.kind is Kind.LPAREN:
-        roles[token.start] = (KEYWORD, 0)
-        return
-    modifiers = READONLY if _is_std_member(node, token, occurrences, import_paths) else 0
-    roles[token.start] = (PROPERTY, modifiers)
-
-
-def _is_std_member(
-    node: Node,
-    token: Token,
-    occurrences: dict[int, Symbol],
-    import_paths: dict[int, tuple[str, ...]],
-) -> bool:
+    called = following is not None and following.kind is Kind.LPAREN
     receiver = node.children[0] if node.children else None
-    if receiver is None or receiver.kind != "name":
-        return False
-    return _is_std_receiver(occurrences.get(receiver.start), token.text, import_paths)
+    symbol = None
+    if receiver is not None and receiver.kind == "name":
+        symbol = occurrences.get(receiver.start)
+    roles[token.start] = _member_token_role(symbol, token.text, called, import_paths)
 
 
 def _apply_index_roles(roles: dict[int, Role], index: LexicalIndex) -> None:

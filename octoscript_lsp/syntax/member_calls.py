@@ -2,7 +2,8 @@
 
 Its callers hold one of two representations, so it reads either:
 
-- tokens (the tool-call review, the import quick fix): an identifier, `.`,
+- tokens (the tool-call review, the import quick fix, the tool-name
+  literal `recv.m("|`): an identifier, `.`,
   an identifier, `(` as consecutive tokens, so comments and spaces may sit
   between them but a line break may not (it is a token);
 - text (the alias-group rule, the call-result binding, which the reference
@@ -64,6 +65,18 @@ def member_call_receivers(tokens: list[Token]) -> list[int]:
             continue
         found.append(index)
     return found
+
+
+def member_call_with_argument(tokens: list[Token], argument: int) -> int | None:
+    """The receiver's index of the `recv.m(` whose first argument is the
+    token at `argument` (line breaks may sit between the `(` and it), read
+    forwards from the receiver (which may itself follow a dot: see
+    `follows_dot`); None when there is none."""
+    paren = argument - 1
+    while paren >= 0 and tokens[paren].kind is Kind.NEWLINE:
+        paren -= 1
+    receiver = paren - 3
+    return receiver if receiver >= 0 and is_member_call(tokens, receiver) else None
 
 
 def is_receiver_or_callee(tokens: list[Token], index: int) -> bool:

@@ -91,3 +91,31 @@ def test_an_empty_entry_before_a_comma_is_not_a_plain_record():
     read = record_entries(tokens, opening)
     assert read is not None and [entry.is_empty for entry in read.entries] == [False, True, False]
     assert direct_shape(tokens, 1, opening) is None
+
+
+def _texts(source: str, until: int) -> tuple[list[str], int] | None:
+    tokens = analyze_syntax(source).tokens
+    opening = next(index for index, token in enumerate(tokens) if token.kind is Kind.LBRACE)
+    read = record_entries(tokens, opening, until)
+    if read is None:
+        return None
+    return [
+        source[tokens[entry.first].start : tokens[entry.end].start] for entry in read.entries
+    ], read.closing
+
+
+def test_a_literal_read_up_to_a_cursor():
+    """With `until` the tokens wholly before it are read: the last entry is
+    the unfinished one, ending at the token the cursor is in or after."""
+    source = "f({a: 1, bc: [2, 3]\n de"
+    assert _texts(source, len(source)) == (["a: 1", "bc: [2, 3]", "de"], -1)
+    # In the middle of `de`: the unfinished entry ends before it.
+    assert _texts(source, len(source) - 1) == (["a: 1", "bc: [2, 3]", ""], -1)
+    # Inside an open bracket the separators are the bracket's.
+    assert _texts(source, source.index("3")) == (["a: 1", "bc: [2, "], -1)
+    # Closed before the cursor: the whole literal, as without `until`.
+    closed = "f({a: 1}) + g"
+    assert _texts(closed, len(closed)) == (["a: 1"], 6)  # f ( { a : 1 }
+    # A cursor before the `{` itself, or a stray closer before the cursor.
+    assert _texts(closed, 2) is None
+    assert _texts("f({a: (1]", 9) is None

@@ -6,6 +6,7 @@ import pytest
 
 from octoscript_lsp.analysis import surfaces
 from octoscript_lsp.analysis.resolution import (
+    AWAIT,
     NOTHING,
     BuiltInPastError,
     CallOutputField,
@@ -21,6 +22,7 @@ from octoscript_lsp.analysis.resolution import (
     ToolMethodMember,
     WorkflowData,
     WorkflowNamespace,
+    classify_member_token,
     resolve_member,
 )
 from octoscript_lsp.analysis.sites import member_site
@@ -46,6 +48,30 @@ def test_built_in_surfaces():
         "assert", surfaces.import_path_child(surfaces.STD_NAMESPACE_PATH, "assert")
     )
     assert resolve("use mod.std\nstd.math.fl@@c@@oor\n") is NOTHING  # deeper: closed
+
+
+def test_member_tokens_get_the_site_values_for_a_direct_import():
+    """Semantic tokens' entry: the same values `resolve_member` gives a direct site."""
+    text = ("mod", "std", "text")
+    assert classify_member_token(text, "lower", False) == resolve(
+        "use mod.std.text\ntext.lo@@c@@wer\n"
+    )
+    assert classify_member_token(text, "nope", False) == StdModuleMember(surfaces.TEXT, None)
+    assert classify_member_token(("mod", "tool"), "call_json", True) == ToolMethodMember(
+        surfaces.tool_method("call_json")
+    )
+    assert classify_member_token(("mod", "std"), "assert", False) == resolve(
+        "use mod.std\nstd.ass@@c@@ert\n"
+    )
+    # `.await(` is the language's, whatever the receiver; uncalled it is a name.
+    assert classify_member_token(text, "await", True) is AWAIT
+    assert classify_member_token(None, "await", True) is AWAIT
+    assert classify_member_token(None, "await", False) is NOTHING
+    assert classify_member_token(text, "await", False) == StdModuleMember(surfaces.TEXT, None)
+    # Not a built-in surface: a std module without members, a catalog path, no import.
+    assert classify_member_token(("mod", "std", "assert"), "equal", False) is NOTHING
+    assert classify_member_token(("mod", "app", "weather"), "current", False) is NOTHING
+    assert classify_member_token(None, "lower", False) is NOTHING
 
 
 def test_static_record_field_and_workflow_data():

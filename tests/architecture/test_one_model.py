@@ -152,6 +152,51 @@ def test_requests_render_the_one_member_classification():
     assert offenders == []
 
 
+# What decides a member's kind by itself: the std and tool tables (any
+# `surfaces` name), the receiver questions, and the spelling of `.await(`.
+_MEMBER_DECIDERS = {
+    "std_import_member",
+    "std_module_for_import",
+    "std_module",
+    "tool_method",
+    "is_tool_import",
+    "built_in_surface",
+    "built_in_member",
+    "member_receiver",
+    "BuiltIn",
+}
+
+
+def test_semantic_tokens_render_the_one_member_classification():
+    """Semantic tokens classify member tokens from the tree, through
+    `resolution.classify_member_token` (the classifier's values, mapped to
+    roles by a `match`): no std or tool table, no `await` of their own."""
+    tree = ast.parse((PACKAGE / "features" / "semantic_tokens.py").read_text())
+    offenders = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module in ("analysis.members", "members"):
+            offenders.append(f"import {node.module}")
+        if isinstance(node, ast.ImportFrom) and node.module in ("analysis", "analysis.surfaces"):
+            offenders.append(f"import {node.module}")
+        if isinstance(node, ast.Name) and node.id in _MEMBER_DECIDERS:
+            offenders.append(f"{node.id}:{node.lineno}")
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
+            name = f"{node.value.id}.{node.attr}"
+            if node.value.id == "surfaces" or node.attr in _MEMBER_DECIDERS:
+                offenders.append(f"{name}:{node.lineno}")
+        if isinstance(node, ast.Constant) and node.value == "await":
+            offenders.append(f"'await':{node.lineno}")
+    assert offenders == []
+    calls = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id == "classify_member_token"
+    ]
+    assert len(calls) == 1  # one mapping of its values to roles
+
+
 def _matches_member_call_shape(function: ast.FunctionDef) -> bool:
     """Tests for a `(` (text or token kind) next to a `.`: the `recv.m(` shape."""
     attributes = {node.attr for node in ast.walk(function) if isinstance(node, ast.Attribute)}
@@ -166,15 +211,11 @@ def _matches_member_call_shape(function: ast.FunctionDef) -> bool:
 def test_one_member_call_recognizer():
     """`recv.m(` is recognized by `syntax/member_calls.py` alone (its token and
     text readings); the parser and formatter read the grammar, not this shape.
-
-    `sites.tool_literal_site` reads `recv.m("` backwards from a string the
-    cursor is in; it is the one other reader, named here until it asks the
-    recognizer too. `surfaces`' header only writes the shape out as text.
+    `surfaces`' header only writes the shape out as text.
     """
     grammar = {"parser", "lexer", "control", "cursor", "formatter"}
     allowed = {
         "octoscript_lsp.syntax.member_calls",
-        "octoscript_lsp.analysis.sites.tool_literal_site",
         "octoscript_lsp.analysis.surfaces.header",
     }
     found = sorted(
@@ -263,3 +304,42 @@ def test_requests_render_the_one_site_classification():
         if isinstance(node, ast.Attribute) and node.attr == "occurrence_at":
             offenders.append(f"navigation.definition:{node.lineno}")
     assert offenders == []
+
+
+def _compared_strings(function: ast.FunctionDef) -> set[str]:
+    """Strings a function compares with (`char == ","`, `x in "{}"`), not
+    ones it writes out (an f-string building JSON or a snippet)."""
+    found = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Compare):
+            for operand in [node.left, *node.comparators]:
+                for item in ast.walk(operand):
+                    if isinstance(item, ast.Constant) and isinstance(item.value, str):
+                        found.add(item.value)
+    return found
+
+
+def _reads_separated_braces(function: ast.FunctionDef) -> bool:
+    """Tests for a `,` separator and a closing `}` (token kinds or text): the
+    shape of a record-literal reader."""
+    attributes = {node.attr for node in ast.walk(function) if isinstance(node, ast.Attribute)}
+    strings = _compared_strings(function)
+    comma = "COMMA" in attributes or any("," in value for value in strings)
+    closing = "RBRACE" in attributes or any("}" in value for value in strings)
+    return comma and closing
+
+
+def test_one_record_literal_reader():
+    """A record literal's entries are read by `record_scan.record_entries`
+    alone (static shapes, the input-record checks and the input-record key
+    site at the cursor); the parser, the formatter and the runtime parser's
+    checks read the grammar, not this shape."""
+    grammar = {"parser", "lexer", "control", "cursor", "formatter", "vm_compat"}
+    found = sorted(
+        f"{module}.{node.name}"
+        for module, (path, tree) in _trees().items()
+        if not (path.parent.name == "syntax" and path.stem in grammar)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and _reads_separated_braces(node)
+    )
+    assert found == ["octoscript_lsp.analysis.record_scan.record_entries"]
