@@ -147,13 +147,12 @@ class DocumentAnalysis:
         try:
             if syntax.lex.token_limit_offset is not None:
                 return format_tokens(self.source, tokens, MAX_SYNTAX_TOKENS)
-            starts = [unit[0] for unit in syntax.parsed.units]
             text, memo = format_by_statement(
                 self.source,
-                tokens,
-                starts,
+                syntax.lex,
+                syntax.parsed.units,
                 MAX_SYNTAX_TOKENS,
-                self.reuse.earlier(FORMATTED_STRETCHES, {}),
+                self.reuse.earlier(FORMATTED_STRETCHES, EMPTY_MEMO),
             )
             self.reuse.hand_on(FORMATTED_STRETCHES, memo)
             return text

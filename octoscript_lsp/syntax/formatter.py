@@ -9,6 +9,8 @@ tokens of source that already passed the checker.
 from __future__ import annotations
 
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
+from .lexer import LexResult
+from .statements import StatementMemo, Unit, walk_statements
 from .tokens import Kind, Token
 
 INDENT = "    "
@@ -42,16 +44,34 @@ def format_tokens(source: str, tokens: list[Token], max_tokens: int) -> str:
     return formatter.finish("", len(tokens) <= max_tokens)
 
 
-# Formatted text of a stretch of source that starts and ends right after a
-# line break at the top level, by its text; None where the stretch does not
-# end at the top level (it cannot be formatted on its own then).
-FormatMemo = dict[str, str | None]
+class Stretch:
+    """The formatted text of a stretch of source that starts and ends right
+    after a line break at the top level (None where it does not end at the
+    top level: it cannot be formatted on its own then).
+
+    Every statement it covers holds it (`statements.walk_statements`). What
+    it formats is the text on its first line before its first token
+    (`lead`), then its statements' own text, which a statement the parser
+    kept has unchanged. So it holds again where the same `count` statements,
+    all kept from it, make a stretch after the same lead. Made when the
+    stretch opens and filled when it closes (`count` 0 until then).
+    """
+
+    __slots__ = ("lead", "count", "formatted")
+
+    def __init__(self, lead: str) -> None:
+        self.lead = lead
+        self.count = 0
+        self.formatted: str | None = None
+
+
+FormatMemo = StatementMemo[Stretch]
 
 
 def format_by_statement(
     source: str,
-    tokens: list[Token],
-    unit_starts: list[int],
+    lex: LexResult,
+    units: list[Unit],
     max_tokens: int,
     previous: FormatMemo,
 ) -> tuple[str, FormatMemo]:
@@ -59,36 +79,82 @@ def format_by_statement(
 
     After a line break outside every brace and lambda parameter list the
     formatter is in its initial state, so the text up to the next such break
-    formats the same wherever it stands; stretches an earlier version had
-    are not formatted again. `unit_starts` are the token indices where
-    top-level statements start. Falls back to one pass where a stretch does
-    not end in that state.
+    formats the same wherever it stands; a stretch whose statements the
+    parser kept (after the same lead) is not formatted again. Falls back to
+    one pass where a stretch does not end in that state.
     """
-    memo: FormatMemo = {}
-    parts: list[str] = []
-    start_token = start_offset = 0
-    for first in unit_starts:
-        if first == 0 or tokens[first - 1].kind is not Kind.NEWLINE:
-            continue
-        end_offset = tokens[first - 1].end
-        text = source[start_offset:end_offset]
-        if text in memo:
-            formatted = memo[text]
-        elif text in previous:
-            formatted = previous[text]
-        else:
-            formatted = _format_stretch(source, tokens, start_token, first, start_offset)
-        memo[text] = formatted
-        if formatted is None:
-            return format_tokens(source, tokens, max_tokens), memo
-        parts.append(formatted)
-        start_token, start_offset = first, end_offset
-    formatter = _Pass(source, start_offset)
-    for token in tokens[start_token:]:
+    tokens = lex.tokens
+    stretches = _Stretches(source, tokens)
+    _, memo = walk_statements(lex, units, previous, stretches.visit)
+    if stretches.broken:
+        return format_tokens(source, tokens, max_tokens), memo
+    # The statements after the last top-level line break before a statement.
+    formatter = _Pass(source, stretches.start_offset)
+    for token in tokens[stretches.start_token :]:
         if token.kind is Kind.END:
             break
         formatter.token(token)
-    return formatter.finish("".join(parts), len(tokens) <= max_tokens), memo
+    return formatter.finish("".join(stretches.parts), len(tokens) <= max_tokens), memo
+
+
+class _Stretches:
+    """One formatting's stretches, each closed when `walk_statements` meets
+    the statement after it (one that follows a line break)."""
+
+    __slots__ = (
+        "source",
+        "tokens",
+        "parts",
+        "start_token",
+        "start_offset",
+        "open",
+        "carried",
+        "broken",
+    )
+
+    def __init__(self, source: str, tokens: list[Token]) -> None:
+        self.source, self.tokens = source, tokens
+        self.parts: list[str] = []
+        self.start_token = self.start_offset = 0
+        self.open: Stretch | None = None
+        self.carried: list[Stretch | None] = []  # what the open stretch's statements carry
+        self.broken = False
+
+    def visit(self, position: int, first: int, after: int, carried: Stretch | None) -> Stretch:
+        tokens = self.tokens
+        stretch = self.open
+        if stretch is None or tokens[first - 1].kind is Kind.NEWLINE:
+            if stretch is not None:
+                self.close(stretch, first)
+                lead_start = self.start_offset = tokens[first - 1].end
+                self.start_token = first
+            else:
+                lead_start = 0  # the first stretch holds the line breaks before it too
+            stretch = self.open = Stretch(self.source[lead_start : tokens[first].start])
+            self.carried = []
+        self.carried.append(carried)
+        return stretch
+
+    def close(self, stretch: Stretch, after: int) -> None:
+        """The open stretch runs up to token `after`: format it, or take its text."""
+        carried = self.carried
+        earlier = carried[0]
+        count = stretch.count = len(carried)
+        if (
+            earlier is not None
+            and earlier.count == count
+            and earlier.lead == stretch.lead
+            and all(item is earlier for item in carried)
+        ):
+            stretch.formatted = earlier.formatted
+        else:
+            stretch.formatted = _format_stretch(
+                self.source, self.tokens, self.start_token, after, self.start_offset
+            )
+        if stretch.formatted is None:
+            self.broken = True
+        elif not self.broken:
+            self.parts.append(stretch.formatted)
 
 
 def _format_stretch(

@@ -6,8 +6,12 @@ state), so anything computed from one statement alone holds for every later
 version in which the parser kept that statement. The parser says which it
 kept (`StepMap`: runs of steps carried over from the previous parse, each
 moved by one offset), so reusing costs a slice per run, not a lookup per
-statement. One loop serves every per-statement view (outline, record
-findings, lexical summaries).
+statement. This module holds the one loop over top-level statements:
+`per_statement` for views that hold for a kept statement as they are
+(outline, record findings, lexical summaries, runtime-parser checks), and
+`walk_statements` for views whose kept value must still be checked against
+what surrounds the statement now (formatted stretches, semantic tokens,
+rendered document symbols).
 """
 
 from __future__ import annotations
@@ -122,6 +126,43 @@ def per_statement(
         position = new_first + count
     _compute_until(found, tokens, units, position, len(units), compute)
     return found, StatementMemo(found, StepMap(((0, 0, len(found), 0),)))
+
+
+def walk_statements(
+    lex: LexResult,
+    units: list[Unit],
+    previous: StatementMemo[T],
+    visit: Callable[[int, int, int, T | None], T],
+) -> tuple[list[tuple[int, T]], StatementMemo[T]]:
+    """`per_statement` for views that look at every statement in order.
+
+    `visit(position, first token, token after, carried)` gives the step's
+    value, `carried` being the value the memo's parse had for it when the
+    parser kept the step (as it was: offsets not moved), else None. The
+    visitor decides whether the carried value still holds where the
+    statement stands now. Returns (statement offset, value) per step and
+    this version's memo.
+    """
+    tokens = lex.tokens
+    carried = carried_values(previous, len(units))
+    found: list[tuple[int, T]] = []
+    append = found.append
+    for position, unit in enumerate(units):
+        first = unit[0]
+        append((tokens[first].start, visit(position, first, unit[1], carried[position])))
+    return found, StatementMemo(found, StepMap(((0, 0, len(found), 0),)))
+
+
+def carried_values(previous: StatementMemo[T], count: int) -> list[T | None]:
+    """Per step of the latest parse (`count` of them), the memo's value for it
+    where the parser kept the step, else None."""
+    carried: list[T | None] = [None] * count
+    earlier = previous.found
+    for old_first, new_first, run_count, _ in previous.since.runs:
+        carried[new_first : new_first + run_count] = [
+            value for _, value in earlier[old_first : old_first + run_count]
+        ]
+    return carried
 
 
 def _compute_until(
