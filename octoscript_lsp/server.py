@@ -410,9 +410,7 @@ def format_range(
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> WireText:
     state = _analyzed(ls, params.text_document.uri)
-    return symbols.document_symbols_wire(
-        state.analysis, state.positions, symbols.carried_rendering(state.analysis)
-    )
+    return symbols.document_symbols_wire(state.analysis, state.positions)
 
 
 @server.feature(

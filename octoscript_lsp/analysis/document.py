@@ -126,7 +126,8 @@ class DocumentAnalysis:
             return []
         if syntax.lex.token_limit_offset is not None:
             return [
-                (item.start, item.start, (item,)) for item in top_level_declarations(syntax.tokens)
+                (item.start, item.start, (item,), -1)
+                for item in top_level_declarations(syntax.tokens)
             ]
         found, memo = declarations_by_statement(
             self.source,

@@ -93,8 +93,9 @@ OutlineMemo = StatementMemo[tuple[int, tuple[Declaration, ...]]]
 
 
 # A statement's declarations as found: (its offset now, its offset when they
-# were found, the declarations with the offsets of then).
-AnchoredDeclarations = tuple[int, int, tuple[Declaration, ...]]
+# were found, the declarations with the offsets of then, its position among
+# the top-level statements or -1 when there is no statement memo).
+AnchoredDeclarations = tuple[int, int, tuple[Declaration, ...], int]
 
 
 def declarations_by_statement(
@@ -120,13 +121,15 @@ def declarations_by_statement(
 
     pieces, memo = per_statement(source, lex, units, previous, found_at, None)
     return [
-        (offset, origin, declarations) for offset, (origin, declarations) in pieces if declarations
+        (offset, origin, declarations, position)
+        for position, (offset, (origin, declarations)) in enumerate(pieces)
+        if declarations
     ], memo
 
 
 def placed_declarations(piece: AnchoredDeclarations) -> tuple[Declaration, ...]:
     """A statement's declarations at its offset in this version."""
-    offset, origin, declarations = piece
+    offset, origin, declarations = piece[0], piece[1], piece[2]
     if offset == origin:
         return declarations
     return tuple(_moved(item, offset - origin) for item in declarations)

@@ -165,6 +165,15 @@ def carried_values(previous: StatementMemo[T], count: int) -> list[T | None]:
     return carried
 
 
+def memo_of(offsets: list[int], values: list[T]) -> StatementMemo[T]:
+    """This version's memo of one value per top-level step (`offsets`: the
+    steps' offsets, `ParseResult.unit_offsets`), for a view that takes the
+    carried values itself (`carried_values`) and visits only some steps."""
+    return StatementMemo(
+        list(zip(offsets, values, strict=True)), StepMap(((0, 0, len(values), 0),))
+    )
+
+
 def _compute_until(
     found: list, tokens: list, units: list[Unit], position: int, end: int, compute: Callable
 ) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from octoscript_lsp.analysis.document import TEXT_REGIONS, DocumentAnalysis
 from octoscript_lsp.analysis.reuse import Reuse
 from octoscript_lsp.features import semantic_tokens, symbols
+from octoscript_lsp.features.positions import PositionMap
 from octoscript_lsp.syntax.statements import EMPTY_MEMO
 
 
@@ -48,9 +49,10 @@ def test_analyses_hand_on_through_reuse_only():
     first = DocumentAnalysis("let a = 1\n", 1)
     regions = first.regions
     roles = semantic_tokens.carried_roles(first)
-    rendering = symbols.carried_rendering(first)
+    outline = symbols.document_symbols(first, PositionMap("let a = 1\n"))
     second = DocumentAnalysis("let a = 2\n", 2, first)
     assert second.reuse.earlier(TEXT_REGIONS, None) is regions
     assert semantic_tokens.carried_roles(second) is roles
-    assert symbols.carried_rendering(second) is rendering
+    rendering = second.reuse.earlier("outline rendering", None)
+    assert rendering is not None and rendering.found[0][1].entries == tuple(outline)
     assert semantic_tokens.carried_roles(DocumentAnalysis("let a = 2\n", 2)) is not roles

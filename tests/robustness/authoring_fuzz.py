@@ -106,9 +106,7 @@ def feature_answers(state, store: CatalogStore, offsets: list[int]) -> dict:
         "semantic_carried": semantic_tokens.full(
             analysis, semantic_tokens.carried_roles(analysis)
         ).data,
-        "symbols_carried": symbols.document_symbols(
-            analysis, positions, symbols.carried_rendering(analysis)
-        ),
+        "symbols_carried": symbols.document_symbols(analysis, positions),
         "inlay_all": inlay_hints.inlay_hints(analysis, positions, 0, size, store),
         "actions_all": code_actions.code_actions(analysis, positions, URI, 0, size, store),
         "lenses": tool_calls.code_lenses(analysis, positions, store),
