@@ -552,8 +552,7 @@ def semantic_tokens_delta(
 
 def _semantic_items(state: OpenDocument) -> str:
     """This version's encoded tokens (statements an edit left alone reused)."""
-    roles = semantic_tokens.carried_roles(state.analysis)
-    return semantic_tokens.full_items(state.analysis, roles)
+    return semantic_tokens.full_items(state.analysis, carried=True)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -565,9 +564,7 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return semantic_tokens.range_tokens(
-        state.analysis, start, end, semantic_tokens.carried_roles(state.analysis)
-    )
+    return semantic_tokens.range_tokens(state.analysis, start, end, carried=True)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

@@ -183,7 +183,7 @@ class DocumentAnalysis:
             return EMPTY_INDEX
         tokens, parsed = syntax.tokens, syntax.parsed
         if syntax.lex.token_limit_offset is None:
-            pieces = self._per_statement(LEXICAL_SUMMARIES, unit_summaries)
+            pieces = self.statement_summaries
             # The version before's index: its by-name tables often still hold.
             earlier = self.reuse.take_once(STATEMENT_INDEX)
             events, units = parsed.events, parsed.units
@@ -203,6 +203,13 @@ class DocumentAnalysis:
                 self.reuse.hand_on_once(STATEMENT_INDEX, index)
                 return index
         return build_lexical_index(tokens, parsed.events, len(self.source))
+
+    @cached_property
+    def statement_summaries(self) -> list[tuple[int, UnitSummary]]:
+        """(offset, lexical summary) per top-level statement: its bindings,
+        references and sites, relative to it (`statement_index.summarize_unit`,
+        the one replay of a statement's scope events). Within the token budget only."""
+        return self._per_statement(LEXICAL_SUMMARIES, unit_summaries)
 
     def _per_statement(self, key: str, collect: Callable[..., tuple[Any, Any]]) -> Any:
         """`collect`'s pieces for this version, reusing the earlier version's

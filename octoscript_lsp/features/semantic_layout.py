@@ -275,7 +275,7 @@ def splice(
     comment_items: Callable[[str, list[tuple[int, int]]], list[Item]],
 ) -> Layout | None:
     """`layout`'s answer with the statements an edit touched classified again
-    (`classify_one(position, base, end, key, cut, bindings, imports)`: their
+    (`classify_one(position, base, end, cut, bindings, imports)`: their
     shape and classification, None when the statements after them could read
     other bindings) and encoded again, with the segment after them.
 
@@ -312,7 +312,7 @@ def splice(
         base = tokens[first_token].start
         end = tokens[min(after_token, last_token)].start
         key = statement_key(source, lex, first_token, after_token)
-        found = classify_one(position, base, end, key, cut, top, imports)
+        found = classify_one(position, base, end, cut, top, imports)
         if found is None or not (found[0].balanced or position == count - 1):
             return None
         window_placed.append((base, end, *found))
@@ -418,10 +418,3 @@ class ImportsBefore:
             if binding + base == offset:
                 return path
         return None
-
-
-@dataclass(slots=True)
-class LayoutSlot:
-    """The layout of a document's last full answer, shared from version to version."""
-
-    layout: Layout | None = None
