@@ -152,6 +152,7 @@ class DocumentAnalysis:
                 self.source,
                 syntax.lex,
                 syntax.parsed.units,
+                syntax.parsed.unit_offsets,
                 MAX_SYNTAX_TOKENS,
                 self.reuse.earlier(FORMATTED_STRETCHES, EMPTY_MEMO),
             )

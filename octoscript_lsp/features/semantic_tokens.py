@@ -264,7 +264,8 @@ def _placed(
         return statement
 
     try:
-        _, memo = walk_statements(lex, units, analysis.reuse.left(_ROLES) or EMPTY_MEMO, visit)
+        earlier = analysis.reuse.left(_ROLES) or EMPTY_MEMO
+        memo = walk_statements(units, syntax.parsed.unit_offsets, earlier, visit)
     except _OpenScope:
         return None
     analysis.reuse.hand_on(_ROLES, memo)

@@ -53,16 +53,18 @@ class Stretch:
     it formats is the text on its first line before its first token
     (`lead`), then its statements' own text, which a statement the parser
     kept has unchanged. So it holds again where the same `count` statements,
-    all kept from it, make a stretch after the same lead. Made when the
-    stretch opens and filled when it closes (`count` 0 until then).
+    all kept from it, make a stretch after the same lead. A stretch of
+    several statements is made when it opens and filled when it closes
+    (`count` 0 until then, as for the statements after the last top-level
+    line break, which make no stretch).
     """
 
     __slots__ = ("lead", "count", "formatted")
 
-    def __init__(self, lead: str) -> None:
+    def __init__(self, lead: str, count: int = 0, formatted: str | None = None) -> None:
         self.lead = lead
-        self.count = 0
-        self.formatted: str | None = None
+        self.count = count
+        self.formatted = formatted
 
 
 FormatMemo = StatementMemo[Stretch]
@@ -72,6 +74,7 @@ def format_by_statement(
     source: str,
     lex: LexResult,
     units: list[Unit],
+    offsets: list[int],
     max_tokens: int,
     previous: FormatMemo,
 ) -> tuple[str, FormatMemo]:
@@ -80,12 +83,13 @@ def format_by_statement(
     After a line break outside every brace and lambda parameter list the
     formatter is in its initial state, so the text up to the next such break
     formats the same wherever it stands; a stretch whose statements the
-    parser kept (after the same lead) is not formatted again. Falls back to
-    one pass where a stretch does not end in that state.
+    parser kept (after the same lead) is not formatted again. `units` and
+    `offsets` are the parser's (`ParseResult.units`, `unit_offsets`). Falls
+    back to one pass where a stretch does not end in that state.
     """
     tokens = lex.tokens
-    stretches = _Stretches(source, tokens)
-    _, memo = walk_statements(lex, units, previous, stretches.visit)
+    stretches = _Stretches(source, tokens, len(units))
+    memo = walk_statements(units, offsets, previous, stretches.visit)
     if stretches.broken:
         return format_tokens(source, tokens, max_tokens), memo
     # The statements after the last top-level line break before a statement.
@@ -98,63 +102,81 @@ def format_by_statement(
 
 
 class _Stretches:
-    """One formatting's stretches, each closed when `walk_statements` meets
-    the statement after it (one that follows a line break)."""
+    """One formatting's stretches. A stretch ends with a statement followed
+    by a line break (the next statement starts after it), but not with the
+    last statement: what follows the last top-level line break is formatted
+    with the end of the text."""
 
     __slots__ = (
         "source",
         "tokens",
+        "last",
         "parts",
         "start_token",
         "start_offset",
         "open",
-        "carried",
+        "count",
+        "earlier",
         "broken",
     )
 
-    def __init__(self, source: str, tokens: list[Token]) -> None:
+    def __init__(self, source: str, tokens: list[Token], count: int) -> None:
         self.source, self.tokens = source, tokens
+        self.last = count - 1  # the position of the last statement
         self.parts: list[str] = []
-        self.start_token = self.start_offset = 0
-        self.open: Stretch | None = None
-        self.carried: list[Stretch | None] = []  # what the open stretch's statements carry
+        self.start_token = self.start_offset = 0  # where the open stretch starts
+        self.open: Stretch | None = None  # a stretch of several statements, open
+        self.count = 0  # its statements so far
+        # What every one of them carries while they all carry the same
+        # stretch (None otherwise).
+        self.earlier: Stretch | None = None
         self.broken = False
 
     def visit(self, position: int, first: int, after: int, carried: Stretch | None) -> Stretch:
         tokens = self.tokens
+        ends = position != self.last and tokens[after - 1].kind is Kind.NEWLINE
         stretch = self.open
-        if stretch is None or tokens[first - 1].kind is Kind.NEWLINE:
-            if stretch is not None:
-                self.close(stretch, first)
-                lead_start = self.start_offset = tokens[first - 1].end
-                self.start_token = first
-            else:
-                lead_start = 0  # the first stretch holds the line breaks before it too
-            stretch = self.open = Stretch(self.source[lead_start : tokens[first].start])
-            self.carried = []
-        self.carried.append(carried)
-        return stretch
+        if stretch is not None:
+            self.count += 1
+            if carried is not self.earlier:
+                self.earlier = None
+            if ends:
+                self.close(stretch, after)
+            return stretch
+        lead_start = tokens[first - 1].end if position else 0
+        lead = self.source[lead_start : tokens[first].start]
+        self.start_token, self.start_offset = (first if position else 0), lead_start
+        if not ends:
+            stretch = self.open = Stretch(lead)
+            self.count, self.earlier = 1, carried
+            return stretch
+        # A stretch of one statement, the usual case.
+        if carried is None or carried.count != 1 or carried.lead != lead:
+            carried = Stretch(lead, 1, self.format(after))
+        self.take(carried.formatted)
+        return carried
 
     def close(self, stretch: Stretch, after: int) -> None:
-        """The open stretch runs up to token `after`: format it, or take its text."""
-        carried = self.carried
-        earlier = carried[0]
-        count = stretch.count = len(carried)
-        if (
-            earlier is not None
-            and earlier.count == count
-            and earlier.lead == stretch.lead
-            and all(item is earlier for item in carried)
-        ):
+        """The open stretch ends before token `after`: format it, or take its
+        text when its statements all carry one stretch of as many after the
+        same lead."""
+        earlier = self.earlier
+        count = stretch.count = self.count
+        if earlier is not None and earlier.count == count and earlier.lead == stretch.lead:
             stretch.formatted = earlier.formatted
         else:
-            stretch.formatted = _format_stretch(
-                self.source, self.tokens, self.start_token, after, self.start_offset
-            )
-        if stretch.formatted is None:
+            stretch.formatted = self.format(after)
+        self.take(stretch.formatted)
+        self.open = None
+
+    def format(self, after: int) -> str | None:
+        return _format_stretch(self.source, self.tokens, self.start_token, after, self.start_offset)
+
+    def take(self, formatted: str | None) -> None:
+        if formatted is None:
             self.broken = True
         elif not self.broken:
-            self.parts.append(stretch.formatted)
+            self.parts.append(formatted)
 
 
 def _format_stretch(

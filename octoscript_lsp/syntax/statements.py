@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import count as counting
 from typing import Generic, TypeVar
 
 from ..limits import MAX_STEP_MAP_RUNS
@@ -129,28 +130,26 @@ def per_statement(
 
 
 def walk_statements(
-    lex: LexResult,
     units: list[Unit],
+    offsets: list[int],
     previous: StatementMemo[T],
     visit: Callable[[int, int, int, T | None], T],
-) -> tuple[list[tuple[int, T]], StatementMemo[T]]:
+) -> StatementMemo[T]:
     """`per_statement` for views that look at every statement in order.
 
     `visit(position, first token, token after, carried)` gives the step's
     value, `carried` being the value the memo's parse had for it when the
     parser kept the step (as it was: offsets not moved), else None. The
     visitor decides whether the carried value still holds where the
-    statement stands now. Returns (statement offset, value) per step and
-    this version's memo.
+    statement stands now. `offsets` are the steps' offsets
+    (`ParseResult.unit_offsets`). Returns this version's memo.
     """
-    tokens = lex.tokens
     carried = carried_values(previous, len(units))
-    found: list[tuple[int, T]] = []
-    append = found.append
-    for position, unit in enumerate(units):
-        first = unit[0]
-        append((tokens[first].start, visit(position, first, unit[1], carried[position])))
-    return found, StatementMemo(found, StepMap(((0, 0, len(found), 0),)))
+    values = [
+        visit(position, unit[0], unit[1], value)
+        for position, unit, value in zip(counting(), units, carried)
+    ]
+    return memo_of(offsets, values)
 
 
 def carried_values(previous: StatementMemo[T], count: int) -> list[T | None]:

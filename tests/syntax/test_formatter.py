@@ -184,14 +184,18 @@ def test_formatting_by_statement_equals_one_pass_and_reuses_stretches(monkeypatc
         if not result.valid:
             continue
         units = result.parsed.units
-        text, memo = format_by_statement(source, result.lex, units, MAX_SYNTAX_TOKENS, EMPTY_MEMO)
+        text, memo = format_by_statement(
+            source, result.lex, units, result.parsed.unit_offsets, MAX_SYNTAX_TOKENS, EMPTY_MEMO
+        )
         assert text == format_tokens(source, result.tokens, MAX_SYNTAX_TOKENS), path
         memos.append((source, result, text, memo))
     # Formatting again from the memo formats no stretch and answers the same.
     monkeypatch.setattr(formatter, "_format_stretch", _no_stretch)
     for source, result, text, memo in memos:
         units = result.parsed.units
-        again, _ = format_by_statement(source, result.lex, units, MAX_SYNTAX_TOKENS, memo)
+        again, _ = format_by_statement(
+            source, result.lex, units, result.parsed.unit_offsets, MAX_SYNTAX_TOKENS, memo
+        )
         assert again == text
 
 
@@ -204,7 +208,12 @@ def _format_after_edit(before: str, after: str) -> tuple[str, int]:
     (the text, how many stretches were formatted again)."""
     first = analyze_syntax(before)
     _, memo = format_by_statement(
-        before, first.lex, first.parsed.units, MAX_SYNTAX_TOKENS, EMPTY_MEMO
+        before,
+        first.lex,
+        first.parsed.units,
+        first.parsed.unit_offsets,
+        MAX_SYNTAX_TOKENS,
+        EMPTY_MEMO,
     )
     second = analyze_syntax(after, previous=first)
     formatted = []
@@ -220,6 +229,7 @@ def _format_after_edit(before: str, after: str) -> tuple[str, int]:
             after,
             second.lex,
             second.parsed.units,
+            second.parsed.unit_offsets,
             MAX_SYNTAX_TOKENS,
             memo.advanced(second.parsed.kept),
         )
