@@ -31,7 +31,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.surfaces import std_import_member
 from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
-from ..syntax.lexer import statement_key
+from ..syntax.lexer import starts_in_initial_state
 from ..syntax.statements import EMPTY_MEMO, carried_values, memo_of, walk_statements
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.tree import Node, SymbolKind
@@ -106,12 +106,12 @@ def full_items(analysis: DocumentAnalysis, carried: bool = False) -> str:
     if spliced is not None:
         reuse.hand_on(_LAYOUT, spliced)
         return spliced.text[1:]
-    keys: list[tuple[str, int]] = []
-    placed = _placed(analysis, keys)
+    reads: list[tuple[bool, int]] = []
+    placed = _placed(analysis, reads)
     if placed is None:
         reuse.hand_on(_LAYOUT, None)
         return integer_items(encode(analysis.source, classify(analysis)))
-    layout = _assemble(analysis, placed, keys)
+    layout = _assemble(analysis, placed, reads)
     reuse.hand_on(_LAYOUT, layout)
     return layout.text[1:]
 
@@ -214,7 +214,7 @@ _Place = tuple[int, int, _Shape, _Rendered | None]
 
 
 def _placed(
-    analysis: DocumentAnalysis, keys: list[tuple[str, int]] | None = None
+    analysis: DocumentAnalysis, reads: list[tuple[bool, int]] | None = None
 ) -> list[_Place] | None:
     """Every top-level statement with its classification, reused where valid.
 
@@ -227,8 +227,9 @@ def _placed(
     kept follow that rule, the ones after it have nothing resolved (their
     text alone decides), and the one holding it is classified afresh.
     A statement the parser kept has the text it had (`walk_statements`
-    hands its earlier record). `keys` gets each statement's key and where
-    its text ends (the layout finds an edit's statements by them).
+    hands its earlier record). `reads` gets, per statement, whether its
+    first token was scanned from the lexer's initial state and where the
+    token after it ends (the layout finds an edit's statements by them).
     """
     syntax = analysis.syntax
     if syntax is None or syntax.lex.token_limit_offset is not None:
@@ -246,10 +247,8 @@ def _placed(
     def visit(position: int, first: int, after: int, known: _Statement | None) -> _Statement:
         base = tokens[first].start
         end = tokens[min(after, last_token)].start
-        if keys is not None:
-            keys.append(
-                (statement_key(source, lex, first, after), tokens[min(after, last_token)].end)
-            )
+        if reads is not None:
+            reads.append((starts_in_initial_state(lex, first), tokens[min(after, last_token)].end))
         shape = known.shape if known is not None else _shape(analysis, position, base, end)
         if not shape.balanced and position != last_unit:
             raise _OpenScope
@@ -545,7 +544,7 @@ def _fragment(source: str, base: int, rendered: _Rendered) -> Fragment:
 
 
 def _assemble(
-    analysis: DocumentAnalysis, placed: list[_Place], keys: list[tuple[str, int]]
+    analysis: DocumentAnalysis, placed: list[_Place], reads: list[tuple[bool, int]]
 ) -> Layout:
     """The encoded numbers of the whole document, laid out for the next answer."""
     source = analysis.source
@@ -567,8 +566,8 @@ def _assemble(
         text,
         [place[0] for place in placed],
         [place[1] for place in placed],
-        [key_end for _, key_end in keys],
-        [key for key, _ in keys],
+        [read_end for _, read_end in reads],
+        [initial for initial, _ in reads],
         [place[2] for place in placed],
         [place[3] for place in placed],
         [*encoded.segments, len(text)],
