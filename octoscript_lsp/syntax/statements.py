@@ -9,9 +9,12 @@ moved by one offset), so reusing costs a slice per run, not a lookup per
 statement. This module holds the one loop over top-level statements:
 `per_statement` for views that hold for a kept statement as they are
 (outline, record findings, lexical summaries, runtime-parser checks), and
-`walk_statements` for views whose kept value must still be checked against
-what surrounds the statement now (formatted stretches, semantic tokens,
-rendered document symbols).
+`walk_statements` for views that visit every statement in order and check
+a kept statement's value against what surrounds it now (formatted
+stretches, semantic tokens). A view that visits only some statements (the
+rendered outline entries) takes the carried values (`carried_values`) and
+hands on `memo_of` its own. Every memo is keyed this one way: by the
+parser's map of kept steps, never by text, offset or object identity.
 """
 
 from __future__ import annotations
