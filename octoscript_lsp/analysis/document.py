@@ -190,7 +190,7 @@ class DocumentAnalysis:
             events, units = parsed.events, parsed.units
 
             def replay(position: int, budget: Budget) -> UnitSummary:
-                base = tokens[units[position][0]].start
+                base = parsed.unit_offsets[position]
                 return summarize_unit(tokens, events_of(events, units, position), base, budget)
 
             index = piecewise_index(

@@ -29,6 +29,7 @@ from ..analysis.statement_index import StatementIndex
 from ..limits import MAX_SEMANTIC_SPLICED_STATEMENTS
 from ..syntax.check import SyntaxResult
 from ..syntax.lexer import common_prefix, common_suffix, starts_in_initial_state
+from ..syntax.statements import AFTER_TOKEN, FIRST_TOKEN
 from ..syntax.trivia import touches_trivia_marks
 from .semantic_encoding import Encoder, Fragment, Item
 from .wire import integer_items
@@ -289,8 +290,8 @@ def splice(
     if after - first > MAX_SEMANTIC_SPLICED_STATEMENTS:
         return None
     if after < count and (
-        tokens[units[after][0]].start != layout.bases[after] + delta
-        or not starts_in_initial_state(lex, units[after][0])
+        tokens[units[after][FIRST_TOKEN]].start != layout.bases[after] + delta
+        or not starts_in_initial_state(lex, units[after][FIRST_TOKEN])
         or not layout.initial[after]
     ):
         return None
@@ -303,7 +304,7 @@ def splice(
     window_placed: list[Place] = []
     reads: list[tuple[bool, int]] = []
     for position in range(first, after):
-        first_token, after_token = units[position][0], units[position][1]
+        first_token, after_token = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
         base = tokens[first_token].start
         end = tokens[min(after_token, last_token)].start
         found = classify_one(position, base, end, cut, top, imports)

@@ -32,7 +32,15 @@ from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.surfaces import std_import_member
 from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
 from ..syntax.lexer import starts_in_initial_state
-from ..syntax.statements import EMPTY_MEMO, carried_values, memo_of, walk_statements
+from ..syntax.statements import (
+    AFTER_TOKEN,
+    EMPTY_MEMO,
+    FIRST_TOKEN,
+    carried_values,
+    children_of,
+    memo_of,
+    walk_statements,
+)
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.tree import Node, SymbolKind
 from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
@@ -413,9 +421,9 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
     syntax = analysis.syntax
     tokens, parsed = syntax.tokens, syntax.parsed
     units = parsed.units
-    first, after = units[position][0], units[position][1]
-    children_start = units[position - 1][4] if position > 0 else 0
-    program = Node("program", 0, 0, parsed.tree.children[children_start : units[position][4]])
+    first, after = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
+    children_start, children_end = children_of(units, position)
+    program = Node("program", 0, 0, parsed.tree.children[children_start:children_end])
     roles = _tree_roles(program, tokens, {})
     receivers: dict[int, int] = {}
     import_paths: dict[int, tuple[str, ...]] = {}

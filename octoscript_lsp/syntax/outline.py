@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .lexer import LexResult
-from .statements import StatementMemo, per_statement
+from .statements import AFTER_TOKEN, FIRST_TOKEN, StatementMemo, per_statement
 from .tokens import Kind, Token
 
 
@@ -116,7 +116,7 @@ def declarations_by_statement(
     tokens = lex.tokens
 
     def found_at(position: int) -> tuple[int, tuple[Declaration, ...]]:
-        first, after = units[position][0], units[position][1]
+        first, after = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
         return tokens[first].start, tuple(top_level_declarations(tokens[first:after]))
 
     pieces, memo = per_statement(source, lex, units, previous, found_at, None)

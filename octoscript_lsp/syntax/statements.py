@@ -29,8 +29,11 @@ from .lexer import LexResult
 
 T = TypeVar("T")
 # One entry per top-level parse step: (first token, token after it, events
-# end, all_diagnostics end, children end), as `ParseResult.units` holds them.
+# end, all_diagnostics end, children end), as `ParseResult.units` holds them
+# (plain tuples: the parser makes and shifts thousands; read them by these
+# field numbers).
 Unit = tuple[int, int, int, int, int]
+FIRST_TOKEN, AFTER_TOKEN, EVENTS_END, DIAGNOSTICS_END, CHILDREN_END = range(5)
 # (first old step, first new step, how many, new offset minus old offset).
 Run = tuple[int, int, int, int]
 
@@ -149,7 +152,7 @@ def walk_statements(
     """
     carried = carried_values(previous, len(units))
     values = [
-        visit(position, unit[0], unit[1], value)
+        visit(position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], value)
         for position, unit, value in zip(counting(), units, carried)
     ]
     return memo_of(offsets, values)
@@ -180,10 +183,17 @@ def _compute_until(
     found: list, tokens: list, units: list[Unit], position: int, end: int, compute: Callable
 ) -> None:
     for step in range(position, end):
-        found.append((tokens[units[step][0]].start, compute(step)))
+        found.append((tokens[units[step][FIRST_TOKEN]].start, compute(step)))
 
 
 def events_of(events: list[tuple], units: list[Unit], position: int) -> list[tuple]:
     """The scope events the top-level step at `position` recorded."""
-    start = units[position - 1][2] if position > 0 else 0
-    return events[start : units[position][2]]
+    start = units[position - 1][EVENTS_END] if position > 0 else 0
+    return events[start : units[position][EVENTS_END]]
+
+
+def children_of(units: list[Unit], position: int) -> tuple[int, int]:
+    """Where the top-level step at `position`'s nodes lie among the program's
+    children: [start, end), empty for a step without a statement (a stray `}`)."""
+    start = units[position - 1][CHILDREN_END] if position > 0 else 0
+    return start, units[position][CHILDREN_END]
