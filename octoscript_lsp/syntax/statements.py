@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import count as counting
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 from ..limits import MAX_STEP_MAP_RUNS
@@ -73,6 +74,9 @@ class StepMap:
 
 
 NOTHING_KEPT = StepMap(())
+
+
+_value_of = itemgetter(1)  # of a memo's (offset, value)
 
 
 def _run_length(run: Run) -> int:
@@ -164,9 +168,9 @@ def carried_values(previous: StatementMemo[T], count: int) -> list[T | None]:
     carried: list[T | None] = [None] * count
     earlier = previous.found
     for old_first, new_first, run_count, _ in previous.since.runs:
-        carried[new_first : new_first + run_count] = [
-            value for _, value in earlier[old_first : old_first + run_count]
-        ]
+        carried[new_first : new_first + run_count] = map(
+            _value_of, earlier[old_first : old_first + run_count]
+        )
     return carried
 
 
