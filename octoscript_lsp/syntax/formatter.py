@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
 from .lexer import LexResult
+from .moved import MovedList
 from .statements import StatementMemo, Unit, walk_statements
 from .tokens import Kind, Token
 
@@ -118,6 +119,7 @@ class _Stretches:
         "count",
         "earlier",
         "broken",
+        "moved",
     )
 
     def __init__(self, source: str, tokens: list[Token], count: int) -> None:
@@ -131,20 +133,62 @@ class _Stretches:
         # stretch (None otherwise).
         self.earlier: Stretch | None = None
         self.broken = False
+        self.moved = isinstance(tokens, MovedList)
 
     def visit(self, position: int, first: int, after: int, carried: Stretch | None) -> Stretch:
         tokens = self.tokens
+        if self.moved:
+            return self.visit_moved(position, first, after, carried)
         ends = position != self.last and tokens[after - 1].kind is Kind.NEWLINE
-        stretch = self.open
-        if stretch is not None:
-            self.count += 1
-            if carried is not self.earlier:
-                self.earlier = None
-            if ends:
-                self.close(stretch, after)
-            return stretch
+        if self.open is not None:
+            return self.grow(after, carried, ends)
         lead_start = tokens[first - 1].end if position else 0
-        lead = self.source[lead_start : tokens[first].start]
+        return self.open_at(position, first, after, carried, ends, lead_start, tokens[first].start)
+
+    def visit_moved(
+        self, position: int, first: int, after: int, carried: Stretch | None
+    ) -> Stretch:
+        """`visit` over a token list moved after an edit that changed the
+        length (`moved.MovedList`): tokens are read without being made, so a
+        stretch taken from the memo makes none."""
+        peek = self.tokens.peek  # type: ignore[attr-defined]
+        token, move = peek(after - 1)
+        ends = position != self.last and token.kind is Kind.NEWLINE
+        if self.open is not None:
+            return self.grow(after, carried, ends)
+        lead_start = 0
+        if position:
+            token, move = peek(first - 1)
+            lead_start = token.end + (move[1] if move is not None else 0)
+        token, move = peek(first)
+        lead_end = token.start + (move[1] if move is not None else 0)
+        return self.open_at(position, first, after, carried, ends, lead_start, lead_end)
+
+    def grow(self, after: int, carried: Stretch | None, ends: bool) -> Stretch:
+        """The open stretch takes the next statement (ending before token
+        `after`, the last of the stretch when it `ends`)."""
+        stretch = self.open
+        assert stretch is not None
+        self.count += 1
+        if carried is not self.earlier:
+            self.earlier = None
+        if ends:
+            self.close(stretch, after)
+        return stretch
+
+    def open_at(
+        self,
+        position: int,
+        first: int,
+        after: int,
+        carried: Stretch | None,
+        ends: bool,
+        lead_start: int,
+        lead_end: int,
+    ) -> Stretch:
+        """A stretch starts at the statement at `position`, after the text
+        [lead_start, lead_end) on its line."""
+        lead = self.source[lead_start:lead_end]
         self.start_token, self.start_offset = (first if position else 0), lead_start
         if not ends:
             stretch = self.open = Stretch(lead)

@@ -10,6 +10,7 @@ from octoscript_lsp.limits import MAX_SYNTAX_TOKENS
 from octoscript_lsp.syntax import formatter
 from octoscript_lsp.syntax.check import SyntaxRejected, analyze_syntax, format_source
 from octoscript_lsp.syntax.formatter import format_by_statement, format_tokens
+from octoscript_lsp.syntax.moved import MovedList
 from octoscript_lsp.syntax.statements import EMPTY_MEMO
 
 CASES = [
@@ -259,3 +260,35 @@ def test_stretches_after_an_edit_are_reused_only_where_their_text_is_unchanged()
     text, _ = _format_after_edit(before, after)
     assert text == format_source(after)
     assert text.startswith("let a = 1\n")
+
+
+def test_stretches_after_an_edit_that_moves_the_tail_make_no_moved_token():
+    """After an edit that changes the length the later tokens are moved
+    lazily (`MovedList`): the kept stretches are taken without making them."""
+    before = "".join(f"let v{index} = {index}\n" for index in range(200))
+    after = before.replace("let v3 = 3\n", "let v3 = 33\n")
+    first = analyze_syntax(before)
+    _, memo = format_by_statement(
+        before,
+        first.lex,
+        first.parsed.units,
+        first.parsed.unit_offsets,
+        MAX_SYNTAX_TOKENS,
+        EMPTY_MEMO,
+    )
+    second = analyze_syntax(after, previous=first)
+    tokens = second.lex.tokens
+    assert isinstance(tokens, MovedList)
+    made_before = sum(chunk is not None for chunk in tokens._chunks)
+    text, _ = format_by_statement(
+        after,
+        second.lex,
+        second.parsed.units,
+        second.parsed.unit_offsets,
+        MAX_SYNTAX_TOKENS,
+        memo.advanced(second.parsed.kept),
+    )
+    assert text == format_source(after)
+    # Only the chunk holding the statements after the last line break is made.
+    assert len(tokens._chunks) > 20
+    assert sum(chunk is not None for chunk in tokens._chunks) - made_before <= 1
