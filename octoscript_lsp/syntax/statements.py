@@ -53,11 +53,18 @@ class StepMap:
     def then(self, later: StepMap) -> StepMap:
         """The map from this one's earlier parse to `later`'s later parse."""
         runs: list[Run] = []
-        for old_first, middle_first, count, delta in self.runs:
-            middle_end = middle_first + count
-            for first, new_first, later_count, later_delta in later.runs:
+        mine, theirs = self.runs, later.runs
+        # Both lists are ordered by the middle parse's steps: one merge.
+        at = 0
+        for first, new_first, later_count, later_delta in theirs:
+            later_end = first + later_count
+            while at < len(mine) and mine[at][1] + mine[at][2] <= first:
+                at += 1
+            for old_first, middle_first, count, delta in mine[at:]:
+                if middle_first >= later_end:
+                    break
                 low = max(middle_first, first)
-                high = min(middle_end, first + later_count)
+                high = min(middle_first + count, later_end)
                 if low < high:
                     runs.append(
                         (
