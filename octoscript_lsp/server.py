@@ -410,9 +410,7 @@ def format_range(
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
 def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) -> WireText:
     state = _analyzed(ls, params.text_document.uri)
-    return symbols.document_symbols_wire(
-        state.analysis, state.positions, symbols.carried_rendering(state.analysis)
-    )
+    return symbols.document_symbols_wire(state.analysis, state.positions)
 
 
 @server.feature(
@@ -554,8 +552,7 @@ def semantic_tokens_delta(
 
 def _semantic_items(state: OpenDocument) -> str:
     """This version's encoded tokens (statements an edit left alone reused)."""
-    roles = semantic_tokens.carried_roles(state.analysis)
-    return semantic_tokens.full_items(state.analysis, roles)
+    return semantic_tokens.full_items(state.analysis, carried=True)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -567,9 +564,7 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return semantic_tokens.range_tokens(
-        state.analysis, start, end, semantic_tokens.carried_roles(state.analysis)
-    )
+    return semantic_tokens.range_tokens(state.analysis, start, end, carried=True)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

@@ -126,7 +126,8 @@ class DocumentAnalysis:
             return []
         if syntax.lex.token_limit_offset is not None:
             return [
-                (item.start, item.start, (item,)) for item in top_level_declarations(syntax.tokens)
+                (item.start, item.start, (item,), -1)
+                for item in top_level_declarations(syntax.tokens)
             ]
         found, memo = declarations_by_statement(
             self.source,
@@ -147,13 +148,13 @@ class DocumentAnalysis:
         try:
             if syntax.lex.token_limit_offset is not None:
                 return format_tokens(self.source, tokens, MAX_SYNTAX_TOKENS)
-            starts = [unit[0] for unit in syntax.parsed.units]
             text, memo = format_by_statement(
                 self.source,
-                tokens,
-                starts,
+                syntax.lex,
+                syntax.parsed.units,
+                syntax.parsed.unit_offsets,
                 MAX_SYNTAX_TOKENS,
-                self.reuse.earlier(FORMATTED_STRETCHES, {}),
+                self.reuse.earlier(FORMATTED_STRETCHES, EMPTY_MEMO),
             )
             self.reuse.hand_on(FORMATTED_STRETCHES, memo)
             return text
@@ -183,13 +184,13 @@ class DocumentAnalysis:
             return EMPTY_INDEX
         tokens, parsed = syntax.tokens, syntax.parsed
         if syntax.lex.token_limit_offset is None:
-            pieces = self._per_statement(LEXICAL_SUMMARIES, unit_summaries)
+            pieces = self.statement_summaries
             # The version before's index: its by-name tables often still hold.
             earlier = self.reuse.take_once(STATEMENT_INDEX)
             events, units = parsed.events, parsed.units
 
             def replay(position: int, budget: Budget) -> UnitSummary:
-                base = tokens[units[position][0]].start
+                base = parsed.unit_offsets[position]
                 return summarize_unit(tokens, events_of(events, units, position), base, budget)
 
             index = piecewise_index(
@@ -203,6 +204,13 @@ class DocumentAnalysis:
                 self.reuse.hand_on_once(STATEMENT_INDEX, index)
                 return index
         return build_lexical_index(tokens, parsed.events, len(self.source))
+
+    @cached_property
+    def statement_summaries(self) -> list[tuple[int, UnitSummary]]:
+        """(offset, lexical summary) per top-level statement: its bindings,
+        references and sites, relative to it (`statement_index.summarize_unit`,
+        the one replay of a statement's scope events). Within the token budget only."""
+        return self._per_statement(LEXICAL_SUMMARIES, unit_summaries)
 
     def _per_statement(self, key: str, collect: Callable[..., tuple[Any, Any]]) -> Any:
         """`collect`'s pieces for this version, reusing the earlier version's

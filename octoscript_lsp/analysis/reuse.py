@@ -5,14 +5,18 @@ Every view that reuses earlier work registers under a name here instead of
 being handed on field by field (and nothing reads another version's
 attributes):
 
-- a per-statement memo (`syntax/statements.StatementMemo`) is advanced over
-  the parser's map of kept statements once this version is parsed, so a view
-  computed only now and then still reuses what the last computation found;
+- every per-statement view (lexical summaries, statement facts, outline,
+  formatted stretches, semantic-token statement records, rendered outline
+  entries) is a per-statement memo (`syntax/statements.StatementMemo`),
+  keyed by the parser's map of kept statements and advanced over this
+  version's map once it is parsed, so a view computed only now and then
+  still reuses what the last computation found;
 - the latest earlier whole-text view (string and comment regions, the
-  delimiter scan), or a memo keyed by text (formatted stretches), as the last
-  version that built it left it;
-- a cache the features fill in place and share from version to version
-  (semantic-token roles per statement, rendered outline entries): `shared`;
+  delimiter scan, the last semantic-token layout), as the last version
+  that built it left it;
+- a record the features fill in place and share from version to version
+  (`shared`): only the last semantic-token answer, whose result ids count
+  up per document;
 - a view only the very next version may use (`hand_on_once`): the lexical
   index's by-name tables are carried over the parser's map between two
   adjacent versions only.

@@ -21,7 +21,14 @@ from operator import itemgetter
 
 from ..limits import MAX_MODULE_IMPORTS
 from ..syntax.lexer import LexResult
-from ..syntax.statements import EMPTY_MEMO, StatementMemo, Unit, events_of, per_statement
+from ..syntax.statements import (
+    EMPTY_MEMO,
+    FIRST_TOKEN,
+    StatementMemo,
+    Unit,
+    events_of,
+    per_statement,
+)
 from ..syntax.tokens import Token
 from ..syntax.tree import IMPORT, LET_INIT
 from .imports import ImportReport, ModuleImport
@@ -134,7 +141,7 @@ def collect_facts(
         return [(0, (0, facts_of(tokens, events)))], EMPTY_MEMO
 
     def found_at(position: int) -> Anchored:
-        origin = tokens[units[position][0]].start
+        origin = tokens[units[position][FIRST_TOKEN]].start
         return origin, facts_of(tokens, events_of(events, units, position))
 
     return per_statement(source, lex, units, previous, found_at, None)

@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.lexer import LexResult
-from ..syntax.statements import StatementMemo, StepMap, events_of, per_statement
+from ..syntax.statements import FIRST_TOKEN, StatementMemo, StepMap, events_of, per_statement
 from ..syntax.tokens import Token
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
 from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
@@ -208,7 +208,7 @@ def unit_summaries(
         units,
         previous,
         lambda position: summarize_unit(
-            tokens, events_of(events, units, position), tokens[units[position][0]].start
+            tokens, events_of(events, units, position), tokens[units[position][FIRST_TOKEN]].start
         ),
         None,
     )

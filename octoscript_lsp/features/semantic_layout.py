@@ -28,13 +28,8 @@ from ..analysis.lexical import LexicalIndex
 from ..analysis.statement_index import StatementIndex
 from ..limits import MAX_SEMANTIC_SPLICED_STATEMENTS
 from ..syntax.check import SyntaxResult
-from ..syntax.lexer import (
-    common_prefix,
-    common_suffix,
-    key_starts_in_initial_state,
-    starts_in_initial_state,
-    statement_key,
-)
+from ..syntax.lexer import common_prefix, common_suffix, starts_in_initial_state
+from ..syntax.statements import AFTER_TOKEN, FIRST_TOKEN
 from ..syntax.trivia import touches_trivia_marks
 from .semantic_encoding import Encoder, Fragment, Item
 from .wire import integer_items
@@ -147,8 +142,8 @@ class Layout:
     text: str  # its numbers, every piece led by a comma
     bases: list[int]  # per statement: its first token's offset
     ends: list[int]  # where the next statement starts
-    key_ends: list[int]  # end of its key's text (`lexer.statement_key`)
-    keys: list[str]
+    read_ends: list[int]  # end of the token after it (its parse read that far)
+    initial: list[bool]  # whether its first token was scanned from the lexer's initial state
     shapes: list
     rendered: list  # its classification in that answer, or None
     segments: list[int]  # per statement, then the trailing comments: where it starts in `text`
@@ -181,7 +176,7 @@ class Layout:
             or _comment_across(comments, prefix, len(source) - tail)
         ):
             return None  # a comment or string may now start or end elsewhere
-        first = bisect_left(self.key_ends, prefix)
+        first = bisect_left(self.read_ends, prefix)
         after = max(first, bisect_left(self.bases, len(old) - tail, lo=first))
         return first, after, len(source) - len(old)
 
@@ -221,14 +216,15 @@ class Layout:
         window: tuple[int, int, int],
         delta: int,
         placed: Sequence[Place],
-        keys: list[tuple[str, int]],
+        reads: list[tuple[bool, int]],
         encoded: Encoded,
         cut: int,
         index_cut: tuple | None,
     ) -> Layout:
         """The layout of the answer made by re-encoding segments `first`
         through `last` (`encoded`; statements [first, after) classified
-        again as `placed`, their keys and key ends in `keys`) and keeping the rest."""
+        again as `placed`, whether each starts in the lexer's initial state
+        and where its parse read to in `reads`) and keeping the rest."""
         first, after, last = window
         stop = last + 1
         segments = self.segments
@@ -241,10 +237,10 @@ class Layout:
             text,
             self.bases[:first] + [place[0] for place in placed] + _moved(self.bases[after:], delta),
             self.ends[:first] + [place[1] for place in placed] + _moved(self.ends[after:], delta),
-            self.key_ends[:first]
-            + [key_end for _, key_end in keys]
-            + _moved(self.key_ends[after:], delta),
-            self.keys[:first] + [key for key, _ in keys] + self.keys[after:],
+            self.read_ends[:first]
+            + [read_end for _, read_end in reads]
+            + _moved(self.read_ends[after:], delta),
+            self.initial[:first] + [initial for initial, _ in reads] + self.initial[after:],
             self.shapes[:first] + [place[2] for place in placed] + self.shapes[after:],
             self.rendered[:first] + [place[3] for place in placed] + self.rendered[after:],
             segments[:first]
@@ -275,7 +271,7 @@ def splice(
     comment_items: Callable[[str, list[tuple[int, int]]], list[Item]],
 ) -> Layout | None:
     """`layout`'s answer with the statements an edit touched classified again
-    (`classify_one(position, base, end, key, cut, bindings, imports)`: their
+    (`classify_one(position, base, end, cut, bindings, imports)`: their
     shape and classification, None when the statements after them could read
     other bindings) and encoded again, with the segment after them.
 
@@ -294,9 +290,9 @@ def splice(
     if after - first > MAX_SEMANTIC_SPLICED_STATEMENTS:
         return None
     if after < count and (
-        tokens[units[after][0]].start != layout.bases[after] + delta
-        or not starts_in_initial_state(lex, units[after][0])
-        or not key_starts_in_initial_state(layout.keys[after])
+        tokens[units[after][FIRST_TOKEN]].start != layout.bases[after] + delta
+        or not starts_in_initial_state(lex, units[after][FIRST_TOKEN])
+        or not layout.initial[after]
     ):
         return None
     index_cut = index_cut_of(index)
@@ -306,17 +302,18 @@ def splice(
     last_token = len(tokens) - 1
     top, imports = BindingsBefore(layout, first), ImportsBefore(layout, first)
     window_placed: list[Place] = []
-    keys: list[tuple[str, int]] = []
+    reads: list[tuple[bool, int]] = []
     for position in range(first, after):
-        first_token, after_token = units[position][0], units[position][1]
+        first_token, after_token = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
         base = tokens[first_token].start
         end = tokens[min(after_token, last_token)].start
-        key = statement_key(source, lex, first_token, after_token)
-        found = classify_one(position, base, end, key, cut, top, imports)
+        found = classify_one(position, base, end, cut, top, imports)
         if found is None or not (found[0].balanced or position == count - 1):
             return None
         window_placed.append((base, end, *found))
-        keys.append((key, tokens[min(after_token, last_token)].end))
+        reads.append(
+            (starts_in_initial_state(lex, first_token), tokens[min(after_token, last_token)].end)
+        )
         for name, binding in found[0].exports:
             top.found[name] = binding
     if index_cut is not None and not same_cut(layout, first, after, delta, cut, index_cut):
@@ -344,7 +341,7 @@ def splice(
         comment_items,
     )
     return layout.spliced(
-        source, (first, after, stop), delta, window_placed, keys, encoded, cut, index_cut
+        source, (first, after, stop), delta, window_placed, reads, encoded, cut, index_cut
     )
 
 
@@ -418,10 +415,3 @@ class ImportsBefore:
             if binding + base == offset:
                 return path
         return None
-
-
-@dataclass(slots=True)
-class LayoutSlot:
-    """The layout of a document's last full answer, shared from version to version."""
-
-    layout: Layout | None = None

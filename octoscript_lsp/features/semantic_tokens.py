@@ -12,11 +12,12 @@ Classification has three layers, later ones winning:
 
 From scratch everything is one pass over the tree plus one pass over the
 tokens; positions are encoded incrementally so long lines stay linear.
-Between versions of a document (a memo the caller keeps), each top-level
-statement keeps its classified and encoded numbers, relative to itself,
-while its text and the meaning of the top-level bindings it reads from
-outside are unchanged; an answer then joins those fragments and works out
-only each statement's first two numbers (see `_placed`).
+Between versions of a document (`carried`: through the analysis's `reuse`,
+in the per-statement memo the parser's map of kept statements advances),
+each top-level statement the parser kept keeps its classified and encoded
+numbers, relative to itself, while the meaning of the top-level bindings it
+reads from outside is unchanged; an answer then joins those fragments and
+works out only each statement's first two numbers (see `_placed`).
 """
 
 from __future__ import annotations
@@ -29,13 +30,21 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.resolution import AwaitKeyword, StdModuleMember, classify_member_token
-from ..limits import MAX_SEMANTIC_SPLICED_STATEMENTS, MAX_SEMANTIC_VISIBLE_LOOKUPS
-from ..syntax.lexer import statement_key
-from ..syntax.statements import events_of
+from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
+from ..syntax.lexer import starts_in_initial_state
+from ..syntax.statements import (
+    AFTER_TOKEN,
+    EMPTY_MEMO,
+    FIRST_TOKEN,
+    carried_values,
+    children_of,
+    memo_of,
+    walk_statements,
+)
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
-from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, Node, SymbolKind
+from ..syntax.tree import Node, SymbolKind
 from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
-from .semantic_layout import Layout, LayoutSlot, encode_segments, in_order, index_cut_of, splice
+from .semantic_layout import Layout, encode_segments, in_order, index_cut_of, splice
 from .wire import WireText, integer_items
 
 TOKEN_TYPES: tuple[str, ...] = (
@@ -76,69 +85,74 @@ _SYMBOL_TYPES = {
 Role = tuple[int, int]
 
 
-def full(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> types.SemanticTokens:
-    """Every semantic token of the document (`memo`: see `classify`)."""
-    return types.SemanticTokens(data=encode(analysis.source, classify(analysis, memo)))
+def full(analysis: DocumentAnalysis, carried: bool = False) -> types.SemanticTokens:
+    """Every semantic token of the document (`carried`: see `classify`)."""
+    return types.SemanticTokens(data=encode(analysis.source, classify(analysis, carried)))
 
 
-def full_wire(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> WireText:
+def full_wire(analysis: DocumentAnalysis, carried: bool = False) -> WireText:
     """`full`'s answer as JSON text: the encoded numbers are most of the answer.
 
-    With `memo` each top-level statement's numbers come already rendered
-    from an earlier version when its text and the bindings it reads from
-    outside are unchanged; only its first token's deltas are worked out.
+    With `carried` each top-level statement's numbers come already rendered
+    from an earlier version when the parser kept it and the bindings it
+    reads from outside are unchanged; only its first token's deltas are
+    worked out.
     """
-    return WireText('{"data":[' + full_items(analysis, memo) + "]}")
+    return WireText('{"data":[' + full_items(analysis, carried) + "]}")
 
 
-def full_items(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> str:
+def full_items(analysis: DocumentAnalysis, carried: bool = False) -> str:
     """`full`'s numbers as the comma-separated items of a JSON array.
 
-    With `memo`, the last answer's layout (shared through `analysis.reuse`)
-    is spliced when only a few statements changed (`_spliced`)."""
-    if memo is None:
+    With `carried`, the last answer's layout (handed on through
+    `analysis.reuse`) is spliced when only a few statements changed
+    (`_spliced`)."""
+    if not carried:
         return integer_items(encode(analysis.source, classify(analysis)))
-    slot = analysis.reuse.shared(_CARRIED_LAYOUT, LayoutSlot)
-    spliced = _spliced(analysis, memo, slot.layout)
+    reuse = analysis.reuse
+    spliced = _spliced(analysis, reuse.left(_LAYOUT))
     if spliced is not None:
-        slot.layout = spliced
+        reuse.hand_on(_LAYOUT, spliced)
         return spliced.text[1:]
-    keys: list[tuple[str, int]] = []
-    placed = _placed(analysis, memo, keys)
+    reads: list[tuple[bool, int]] = []
+    placed = _placed(analysis, reads)
     if placed is None:
-        slot.layout = None
+        reuse.hand_on(_LAYOUT, None)
         return integer_items(encode(analysis.source, classify(analysis)))
-    slot.layout = _assemble(analysis, placed, keys)
-    return slot.layout.text[1:]
+    layout = _assemble(analysis, placed, reads)
+    reuse.hand_on(_LAYOUT, layout)
+    return layout.text[1:]
 
 
 def range_tokens(
     analysis: DocumentAnalysis,
     start_offset: int,
     end_offset: int,
-    memo: StatementRoles | None = None,
+    carried: bool = False,
 ) -> types.SemanticTokens:
     """The semantic tokens intersecting [start_offset, end_offset] (still absolute-encoded)."""
     items = [
-        item for item in classify(analysis, memo) if item[0] < end_offset and item[1] > start_offset
+        item
+        for item in classify(analysis, carried)
+        if item[0] < end_offset and item[1] > start_offset
     ]
     return types.SemanticTokens(data=encode(analysis.source, items))
 
 
-def classify(analysis: DocumentAnalysis, memo: StatementRoles | None = None) -> list[Item]:
+def classify(analysis: DocumentAnalysis, carried: bool = False) -> list[Item]:
     """Classified spans in source order, block comments already split per line.
 
-    With `memo` (kept by the caller between versions) each top-level
-    statement's classification is taken from earlier versions with the same
-    statement text, as long as the top-level bindings its free references
-    resolve to mean the same; the memo is refreshed. Without it (or when
-    that rule cannot be trusted, see `_placed`) everything is classified
-    from the tree and the index.
+    With `carried` each top-level statement the parser kept keeps its
+    classification from the earlier version that made it (the memo handed
+    on through `analysis.reuse`), as long as the top-level bindings its free
+    references resolve to mean the same; this version's memo is handed on.
+    Without it (or when that rule cannot be trusted, see `_placed`)
+    everything is classified from the tree and the index.
     """
     syntax = analysis.syntax
     if syntax is None:
         return []
-    placed = _placed(analysis, memo) if memo is not None else None
+    placed = _placed(analysis) if carried else None
     if placed is not None:
         return _placed_items(analysis, placed)
     index = analysis.completion_index
@@ -197,23 +211,18 @@ class _Statement:
     unresolved: _Rendered | None = None
 
 
-# Statement pieces by statement key (`lexer.statement_key`).
-StatementRoles = dict[str, _Statement]
-
-
-def carried_roles(analysis: DocumentAnalysis) -> StatementRoles:
-    """The roles memo this document's versions share (`analysis.reuse`)."""
-    return analysis.reuse.shared(_CARRIED_ROLES, dict)
-
-
-_CARRIED_ROLES = "semantic-token roles"
+# Each top-level statement's `_Statement`, in the per-statement memo
+# (`statements.StatementMemo`) this document's versions hand on (`analysis.reuse`).
+_ROLES = "semantic-token roles"
+# The layout of the last full answer (`semantic_layout.Layout`).
+_LAYOUT = "semantic-token layout"
 # (offset of its first token, offset where the next statement starts, its
 # shape, its classification in this version).
 _Place = tuple[int, int, _Shape, _Rendered | None]
 
 
 def _placed(
-    analysis: DocumentAnalysis, memo: StatementRoles, keys: list[tuple[str, int]] | None = None
+    analysis: DocumentAnalysis, reads: list[tuple[bool, int]] | None = None
 ) -> list[_Place] | None:
     """Every top-level statement with its classification, reused where valid.
 
@@ -225,7 +234,10 @@ def _placed(
     the index ran out of occurrences, the statements before the last one it
     kept follow that rule, the ones after it have nothing resolved (their
     text alone decides), and the one holding it is classified afresh.
-    `keys` gets each statement's key and where its text ends.
+    A statement the parser kept has the text it had (`walk_statements`
+    hands its earlier record). `reads` gets, per statement, whether its
+    first token was scanned from the lexer's initial state and where the
+    token after it ends (the layout finds an edit's statements by them).
     """
     syntax = analysis.syntax
     if syntax is None or syntax.lex.token_limit_offset is not None:
@@ -235,55 +247,56 @@ def _placed(
     source, lex, tokens = analysis.source, syntax.lex, syntax.tokens
     units = syntax.parsed.units
     last_token, last_unit = len(tokens) - 1, len(units) - 1
-    fresh: StatementRoles = {}
     placed: list[_Place] = []
     top: dict[str, _Binding] = {}  # the last top-level binding of each name so far
     import_paths: dict[int, tuple[str, ...]] = {}
     resolve = _Resolver(index)
-    for position, unit in enumerate(units):
-        first, after = unit[0], unit[1]
+
+    def visit(position: int, first: int, after: int, known: _Statement | None) -> _Statement:
         base = tokens[first].start
         end = tokens[min(after, last_token)].start
-        key = statement_key(source, lex, first, after)
-        if keys is not None:
-            keys.append((key, tokens[min(after, last_token)].end))
-        known = fresh.get(key) or memo.get(key)
+        if reads is not None:
+            reads.append((starts_in_initial_state(lex, first), tokens[min(after, last_token)].end))
         shape = known.shape if known is not None else _shape(analysis, position, base, end)
         if not shape.balanced and position != last_unit:
-            return None
+            raise _OpenScope
         for binding, path in shape.imports:
             import_paths[binding + base] = path
         statement, rendered = _classified(
             known, shape, base, end, cut, source, resolve, top, import_paths
         )
-        fresh[key] = statement
         placed.append((base, end, shape, rendered))
         for name, binding in shape.exports:
             top[name] = binding
-    memo.clear()
-    memo.update(fresh)
+        return statement
+
+    try:
+        earlier = analysis.reuse.left(_ROLES) or EMPTY_MEMO
+        memo = walk_statements(units, syntax.parsed.unit_offsets, earlier, visit)
+    except _OpenScope:
+        return None
+    analysis.reuse.hand_on(_ROLES, memo)
     return placed
 
 
-_CARRIED_LAYOUT = "semantic-token layout"
+class _OpenScope(Exception):
+    """A statement before the last leaves a scope open (see `_placed`)."""
 
 
-def _spliced(
-    analysis: DocumentAnalysis, memo: StatementRoles, layout: Layout | None
-) -> Layout | None:
+def _spliced(analysis: DocumentAnalysis, layout: Layout | None) -> Layout | None:
     """The last answer (`layout`) with only the statements an edit touched
     classified and encoded again, when that equals what `_placed` and
     `_assemble` make (`semantic_layout.splice` says when); None otherwise."""
     syntax = analysis.syntax
     if layout is None or syntax is None or syntax.lex.token_limit_offset is not None:
         return None
-    if len(memo) > 2 * len(layout.bases) + MAX_SEMANTIC_SPLICED_STATEMENTS:
-        return None  # `_placed` prunes the memo
     source, index = analysis.source, analysis.completion_index
     resolve = _Resolver(index)
+    # This version's statement records: the kept ones', the edited ones' anew.
+    records = carried_values(analysis.reuse.left(_ROLES) or EMPTY_MEMO, len(syntax.parsed.units))
 
-    def classify_one(position: int, base: int, end: int, key: str, cut: int, top, imports):
-        known = memo.get(key)
+    def classify_one(position: int, base: int, end: int, cut: int, top, imports):
+        known = records[position]
         shape = known.shape if known is not None else _shape(analysis, position, base, end)
         if shape.exports != layout.shapes[position].exports:
             return None  # later statements may read other bindings
@@ -292,10 +305,10 @@ def _spliced(
         statement, rendered = _classified(
             known, shape, base, end, cut, source, resolve, top, imports
         )
-        memo[key] = statement
+        records[position] = statement
         return shape, rendered
 
-    return splice(
+    spliced = splice(
         layout,
         syntax,
         source,
@@ -304,6 +317,9 @@ def _spliced(
         lambda base, rendered: _fragment(source, base, rendered),
         _comment_items,
     )
+    if spliced is not None:
+        analysis.reuse.hand_on(_ROLES, memo_of(syntax.parsed.unit_offsets, records))
+    return spliced
 
 
 def _classified(
@@ -405,9 +421,9 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
     syntax = analysis.syntax
     tokens, parsed = syntax.tokens, syntax.parsed
     units = parsed.units
-    first, after = units[position][0], units[position][1]
-    children_start = units[position - 1][4] if position > 0 else 0
-    program = Node("program", 0, 0, parsed.tree.children[children_start : units[position][4]])
+    first, after = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
+    children_start, children_end = children_of(units, position)
+    program = Node("program", 0, 0, parsed.tree.children[children_start:children_end])
     roles = _tree_roles(program, tokens, {})
     receivers: dict[int, int] = {}
     import_paths: dict[int, tuple[str, ...]] = {}
@@ -420,9 +436,16 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
             import_paths[node.children[-1].start - base] = tuple(
                 tokens[item.token].text for item in node.children
             )
-    definitions, references, exports, balanced = _scope_events(
-        tokens, events_of(parsed.events, units, position), base
-    )
+    # Its bindings and references as the lexical summary has them (the one
+    # replay of a statement's scope events).
+    summary = analysis.statement_summaries[position][1]
+    symbols = summary.symbols
+    definitions = {symbol.start: symbol.kind for symbol in symbols}
+    references = {start for start, _ in summary.sites}
+    exports = [
+        (symbols[number].name, symbols[number].start, symbols[number].kind)
+        for number in summary.tops
+    ]
     entries: list[_Entry] = []
     for token in tokens[first:after]:
         kind = token.kind
@@ -458,39 +481,13 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
             (name, (kind, import_paths.get(start) if kind is SymbolKind.IMPORT else None))
             for name, start, kind in exports
         ),
-        balanced,
+        summary.balanced,
         tuple(
             (start - base, stop - base, token_type, modifiers)
             for start, stop, token_type, modifiers in _comment_items(analysis.source, owned)
         ),
         len(owned),
     )
-
-
-def _scope_events(
-    tokens: list[Token], events: list[tuple], base: int
-) -> tuple[dict[int, SymbolKind], set[int], list[tuple[str, int, SymbolKind]], bool]:
-    """A statement's definitions (relative start -> kind), the relative
-    starts of its references, its top-level bindings (name, relative start,
-    kind), and whether it closes every scope it opens."""
-    definitions: dict[int, SymbolKind] = {}
-    references: set[int] = set()
-    exports: list[tuple[str, int, SymbolKind]] = []
-    depth = 0
-    for event in events:
-        tag = event[0]
-        if tag == PUSH:
-            depth += 1
-        elif tag == POP:
-            depth = max(0, depth - 1)  # the outermost scope is never closed
-        elif tag == DEFINE:
-            token = tokens[event[1]]
-            definitions[token.start - base] = event[2]
-            if depth == 0:
-                exports.append((token.text, token.start - base, event[2]))
-        elif tag == REFERENCE:
-            references.add(tokens[event[1]].start - base)
-    return definitions, references, exports, depth == 0
 
 
 def _owned_comments(comments: list[tuple[int, int]], base: int, end: int) -> list[tuple[int, int]]:
@@ -557,7 +554,7 @@ def _fragment(source: str, base: int, rendered: _Rendered) -> Fragment:
 
 
 def _assemble(
-    analysis: DocumentAnalysis, placed: list[_Place], keys: list[tuple[str, int]]
+    analysis: DocumentAnalysis, placed: list[_Place], reads: list[tuple[bool, int]]
 ) -> Layout:
     """The encoded numbers of the whole document, laid out for the next answer."""
     source = analysis.source
@@ -579,8 +576,8 @@ def _assemble(
         text,
         [place[0] for place in placed],
         [place[1] for place in placed],
-        [key_end for _, key_end in keys],
-        [key for key, _ in keys],
+        [read_end for _, read_end in reads],
+        [initial for initial, _ in reads],
         [place[2] for place in placed],
         [place[3] for place in placed],
         [*encoded.segments, len(text)],

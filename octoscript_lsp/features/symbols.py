@@ -18,6 +18,7 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..syntax.outline import Declaration, placed_declarations
+from ..syntax.statements import EMPTY_MEMO, carried_values, memo_of
 from .positions import PositionMap
 from .wire import WireList, WireText
 
@@ -36,54 +37,51 @@ class _Piece:
     text: str  # the entries as JSON array items
 
 
-# Rendered statements of the previous answer, by the id of their declaration
-# tuple (one per statement the parser kept, whatever its offset, from the
-# outline memo; the piece keeps it alive, so the id cannot be reused meanwhile). A piece is reused
-# while its first line has the same number and the same text before the
-# declaration: everything else it shows lies in its statement's own text.
-SymbolRendering = dict[int, _Piece]
-_CARRIED_RENDERING = "outline rendering"
+# The rendered entries of each top-level statement with declarations, in
+# the per-statement memo (`statements.StatementMemo`, advanced over the
+# parser's map of kept statements). A statement the parser kept keeps its
+# declaration tuple (the outline memo's), and its piece is reused while its
+# first line has the same number and the same text before the declaration:
+# everything else it shows lies in its statement's own text.
+_RENDERING = "outline rendering"
 
 
-def carried_rendering(analysis: DocumentAnalysis) -> SymbolRendering:
-    """The rendered outline entries this document's versions share (`analysis.reuse`)."""
-    return analysis.reuse.shared(_CARRIED_RENDERING, dict)
-
-
-def document_symbols(
-    analysis: DocumentAnalysis, positions: PositionMap, rendered: SymbolRendering | None = None
-) -> WireList:
-    """The outline; `rendered` (kept by the caller between versions) is read and
-    refreshed so unmoved statements are not converted to positions again."""
-    pieces = _pieces(analysis, positions, rendered)
+def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> WireList:
+    """The outline; statements whose rendering holds from an earlier version
+    (`analysis.reuse`) are not converted to positions again."""
+    pieces = _pieces(analysis, positions)
     return WireList(entry for piece in pieces for entry in piece.entries)
 
 
-def document_symbols_wire(
-    analysis: DocumentAnalysis, positions: PositionMap, rendered: SymbolRendering | None = None
-) -> WireText:
+def document_symbols_wire(analysis: DocumentAnalysis, positions: PositionMap) -> WireText:
     """`document_symbols` as JSON text, joined from per-statement texts."""
-    pieces = _pieces(analysis, positions, rendered)
+    pieces = _pieces(analysis, positions)
     return WireText("[" + ",".join([piece.text for piece in pieces]) + "]")
 
 
-def _pieces(
-    analysis: DocumentAnalysis, positions: PositionMap, rendered: SymbolRendering | None
-) -> list[_Piece]:
+def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
     syntax = analysis.syntax
     if syntax is None or not syntax.valid:
         return []
-    previous = rendered if rendered is not None else {}
-    fresh: SymbolRendering = {}
+    outline = analysis.outline_pieces
+    offsets = syntax.parsed.unit_offsets
+    # Past the token budget the outline is found without statements: no memo.
+    by_statement = syntax.lex.token_limit_offset is None
+    carried: list[_Piece | None] = (
+        carried_values(analysis.reuse.left(_RENDERING) or EMPTY_MEMO, len(offsets))
+        if by_statement
+        else []
+    )
+    kept: list[_Piece | None] = [None] * len(carried)
     found: list[_Piece] = []
     source = analysis.source
     line_of = positions.line_of
-    for anchored in analysis.outline_pieces:
-        offset, origin, declarations = anchored
+    for anchored in outline:
+        offset, origin, declarations, position = anchored
         start = declarations[0].start + offset - origin
         line = line_of(start)
         lead = source[line[1] : start]
-        piece = previous.get(id(declarations))
+        piece = carried[position] if by_statement else None
         if (
             piece is None
             or piece.declarations is not declarations
@@ -94,11 +92,11 @@ def _pieces(
             entries = tuple(_entry(item, positions) for item in placed)
             text = ",".join(_entry_text(entry) for entry in entries)
             piece = _Piece(declarations, line[0], lead, entries, text)
-        fresh[id(declarations)] = piece
+        if by_statement:
+            kept[position] = piece
         found.append(piece)
-    if rendered is not None:
-        rendered.clear()
-        rendered.update(fresh)
+    if by_statement:
+        analysis.reuse.hand_on(_RENDERING, memo_of(offsets, kept))
     return found
 
 

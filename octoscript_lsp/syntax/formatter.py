@@ -9,6 +9,9 @@ tokens of source that already passed the checker.
 from __future__ import annotations
 
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
+from .lexer import LexResult
+from .moved import MovedList
+from .statements import StatementMemo, Unit, walk_statements
 from .tokens import Kind, Token
 
 INDENT = "    "
@@ -42,16 +45,37 @@ def format_tokens(source: str, tokens: list[Token], max_tokens: int) -> str:
     return formatter.finish("", len(tokens) <= max_tokens)
 
 
-# Formatted text of a stretch of source that starts and ends right after a
-# line break at the top level, by its text; None where the stretch does not
-# end at the top level (it cannot be formatted on its own then).
-FormatMemo = dict[str, str | None]
+class Stretch:
+    """The formatted text of a stretch of source that starts and ends right
+    after a line break at the top level (None where it does not end at the
+    top level: it cannot be formatted on its own then).
+
+    Every statement it covers holds it (`statements.walk_statements`). What
+    it formats is the text on its first line before its first token
+    (`lead`), then its statements' own text, which a statement the parser
+    kept has unchanged. So it holds again where the same `count` statements,
+    all kept from it, make a stretch after the same lead. A stretch of
+    several statements is made when it opens and filled when it closes
+    (`count` 0 until then, as for the statements after the last top-level
+    line break, which make no stretch).
+    """
+
+    __slots__ = ("lead", "count", "formatted")
+
+    def __init__(self, lead: str, count: int = 0, formatted: str | None = None) -> None:
+        self.lead = lead
+        self.count = count
+        self.formatted = formatted
+
+
+FormatMemo = StatementMemo[Stretch]
 
 
 def format_by_statement(
     source: str,
-    tokens: list[Token],
-    unit_starts: list[int],
+    lex: LexResult,
+    units: list[Unit],
+    offsets: list[int],
     max_tokens: int,
     previous: FormatMemo,
 ) -> tuple[str, FormatMemo]:
@@ -59,36 +83,144 @@ def format_by_statement(
 
     After a line break outside every brace and lambda parameter list the
     formatter is in its initial state, so the text up to the next such break
-    formats the same wherever it stands; stretches an earlier version had
-    are not formatted again. `unit_starts` are the token indices where
-    top-level statements start. Falls back to one pass where a stretch does
-    not end in that state.
+    formats the same wherever it stands; a stretch whose statements the
+    parser kept (after the same lead) is not formatted again. `units` and
+    `offsets` are the parser's (`ParseResult.units`, `unit_offsets`). Falls
+    back to one pass where a stretch does not end in that state.
     """
-    memo: FormatMemo = {}
-    parts: list[str] = []
-    start_token = start_offset = 0
-    for first in unit_starts:
-        if first == 0 or tokens[first - 1].kind is not Kind.NEWLINE:
-            continue
-        end_offset = tokens[first - 1].end
-        text = source[start_offset:end_offset]
-        if text in memo:
-            formatted = memo[text]
-        elif text in previous:
-            formatted = previous[text]
-        else:
-            formatted = _format_stretch(source, tokens, start_token, first, start_offset)
-        memo[text] = formatted
-        if formatted is None:
-            return format_tokens(source, tokens, max_tokens), memo
-        parts.append(formatted)
-        start_token, start_offset = first, end_offset
-    formatter = _Pass(source, start_offset)
-    for token in tokens[start_token:]:
+    tokens = lex.tokens
+    stretches = _Stretches(source, tokens, len(units))
+    memo = walk_statements(units, offsets, previous, stretches.visit)
+    if stretches.broken:
+        return format_tokens(source, tokens, max_tokens), memo
+    # The statements after the last top-level line break before a statement.
+    formatter = _Pass(source, stretches.start_offset)
+    for token in tokens[stretches.start_token :]:
         if token.kind is Kind.END:
             break
         formatter.token(token)
-    return formatter.finish("".join(parts), len(tokens) <= max_tokens), memo
+    return formatter.finish("".join(stretches.parts), len(tokens) <= max_tokens), memo
+
+
+class _Stretches:
+    """One formatting's stretches. A stretch ends with a statement followed
+    by a line break (the next statement starts after it), but not with the
+    last statement: what follows the last top-level line break is formatted
+    with the end of the text."""
+
+    __slots__ = (
+        "source",
+        "tokens",
+        "last",
+        "parts",
+        "start_token",
+        "start_offset",
+        "open",
+        "count",
+        "earlier",
+        "broken",
+        "moved",
+    )
+
+    def __init__(self, source: str, tokens: list[Token], count: int) -> None:
+        self.source, self.tokens = source, tokens
+        self.last = count - 1  # the position of the last statement
+        self.parts: list[str] = []
+        self.start_token = self.start_offset = 0  # where the open stretch starts
+        self.open: Stretch | None = None  # a stretch of several statements, open
+        self.count = 0  # its statements so far
+        # What every one of them carries while they all carry the same
+        # stretch (None otherwise).
+        self.earlier: Stretch | None = None
+        self.broken = False
+        self.moved = isinstance(tokens, MovedList)
+
+    def visit(self, position: int, first: int, after: int, carried: Stretch | None) -> Stretch:
+        tokens = self.tokens
+        if self.moved:
+            return self.visit_moved(position, first, after, carried)
+        ends = position != self.last and tokens[after - 1].kind is Kind.NEWLINE
+        if self.open is not None:
+            return self.grow(after, carried, ends)
+        lead_start = tokens[first - 1].end if position else 0
+        return self.open_at(position, first, after, carried, ends, lead_start, tokens[first].start)
+
+    def visit_moved(
+        self, position: int, first: int, after: int, carried: Stretch | None
+    ) -> Stretch:
+        """`visit` over a token list moved after an edit that changed the
+        length (`moved.MovedList`): tokens are read without being made, so a
+        stretch taken from the memo makes none."""
+        peek = self.tokens.peek  # type: ignore[attr-defined]
+        token, move = peek(after - 1)
+        ends = position != self.last and token.kind is Kind.NEWLINE
+        if self.open is not None:
+            return self.grow(after, carried, ends)
+        lead_start = 0
+        if position:
+            token, move = peek(first - 1)
+            lead_start = token.end + (move[1] if move is not None else 0)
+        token, move = peek(first)
+        lead_end = token.start + (move[1] if move is not None else 0)
+        return self.open_at(position, first, after, carried, ends, lead_start, lead_end)
+
+    def grow(self, after: int, carried: Stretch | None, ends: bool) -> Stretch:
+        """The open stretch takes the next statement (ending before token
+        `after`, the last of the stretch when it `ends`)."""
+        stretch = self.open
+        assert stretch is not None
+        self.count += 1
+        if carried is not self.earlier:
+            self.earlier = None
+        if ends:
+            self.close(stretch, after)
+        return stretch
+
+    def open_at(
+        self,
+        position: int,
+        first: int,
+        after: int,
+        carried: Stretch | None,
+        ends: bool,
+        lead_start: int,
+        lead_end: int,
+    ) -> Stretch:
+        """A stretch starts at the statement at `position`, after the text
+        [lead_start, lead_end) on its line."""
+        lead = self.source[lead_start:lead_end]
+        self.start_token, self.start_offset = (first if position else 0), lead_start
+        if not ends:
+            stretch = self.open = Stretch(lead)
+            self.count, self.earlier = 1, carried
+            return stretch
+        # A stretch of one statement, the usual case.
+        if carried is None or carried.count != 1 or carried.lead != lead:
+            carried = Stretch(lead, 1, self.format(after))
+        self.take(carried.formatted)
+        return carried
+
+    def close(self, stretch: Stretch, after: int) -> None:
+        """The open stretch ends before token `after`: format it, or take its
+        text when its statements all carry one stretch of as many after the
+        same lead."""
+        earlier = self.earlier
+        count = stretch.count = self.count
+        if earlier is not None and earlier.count == count and earlier.lead == stretch.lead:
+            stretch.formatted = earlier.formatted
+        else:
+            stretch.formatted = self.format(after)
+        self.take(stretch.formatted)
+        self.open = None
+
+    def format(self, after: int) -> str | None:
+        return _format_stretch(self.source, self.tokens, self.start_token, after, self.start_offset)
+
+    def take(self, formatted: str | None) -> None:
+        if formatted is None:
+            self.broken = True
+        elif not self.broken:
+            self.parts.append(formatted)
 
 
 def _format_stretch(

@@ -261,28 +261,6 @@ def starts_in_initial_state(lex: LexResult, index: int) -> bool:
     return token.kind is not Kind.NEWLINE or not inside_comment(lex.comments, token.start)
 
 
-# Prefix of a statement key whose first token was not scanned from the
-# initial state; no token starts with NUL, so no statement text does either.
-_MID_COMMENT_KEY = "\0"
-
-
-def statement_key(source: str, lex: LexResult, first: int, after: int) -> str:
-    """The key of the top-level statement at tokens [first, after) for per-statement memos.
-
-    Its text through the token after it, marked when its first token is a
-    newline inside a block comment: the same text lexes to other tokens
-    from inside a comment than from the initial state.
-    """
-    tokens = lex.tokens
-    text = source[tokens[first].start : tokens[min(after, len(tokens) - 1)].end]
-    return text if starts_in_initial_state(lex, first) else _MID_COMMENT_KEY + text
-
-
-def key_starts_in_initial_state(key: str) -> bool:
-    """Whether a `statement_key`'s first token was scanned from the initial state."""
-    return not key.startswith(_MID_COMMENT_KEY)
-
-
 class _Resync:
     """Where re-lexing may stop: the old token stream past the edit, shifted.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .lexer import LexResult
-from .statements import StatementMemo, per_statement
+from .statements import AFTER_TOKEN, FIRST_TOKEN, StatementMemo, per_statement
 from .tokens import Kind, Token
 
 
@@ -93,8 +93,9 @@ OutlineMemo = StatementMemo[tuple[int, tuple[Declaration, ...]]]
 
 
 # A statement's declarations as found: (its offset now, its offset when they
-# were found, the declarations with the offsets of then).
-AnchoredDeclarations = tuple[int, int, tuple[Declaration, ...]]
+# were found, the declarations with the offsets of then, its position among
+# the top-level statements or -1 when there is no statement memo).
+AnchoredDeclarations = tuple[int, int, tuple[Declaration, ...], int]
 
 
 def declarations_by_statement(
@@ -115,18 +116,20 @@ def declarations_by_statement(
     tokens = lex.tokens
 
     def found_at(position: int) -> tuple[int, tuple[Declaration, ...]]:
-        first, after = units[position][0], units[position][1]
+        first, after = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
         return tokens[first].start, tuple(top_level_declarations(tokens[first:after]))
 
     pieces, memo = per_statement(source, lex, units, previous, found_at, None)
     return [
-        (offset, origin, declarations) for offset, (origin, declarations) in pieces if declarations
+        (offset, origin, declarations, position)
+        for position, (offset, (origin, declarations)) in enumerate(pieces)
+        if declarations
     ], memo
 
 
 def placed_declarations(piece: AnchoredDeclarations) -> tuple[Declaration, ...]:
     """A statement's declarations at its offset in this version."""
-    offset, origin, declarations = piece
+    offset, origin, declarations = piece[0], piece[1], piece[2]
     if offset == origin:
         return declarations
     return tuple(_moved(item, offset - origin) for item in declarations)

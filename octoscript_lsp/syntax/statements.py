@@ -6,14 +6,23 @@ state), so anything computed from one statement alone holds for every later
 version in which the parser kept that statement. The parser says which it
 kept (`StepMap`: runs of steps carried over from the previous parse, each
 moved by one offset), so reusing costs a slice per run, not a lookup per
-statement. One loop serves every per-statement view (outline, record
-findings, lexical summaries).
+statement. This module holds the one loop over top-level statements:
+`per_statement` for views that hold for a kept statement as they are
+(outline, record findings, lexical summaries, runtime-parser checks), and
+`walk_statements` for views that visit every statement in order and check
+a kept statement's value against what surrounds it now (formatted
+stretches, semantic tokens). A view that visits only some statements (the
+rendered outline entries) takes the carried values (`carried_values`) and
+hands on `memo_of` its own. Every memo is keyed this one way: by the
+parser's map of kept steps, never by text, offset or object identity.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import count as counting
+from operator import itemgetter
 from typing import Generic, TypeVar
 
 from ..limits import MAX_STEP_MAP_RUNS
@@ -21,8 +30,11 @@ from .lexer import LexResult
 
 T = TypeVar("T")
 # One entry per top-level parse step: (first token, token after it, events
-# end, all_diagnostics end, children end), as `ParseResult.units` holds them.
+# end, all_diagnostics end, children end), as `ParseResult.units` holds them
+# (plain tuples: the parser makes and shifts thousands; read them by these
+# field numbers).
 Unit = tuple[int, int, int, int, int]
+FIRST_TOKEN, AFTER_TOKEN, EVENTS_END, DIAGNOSTICS_END, CHILDREN_END = range(5)
 # (first old step, first new step, how many, new offset minus old offset).
 Run = tuple[int, int, int, int]
 
@@ -41,11 +53,18 @@ class StepMap:
     def then(self, later: StepMap) -> StepMap:
         """The map from this one's earlier parse to `later`'s later parse."""
         runs: list[Run] = []
-        for old_first, middle_first, count, delta in self.runs:
-            middle_end = middle_first + count
-            for first, new_first, later_count, later_delta in later.runs:
+        mine, theirs = self.runs, later.runs
+        # Both lists are ordered by the middle parse's steps: one merge.
+        at = 0
+        for first, new_first, later_count, later_delta in theirs:
+            later_end = first + later_count
+            while at < len(mine) and mine[at][1] + mine[at][2] <= first:
+                at += 1
+            for old_first, middle_first, count, delta in mine[at:]:
+                if middle_first >= later_end:
+                    break
                 low = max(middle_first, first)
-                high = min(middle_end, first + later_count)
+                high = min(middle_first + count, later_end)
                 if low < high:
                     runs.append(
                         (
@@ -62,6 +81,9 @@ class StepMap:
 
 
 NOTHING_KEPT = StepMap(())
+
+
+_value_of = itemgetter(1)  # of a memo's (offset, value)
 
 
 def _run_length(run: Run) -> int:
@@ -124,14 +146,65 @@ def per_statement(
     return found, StatementMemo(found, StepMap(((0, 0, len(found), 0),)))
 
 
+def walk_statements(
+    units: list[Unit],
+    offsets: list[int],
+    previous: StatementMemo[T],
+    visit: Callable[[int, int, int, T | None], T],
+) -> StatementMemo[T]:
+    """`per_statement` for views that look at every statement in order.
+
+    `visit(position, first token, token after, carried)` gives the step's
+    value, `carried` being the value the memo's parse had for it when the
+    parser kept the step (as it was: offsets not moved), else None. The
+    visitor decides whether the carried value still holds where the
+    statement stands now. `offsets` are the steps' offsets
+    (`ParseResult.unit_offsets`). Returns this version's memo.
+    """
+    carried = carried_values(previous, len(units))
+    values = [
+        visit(position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], value)
+        for position, unit, value in zip(counting(), units, carried)
+    ]
+    return memo_of(offsets, values)
+
+
+def carried_values(previous: StatementMemo[T], count: int) -> list[T | None]:
+    """Per step of the latest parse (`count` of them), the memo's value for it
+    where the parser kept the step, else None."""
+    carried: list[T | None] = [None] * count
+    earlier = previous.found
+    for old_first, new_first, run_count, _ in previous.since.runs:
+        carried[new_first : new_first + run_count] = map(
+            _value_of, earlier[old_first : old_first + run_count]
+        )
+    return carried
+
+
+def memo_of(offsets: list[int], values: list[T]) -> StatementMemo[T]:
+    """This version's memo of one value per top-level step (`offsets`: the
+    steps' offsets, `ParseResult.unit_offsets`), for a view that takes the
+    carried values itself (`carried_values`) and visits only some steps."""
+    return StatementMemo(
+        list(zip(offsets, values, strict=True)), StepMap(((0, 0, len(values), 0),))
+    )
+
+
 def _compute_until(
     found: list, tokens: list, units: list[Unit], position: int, end: int, compute: Callable
 ) -> None:
     for step in range(position, end):
-        found.append((tokens[units[step][0]].start, compute(step)))
+        found.append((tokens[units[step][FIRST_TOKEN]].start, compute(step)))
 
 
 def events_of(events: list[tuple], units: list[Unit], position: int) -> list[tuple]:
     """The scope events the top-level step at `position` recorded."""
-    start = units[position - 1][2] if position > 0 else 0
-    return events[start : units[position][2]]
+    start = units[position - 1][EVENTS_END] if position > 0 else 0
+    return events[start : units[position][EVENTS_END]]
+
+
+def children_of(units: list[Unit], position: int) -> tuple[int, int]:
+    """Where the top-level step at `position`'s nodes lie among the program's
+    children: [start, end), empty for a step without a statement (a stray `}`)."""
+    start = units[position - 1][CHILDREN_END] if position > 0 else 0
+    return start, units[position][CHILDREN_END]

@@ -16,7 +16,7 @@ from .codes import SyntaxCode
 from .diagnostics import Diagnostic
 from .lexer import LexResult
 from .parse_result import ParseResult
-from .statements import StatementMemo, per_statement
+from .statements import StatementMemo, children_of, per_statement
 from .tokens import Kind, Token, first_token_from
 from .tree import Node
 
@@ -85,10 +85,10 @@ def vm_diagnostics_reusing(
     def compute(position: int) -> Relative:
         if not suspects[position]:
             return ()  # no lambda and no assignment as a condition: nothing to find
-        child = units[position][4] - 1
-        if child < (units[position - 1][4] if position > 0 else 0):
+        start, end = children_of(units, position)
+        if start == end:
             return ()  # a step without a statement (a stray `}`)
-        statement = children[child]
+        statement = children[end - 1]
         fresh: list[Diagnostic] = []
         _statement_diagnostics(statement, lex.tokens, fresh)
         return tuple((item.offset - statement.start, item.message, item.code) for item in fresh)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from octoscript_lsp.analysis.document import TEXT_REGIONS, DocumentAnalysis
 from octoscript_lsp.analysis.reuse import Reuse
 from octoscript_lsp.features import semantic_tokens, symbols
-from octoscript_lsp.syntax.statements import EMPTY_MEMO
+from octoscript_lsp.features.positions import PositionMap
+from octoscript_lsp.syntax.statements import EMPTY_MEMO, carried_values
 
 
 def test_a_view_reaches_every_later_version_until_one_builds_its_own():
@@ -45,12 +46,20 @@ def test_statement_memos_are_advanced_and_caches_shared():
 
 
 def test_analyses_hand_on_through_reuse_only():
-    first = DocumentAnalysis("let a = 1\n", 1)
+    text = "let a = 1\nlet b = 2\nlet c = a\n"
+    first = DocumentAnalysis(text, 1)
     regions = first.regions
-    roles = semantic_tokens.carried_roles(first)
-    rendering = symbols.carried_rendering(first)
-    second = DocumentAnalysis("let a = 2\n", 2, first)
+    semantic_tokens.full_wire(first, True)
+    outline = symbols.document_symbols(first, PositionMap(text))
+    edited = text.replace("2", "22")
+    second = DocumentAnalysis(edited, 2, first)
     assert second.reuse.earlier(TEXT_REGIONS, None) is regions
-    assert semantic_tokens.carried_roles(second) is roles
-    assert symbols.carried_rendering(second) is rendering
-    assert semantic_tokens.carried_roles(DocumentAnalysis("let a = 2\n", 2)) is not roles
+    # The features' per-statement memos reach it advanced over the parser's
+    # map of kept statements: the last statement was kept, the edited one not.
+    roles = carried_values(second.reuse.earlier("semantic-token roles", EMPTY_MEMO), 3)
+    assert roles[2] is first.reuse.left("semantic-token roles").found[2][1]
+    assert roles[1] is None
+    rendering = carried_values(second.reuse.earlier("outline rendering", EMPTY_MEMO), 3)
+    assert rendering[2] is not None and rendering[2].entries == (outline[2],)
+    assert rendering[1] is None
+    assert DocumentAnalysis(edited, 2).reuse.earlier("semantic-token roles", None) is None

@@ -9,6 +9,11 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.features import semantic_tokens, symbols
+from octoscript_lsp.features.positions import PositionMap
+from octoscript_lsp.syntax.statements import StatementMemo
+
 from .test_layers import PACKAGE, modules
 
 SURFACES = PACKAGE / "analysis" / "surfaces.py"
@@ -343,3 +348,137 @@ def test_one_record_literal_reader():
         if isinstance(node, ast.FunctionDef) and _reads_separated_braces(node)
     )
     assert found == ["octoscript_lsp.analysis.record_scan.record_entries"]
+
+
+# The parser makes the top-level steps (`ParseResult.units`) and adopts an
+# earlier parse's; `syntax/statements.py` is the one loop over them.
+_STEP_MAKERS = {
+    "octoscript_lsp.syntax.parser",
+    "octoscript_lsp.syntax.cursor",
+    "octoscript_lsp.syntax.statements",
+}
+# The splice of the last semantic-token answer classifies the statements of
+# the edited window again (a handful, by text comparison); every full pass
+# walks through `statements.walk_statements`.
+_WINDOW_LOOPS = {"octoscript_lsp.features.semantic_layout.splice"}
+
+
+def _reads_units(node: ast.AST) -> bool:
+    return any(
+        (isinstance(item, ast.Name) and item.id in ("units", "old_units"))
+        or (isinstance(item, ast.Attribute) and item.attr == "units")
+        for item in ast.walk(node)
+    )
+
+
+def test_one_loop_over_top_level_statements():
+    """No module but `syntax/statements.py` loops over the parser's top-level
+    steps (`per_statement`, `walk_statements`): no `for` or comprehension
+    over `units`, and no loop whose body reads `units` but the splice's."""
+    offenders = []
+    for module, (_, tree) in _trees().items():
+        if module in _STEP_MAKERS:
+            continue
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef):
+                continue
+            for node in ast.walk(function):
+                if isinstance(node, ast.comprehension) and _reads_units(node.iter):
+                    offenders.append(f"{module}.{function.name}:{node.iter.lineno}")
+                elif isinstance(node, (ast.For, ast.While)):
+                    head = node.iter if isinstance(node, ast.For) else node.test
+                    if _reads_units(head):
+                        offenders.append(f"{module}.{function.name}:{node.lineno}")
+                    elif any(map(_reads_units, node.body)):
+                        if f"{module}.{function.name}" not in _WINDOW_LOOPS:
+                            offenders.append(f"{module}.{function.name}:{node.lineno}")
+    assert offenders == []
+
+
+# The views that keep work per top-level statement from version to version.
+_PER_STATEMENT_MODULES = {
+    "octoscript_lsp.analysis.document",
+    "octoscript_lsp.analysis.statement_facts",
+    "octoscript_lsp.analysis.statement_index",
+    "octoscript_lsp.features.semantic_layout",
+    "octoscript_lsp.features.semantic_tokens",
+    "octoscript_lsp.features.symbols",
+    "octoscript_lsp.syntax.formatter",
+    "octoscript_lsp.syntax.outline",
+    "octoscript_lsp.syntax.vm_compat",
+}
+
+
+def test_per_statement_work_is_keyed_by_the_parsers_step_map():
+    """Per-statement views key their work one way, by the parser's map of
+    kept statements (`statements.StatementMemo`): none of them calls `id()`
+    or slices a statement's text for a key, and `Reuse.shared` (a cache
+    filled in place instead of advanced over that map) holds only the
+    semantic-token answer record, which is one per document."""
+    trees = _trees()
+    identities = [
+        f"{module}:{node.lineno}"
+        for module in _PER_STATEMENT_MODULES
+        for node in ast.walk(trees[module][1])
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "id"
+    ]
+    assert identities == []
+    shared = sorted(
+        {
+            module
+            for module, (_, tree) in trees.items()
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "shared"
+        }
+    )
+    assert shared == ["octoscript_lsp.features.semantic_delta"]
+
+
+def test_every_per_statement_view_hands_on_a_statement_memo():
+    """Each per-statement view a version computed reaches the next version
+    as a `StatementMemo` advanced over the parser's map of kept statements."""
+    text = "use mod.std.math\nlet a = 1\nfn f(x) {\n    return x + a\n}\nlet b = f(2)\n"
+    first = DocumentAnalysis(text, 1)
+    assert first.formatted == text
+    assert first.imports.for_binding(12, 16) is not None  # `math`: the statement facts
+    semantic_tokens.full_wire(first, True)
+    symbols.document_symbols(first, PositionMap(text))
+    second = DocumentAnalysis(text.replace("1", "7"), 2, first)
+    views = (
+        "lexical summaries",
+        "statement facts",
+        "outline",
+        "formatted stretches",
+        "semantic-token roles",
+        "outline rendering",
+    )
+    for name in views:
+        memo = second.reuse.earlier(name, None)
+        assert isinstance(memo, StatementMemo), name
+        assert memo.since.runs and memo.since.runs[-1][1] + memo.since.runs[-1][2] == 4, name
+    # The runtime-parser checks live with the syntax result, keyed the same way.
+    assert isinstance(second.syntax.vm_memo, StatementMemo)
+
+
+def test_one_replay_of_a_statements_scope_events():
+    """A statement's scope events are replayed by `summarize_unit` (the
+    lexical summaries every per-statement view reads) and a whole
+    document's by `build_lexical_index` (past the token budget); the parser
+    writes them and `parse_result` moves them."""
+    allowed = {
+        "octoscript_lsp.analysis.statement_index.summarize_unit",
+        "octoscript_lsp.analysis.lexical.build_lexical_index",
+        "octoscript_lsp.syntax.parse_result.shifted_event",
+        "octoscript_lsp.syntax.cursor.push_scope",
+        "octoscript_lsp.syntax.cursor.pop_scope",
+    }
+    found = set()
+    for module, (_, tree) in _trees().items():
+        for function in ast.walk(tree):
+            if isinstance(function, ast.FunctionDef):
+                for node in ast.walk(function):
+                    if isinstance(node, ast.Name) and node.id in ("PUSH", "POP"):
+                        found.add(f"{module}.{function.name}")
+    assert found == allowed

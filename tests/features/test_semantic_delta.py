@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features import semantic_delta, semantic_tokens
 from octoscript_lsp.features.semantic_delta import Edit, edit_between
-from octoscript_lsp.features.semantic_layout import LayoutSlot
 from octoscript_lsp.features.semantic_tokens import full, full_items
 from octoscript_lsp.features.wire import integer_items
 from tests.analysis.test_incremental_snapshot import LONG, edits
@@ -96,15 +95,14 @@ def test_a_delta_names_the_last_answer_or_gets_a_full_one():
 # Text typed at the very end, after an unclosed `{`, extends the last statement.
 @example("\tlet value = [1]\n", [(1.0, 0, "{"), (1.0, 0, "let ")])
 def test_deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
-    memo: dict = {}
     previous = DocumentAnalysis(base, 0)
-    last, answer = semantic_delta.full(None, full_items(previous, memo))
+    last, answer = semantic_delta.full(None, full_items(previous, True))
     held = apply_answer([], answer)
     text = base
     for version, (where, removed, inserted) in enumerate(changes, start=1):
         text = apply(text, where, removed, inserted)
         current = DocumentAnalysis(text, version, previous)
-        last, answer = semantic_delta.delta(last, last.result_id, full_items(current, memo))
+        last, answer = semantic_delta.delta(last, last.result_id, full_items(current, True))
         held = apply_answer(held, answer)
         assert held == full(DocumentAnalysis(text)).data
         previous = current
@@ -116,17 +114,16 @@ def test_a_keystroke_inside_a_statement_splices_the_last_answer():
     # (Past the budget the edit must not change what the index records
     # before its cut: that takes the whole-document pass.)
     for base, needle in ((LONG, "(v"), (OVER_BUDGET, "math.p")):
-        memo: dict = {}
         previous = DocumentAnalysis(base, 0)
-        full_items(previous, memo)
-        slot = previous.reuse.shared(semantic_tokens._CARRIED_LAYOUT, LayoutSlot)
+        full_items(previous, True)
+        layout = previous.reuse.left(semantic_tokens._LAYOUT)
         at = base.index(needle, len(base) // 2) + len(needle)  # inside a name it reads
         text = base
         for version, edit in enumerate(["1", "", "7", ""], start=1):
             text = text[:at] + edit + text[at + (0 if edit else 1) :]
             current = DocumentAnalysis(text, version, previous)
-            spliced = semantic_tokens._spliced(current, memo, slot.layout)
+            spliced = semantic_tokens._spliced(current, layout)
             assert spliced is not None
             assert spliced.text[1:] == integer_items(full(DocumentAnalysis(text)).data)
-            slot.layout = spliced
+            layout = spliced
             previous = current

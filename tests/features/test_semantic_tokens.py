@@ -182,32 +182,30 @@ def test_too_large_source_has_no_tokens() -> None:
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([*BASES, LONG]), edits)
 def test_statement_roles_carried_across_versions_equal_a_fresh_classification(base, changes):
-    memo: dict = {}
     previous = DocumentAnalysis(base, 0)
-    assert classify(previous, memo) == classify(DocumentAnalysis(base))
+    assert classify(previous, True) == classify(DocumentAnalysis(base))
     text = base
     for version, (where, removed, inserted) in enumerate(changes, start=1):
         text = apply(text, where, removed, inserted)
         current = DocumentAnalysis(text, version, previous)
-        assert classify(current, memo) == classify(DocumentAnalysis(text))
+        assert classify(current, True) == classify(DocumentAnalysis(text))
         previous = current
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from([*BASES, LONG, COMMENTED]), edits)
 def test_rendered_statements_carried_across_versions_equal_a_fresh_answer(base, changes):
-    memo: dict = {}
     previous = DocumentAnalysis(base, 0)
-    assert json.loads(full_wire(previous, memo)) == {"data": full(DocumentAnalysis(base)).data}
+    assert json.loads(full_wire(previous, True)) == {"data": full(DocumentAnalysis(base)).data}
     text = base
     for version, (where, removed, inserted) in enumerate(changes, start=1):
         text = apply(text, where, removed, inserted)
         current = DocumentAnalysis(text, version, previous)
         fresh = DocumentAnalysis(text)
-        assert json.loads(full_wire(current, memo)) == {"data": full(fresh).data}
-        assert full_wire(fresh) == full_wire(DocumentAnalysis(text), {})
+        assert json.loads(full_wire(current, True)) == {"data": full(fresh).data}
+        assert full_wire(fresh) == full_wire(DocumentAnalysis(text), True)
         middle = len(text) // 2
-        assert range_tokens(current, middle - 40, middle + 40, memo) == range_tokens(
+        assert range_tokens(current, middle - 40, middle + 40, True) == range_tokens(
             fresh, middle - 40, middle + 40
         )
         previous = current
@@ -223,17 +221,16 @@ OVER_BUDGET = "use mod.std.math\nlet v0 = 1\n" + "".join(
 
 @pytest.mark.parametrize("where", [0.0, 0.3, 0.5, 0.6, 0.63, 0.66, 0.7, 0.97])
 def test_statements_past_the_occurrence_budget_equal_a_fresh_answer(where) -> None:
-    memo: dict = {}
     previous = DocumentAnalysis(OVER_BUDGET, 0)
     assert previous.completion_index.truncated
-    assert json.loads(full_wire(previous, memo)) == {
+    assert json.loads(full_wire(previous, True)) == {
         "data": full(DocumentAnalysis(OVER_BUDGET)).data
     }
     text = OVER_BUDGET
     for version, inserted in enumerate(["let w = v3\n", "fn g(v5) { v5 }\n", ""], start=1):
         text = apply(text, where, 0 if inserted else 12, inserted)
         current = DocumentAnalysis(text, version, previous)
-        assert json.loads(full_wire(current, memo)) == {"data": full(DocumentAnalysis(text)).data}
+        assert json.loads(full_wire(current, True)) == {"data": full(DocumentAnalysis(text)).data}
         previous = current
     # Early calls resolve to their function, the last ones no longer do.
     assert ("f1", "function", ()) in texts(OVER_BUDGET)[:40]
@@ -241,14 +238,12 @@ def test_statements_past_the_occurrence_budget_equal_a_fresh_answer(where) -> No
 
 
 def test_a_changed_binding_reclassifies_the_statements_reading_it() -> None:
-    memo: dict = {}
     source = "use mod.std.math\nlet a = 1\nfn f(x) { return math.pi + a + x }\n"
-    assert json.loads(full_wire(DocumentAnalysis(source, 1), memo)) == {
-        "data": full(DocumentAnalysis(source)).data
-    }
+    first = DocumentAnalysis(source, 1)
+    assert json.loads(full_wire(first, True)) == {"data": full(DocumentAnalysis(source)).data}
     # Only the first two statements change; the function reads both.
     edited = "let math = {pi: 3}\nfn a() {}\nfn f(x) { return math.pi + a + x }\n"
-    answer = json.loads(full_wire(DocumentAnalysis(edited, 2), memo))["data"]
+    answer = json.loads(full_wire(DocumentAnalysis(edited, 2, first), True))["data"]
     assert answer == full(DocumentAnalysis(edited)).data
     assert ("pi", "property", ("readonly",)) in texts(source)
     assert ("math", "variable", ()) in texts(edited)

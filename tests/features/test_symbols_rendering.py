@@ -32,25 +32,23 @@ def fresh(text: str) -> list:
     ],
 )
 def test_rendered_entries_equal_a_fresh_outline(edit):
-    rendering: dict = {}
     first = DocumentAnalysis(BASE, 1)
-    assert list(document_symbols(first, PositionMap(BASE), rendering)) == fresh(BASE)
+    assert list(document_symbols(first, PositionMap(BASE))) == fresh(BASE)
     text = edit(BASE)
     second = DocumentAnalysis(text, 2, first)
-    answer = list(document_symbols(second, PositionMap(text), rendering))
+    answer = list(document_symbols(second, PositionMap(text)))
     assert answer == fresh(text)
     third = DocumentAnalysis(text + "let last = 1\n", 3, second)
-    wire = document_symbols_wire(third, PositionMap(third.source), rendering)
+    wire = document_symbols_wire(third, PositionMap(third.source))
     assert json.loads(wire) == fresh(third.source)
     assert len(answer) == len(second.outline) > 70
 
 
 def test_unmoved_declarations_keep_their_entries():
-    rendering: dict = {}
     first = DocumentAnalysis(BASE, 1)
-    before = list(document_symbols(first, PositionMap(BASE), rendering))
+    before = list(document_symbols(first, PositionMap(BASE)))
     text = BASE.replace("let v30 = f30(1)", "let v30 = f30(7)")
-    after = list(document_symbols(DocumentAnalysis(text, 2, first), PositionMap(text), rendering))
+    after = list(document_symbols(DocumentAnalysis(text, 2, first), PositionMap(text)))
     assert after[0] is before[0] and after[-1] is before[-1]
 
 
@@ -67,12 +65,11 @@ def test_wire_answer_is_the_outline_as_json():
 
 
 def test_a_character_typed_on_an_earlier_line_keeps_the_later_entries():
-    rendering: dict = {}
     first = DocumentAnalysis(BASE, 1)
-    before = list(document_symbols(first, PositionMap(BASE), rendering))
+    before = list(document_symbols(first, PositionMap(BASE)))
     text = BASE.replace("fn f0(x)", "fn f0(xy)", 1)  # every later offset moves by one
     second = DocumentAnalysis(text, 2, first)
-    after = list(document_symbols(second, PositionMap(text), rendering))
+    after = list(document_symbols(second, PositionMap(text)))
     assert after == fresh(text)
     assert after[-1] is before[-1]  # same line, same text before it: not rendered again
     assert after[0] is not before[0]
@@ -91,14 +88,13 @@ def test_a_character_typed_on_an_earlier_line_keeps_the_later_entries():
     )
 )
 def test_rendering_carried_over_edits_equals_a_fresh_outline(changes):
-    rendering: dict = {}
     previous = DocumentAnalysis(BASE, 0)
-    document_symbols(previous, PositionMap(BASE), rendering)
+    document_symbols(previous, PositionMap(BASE))
     text = BASE
     for version, (where, removed, inserted) in enumerate(changes, start=1):
         at = int(where * len(text))
         text = text[:at] + inserted + text[at + removed :]
         current = DocumentAnalysis(text, version, previous)
-        wire = document_symbols_wire(current, PositionMap(text), rendering)
+        wire = document_symbols_wire(current, PositionMap(text))
         assert json.loads(wire) == fresh(text)
         previous = current

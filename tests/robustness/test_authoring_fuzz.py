@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.documents import DocumentStore
 from octoscript_lsp.features import semantic_tokens
-from octoscript_lsp.syntax.lexer import statement_key
 from tests.robustness.authoring_fuzz import AUTHORING_BASES, catalogs, run_random
 
 STORE = catalogs()
@@ -27,11 +26,11 @@ def _carried_tokens(before: str, after: str) -> list[int]:
     store = DocumentStore(texts.get)
     store.track("u", 1)
     state = store.cached("u")
-    semantic_tokens.full(state.analysis, semantic_tokens.carried_roles(state.analysis))
+    semantic_tokens.full(state.analysis, carried=True)
     texts["u"] = after
     store.track("u", 2)
     state = store.cached("u")
-    return semantic_tokens.full(state.analysis, semantic_tokens.carried_roles(state.analysis)).data
+    return semantic_tokens.full(state.analysis, carried=True).data
 
 
 def test_statement_text_starting_inside_a_new_block_comment_is_not_reused():
@@ -41,12 +40,3 @@ def test_statement_text_starting_inside_a_new_block_comment_is_not_reused():
     after = "}/*\np*/="
     assert _carried_tokens("}\np*/=", after) == semantic_tokens.full(DocumentAnalysis(after)).data
     assert _carried_tokens("}\np*/=", after)[-5:] == [0, 3, 1, semantic_tokens.OPERATOR, 0]
-
-
-def test_statement_key_tells_a_start_inside_a_comment_apart():
-    plain, commented = DocumentAnalysis("}\np*/="), DocumentAnalysis("}/*\np*/=")
-    (_, (first, after, *_)) = plain.syntax.parsed.units
-    (_, (first_c, after_c, *_)) = commented.syntax.parsed.units
-    assert statement_key(plain.source, plain.syntax.lex, first, after) == "\np*/="
-    key = statement_key(commented.source, commented.syntax.lex, first_c, after_c)
-    assert key != "\np*/=" and key.endswith("\np*/=")

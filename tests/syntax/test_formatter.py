@@ -7,8 +7,11 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp.limits import MAX_SYNTAX_TOKENS
+from octoscript_lsp.syntax import formatter
 from octoscript_lsp.syntax.check import SyntaxRejected, analyze_syntax, format_source
 from octoscript_lsp.syntax.formatter import format_by_statement, format_tokens
+from octoscript_lsp.syntax.moved import MovedList
+from octoscript_lsp.syntax.statements import EMPTY_MEMO
 
 CASES = [
     # (input, canonical output)
@@ -173,16 +176,119 @@ def test_comment_only_source_gets_final_newline():
     assert format_source("/* c */  ") == "/* c */\n"
 
 
-def test_formatting_by_statement_equals_one_pass_and_reuses_stretches():
+def test_formatting_by_statement_equals_one_pass_and_reuses_stretches(monkeypatch):
     fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    memos = []
     for path in sorted(fixtures.rglob("*.octoscript")):
         source = path.read_text(encoding="utf-8")
         result = analyze_syntax(source)
         if not result.valid:
             continue
-        starts = [unit[0] for unit in result.parsed.units]
-        text, memo = format_by_statement(source, result.tokens, starts, MAX_SYNTAX_TOKENS, {})
+        units = result.parsed.units
+        text, memo = format_by_statement(
+            source, result.lex, units, result.parsed.unit_offsets, MAX_SYNTAX_TOKENS, EMPTY_MEMO
+        )
         assert text == format_tokens(source, result.tokens, MAX_SYNTAX_TOKENS), path
-        # Formatting again from the memo scans nothing and answers the same.
-        again, _ = format_by_statement(source, result.tokens, starts, MAX_SYNTAX_TOKENS, memo)
+        memos.append((source, result, text, memo))
+    # Formatting again from the memo formats no stretch and answers the same.
+    monkeypatch.setattr(formatter, "_format_stretch", _no_stretch)
+    for source, result, text, memo in memos:
+        units = result.parsed.units
+        again, _ = format_by_statement(
+            source, result.lex, units, result.parsed.unit_offsets, MAX_SYNTAX_TOKENS, memo
+        )
         assert again == text
+
+
+def _no_stretch(*args):
+    raise AssertionError("a kept stretch was formatted again")
+
+
+def _format_after_edit(before: str, after: str) -> tuple[str, int]:
+    """Format `before`, edit it into `after`, format again from the memo:
+    (the text, how many stretches were formatted again)."""
+    first = analyze_syntax(before)
+    _, memo = format_by_statement(
+        before,
+        first.lex,
+        first.parsed.units,
+        first.parsed.unit_offsets,
+        MAX_SYNTAX_TOKENS,
+        EMPTY_MEMO,
+    )
+    second = analyze_syntax(after, previous=first)
+    formatted = []
+    real = formatter._format_stretch
+
+    def counting(*args):
+        formatted.append(args)
+        return real(*args)
+
+    formatter._format_stretch = counting
+    try:
+        text, _ = format_by_statement(
+            after,
+            second.lex,
+            second.parsed.units,
+            second.parsed.unit_offsets,
+            MAX_SYNTAX_TOKENS,
+            memo.advanced(second.parsed.kept),
+        )
+    finally:
+        formatter._format_stretch = real
+    return text, len(formatted)
+
+
+def test_stretches_after_an_edit_are_reused_only_where_their_text_is_unchanged():
+    before = "let a = 1\nlet   b = 2\nfn f() {\n  a\n}\nlet c = 3\nlet d = 4\n"
+    # An edit inside `b`'s statement: its stretch and the one before (the
+    # lexer restarts at that one's line break, so the parser takes it again)
+    # are formatted again, not the `fn` and `c` stretches after it.
+    after = before.replace("2", "22")
+    text, count = _format_after_edit(before, after)
+    assert text == format_source(after)
+    assert count == 2
+    # A comment put before a statement on its line changes the lead of the
+    # stretch it starts while the parser keeps the statement: formatted again.
+    before = "let a = 1\n/* c\n*/ let b = 2\n  let c = 3\nlet d = 4\n"
+    after = before.replace("  let c", "  /* y */let c")
+    text, count = _format_after_edit(before, after)
+    assert text == format_source(after)
+    assert "\n/* y */let c = 3\n" in text
+    # Spaces before the first statement are part of the first stretch.
+    after = "   " + before
+    text, _ = _format_after_edit(before, after)
+    assert text == format_source(after)
+    assert text.startswith("let a = 1\n")
+
+
+def test_stretches_after_an_edit_that_moves_the_tail_make_no_moved_token():
+    """After an edit that changes the length the later tokens are moved
+    lazily (`MovedList`): the kept stretches are taken without making them."""
+    before = "".join(f"let v{index} = {index}\n" for index in range(200))
+    after = before.replace("let v3 = 3\n", "let v3 = 33\n")
+    first = analyze_syntax(before)
+    _, memo = format_by_statement(
+        before,
+        first.lex,
+        first.parsed.units,
+        first.parsed.unit_offsets,
+        MAX_SYNTAX_TOKENS,
+        EMPTY_MEMO,
+    )
+    second = analyze_syntax(after, previous=first)
+    tokens = second.lex.tokens
+    assert isinstance(tokens, MovedList)
+    made_before = sum(chunk is not None for chunk in tokens._chunks)
+    text, _ = format_by_statement(
+        after,
+        second.lex,
+        second.parsed.units,
+        second.parsed.unit_offsets,
+        MAX_SYNTAX_TOKENS,
+        memo.advanced(second.parsed.kept),
+    )
+    assert text == format_source(after)
+    # Only the chunk holding the statements after the last line break is made.
+    assert len(tokens._chunks) > 20
+    assert sum(chunk is not None for chunk in tokens._chunks) - made_before <= 1

@@ -1,0 +1,74 @@
+"""The per-statement memo: step maps composed, carried values, the walk."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from octoscript_lsp.limits import MAX_STEP_MAP_RUNS
+from octoscript_lsp.syntax.statements import (
+    EMPTY_MEMO,
+    StatementMemo,
+    StepMap,
+    carried_values,
+    memo_of,
+    walk_statements,
+)
+
+
+@st.composite
+def step_maps(draw, size: int = 40) -> StepMap:
+    """Ordered, non-overlapping runs over `size` steps on both sides."""
+    runs = []
+    old = new = 0
+    while True:
+        old += draw(st.integers(0, 3))
+        new += draw(st.integers(0, 3))
+        count = draw(st.integers(1, 6))
+        if old + count > size or new + count > size or draw(st.integers(0, 9)) == 0:
+            return StepMap(tuple(runs))
+        runs.append((old, new, count, draw(st.integers(-5, 5))))
+        old, new = old + count, new + count
+
+
+def _by_step(step_map: StepMap) -> dict[int, tuple[int, int]]:
+    """Each later step's earlier step and offset delta."""
+    return {
+        new + k: (old + k, delta) for old, new, count, delta in step_map.runs for k in range(count)
+    }
+
+
+@given(step_maps(), step_maps())
+def test_composed_maps_send_each_step_where_both_maps_do(first, second):
+    composed = first.then(second)
+    earlier, later = _by_step(first), _by_step(second)
+    expected = {
+        new: (earlier[middle][0], earlier[middle][1] + delta)
+        for new, (middle, delta) in later.items()
+        if middle in earlier
+    }
+    assert len(composed.runs) <= MAX_STEP_MAP_RUNS
+    found = _by_step(composed)
+    assert found.items() <= expected.items()
+    if len(composed.runs) < MAX_STEP_MAP_RUNS:
+        assert found == expected
+    news = [run[1] for run in composed.runs]
+    assert news == sorted(news)
+
+
+def test_carried_values_follow_the_runs_and_the_walk_hands_on_its_own():
+    memo = StatementMemo([(offset, f"v{offset}") for offset in range(5)], StepMap(((1, 0, 3, 7),)))
+    assert carried_values(memo, 4) == ["v1", "v2", "v3", None]
+    assert carried_values(EMPTY_MEMO, 2) == [None, None]
+    seen = []
+
+    def visit(position: int, first: int, after: int, carried: str | None) -> str:
+        seen.append((position, first, after, carried))
+        return carried or "fresh"
+
+    units = [(0, 2, 0, 0, 1), (2, 5, 0, 0, 2), (5, 6, 0, 0, 3), (6, 8, 0, 0, 3)]
+    walked = walk_statements(units, [0, 10, 20, 30], memo, visit)
+    assert seen == [(0, 0, 2, "v1"), (1, 2, 5, "v2"), (2, 5, 6, "v3"), (3, 6, 8, None)]
+    assert walked.found == [(0, "v1"), (10, "v2"), (20, "v3"), (30, "fresh")]
+    assert carried_values(walked, 4) == ["v1", "v2", "v3", "fresh"]
+    assert memo_of([3, 4], ["a", None]).found == [(3, "a"), (4, None)]
