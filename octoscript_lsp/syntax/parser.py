@@ -24,7 +24,25 @@ from .parse_result import (
     unit_starts_by_offset,
 )
 from .statements import StepMap
-from .tokens import ASSIGNMENT_OPERATORS, RESERVED_WORDS, Kind, Token
+from .tokens import (
+    ASSIGNMENT_OPERATORS,
+    COMMA,
+    END,
+    IDENT,
+    LBRACE,
+    LBRACKET,
+    LPAREN,
+    NEWLINE,
+    NUMBER,
+    OPERATOR,
+    RBRACE,
+    RBRACKET,
+    RESERVED_WORDS,
+    RPAREN,
+    STRING,
+    Kind,
+    Token,
+)
 from .tree import DEFINE, IMPORT, LET_INIT, REFERENCE, Node, SymbolKind
 
 # Python frames per nesting level of the deepest recursion path (a lambda or
@@ -40,8 +58,8 @@ _UNARY_OPERATORS = ("!", "-", "+", "~")
 # token that would make it part of a larger one (operators, calls, indexing).
 # (Tuples: `in` compares enum members by identity; a frozenset would call
 # Enum.__hash__, a Python function.)
-_LONE_OPERANDS = (Kind.IDENT, Kind.NUMBER, Kind.STRING)
-_OPERAND_GOES_ON = (Kind.OPERATOR, Kind.LPAREN, Kind.LBRACKET)
+_LONE_OPERANDS = (IDENT, NUMBER, STRING)
+_OPERAND_GOES_ON = (OPERATOR, LPAREN, LBRACKET)
 _BINARY_PRECEDENCE = {
     "||": 1,
     "&&": 2,
@@ -135,13 +153,13 @@ class _Parser(ControlExpressions):
             self.consume_statement_ends()
         tail_starts = unit_starts_by_offset(tail) if tail is not None else None
         tokens = self.tokens
-        while (first := tokens[self.index]).kind is not Kind.END:
+        while (first := tokens[self.index]).kind is not END:
             if tail_starts is not None and self.adopt_tail(tail, tail_starts, statements):
                 break
             unit_start = self.index
             self.unit_offsets.append(first.start)
             self.runtime_suspect = False
-            if first.kind is Kind.RBRACE:
+            if first.kind is RBRACE:
                 self.report_current(
                     "unexpected `}` at top level", SyntaxCode.UNEXPECTED_CLOSING_BRACE
                 )
@@ -170,7 +188,7 @@ class _Parser(ControlExpressions):
         self.consume_statement_ends()
         tokens = self.tokens
         # `at_end`/`at_kind` inlined: this loop runs once per statement.
-        while (kind := tokens[self.index].kind) is not Kind.END and kind is not Kind.RBRACE:
+        while (kind := tokens[self.index].kind) is not END and kind is not RBRACE:
             before = self.index
             statements.append(self.parse_statement())
             self.end_statement(before)
@@ -182,13 +200,13 @@ class _Parser(ControlExpressions):
         start = opening.start
         if not self.enter_nesting():
             return self.node("error", start)
-        if opening.kind is not Kind.LBRACE:
+        if opening.kind is not LBRACE:
             self.report_current("expected `{` to start a block", SyntaxCode.EXPECTED_TOKEN)
             self.leave_nesting()
             return self.node("error", start)
         self.index += 1
         statements = self.parse_statement_list()
-        if tokens[self.index].kind is Kind.RBRACE:
+        if tokens[self.index].kind is RBRACE:
             self.index += 1
         else:
             self.report_current("expected `}` to close a block", SyntaxCode.EXPECTED_TOKEN)
@@ -198,7 +216,7 @@ class _Parser(ControlExpressions):
     def parse_statement(self) -> Node:
         keyword = self.index
         token = self.tokens[keyword]
-        if token.kind is not Kind.IDENT or token.text not in _STATEMENT_WORDS:
+        if token.kind is not IDENT or token.text not in _STATEMENT_WORDS:
             return self.parse_expression()
         start, word = token.start, token.text
         self.index = keyword + 1  # an identifier is never the END token
@@ -207,9 +225,9 @@ class _Parser(ControlExpressions):
             binding = keyword + 1
             name = tokens[binding]
             if (
-                name.kind is Kind.IDENT
+                name.kind is IDENT
                 and name.text not in RESERVED_WORDS
-                and tokens[binding + 1].kind is Kind.OPERATOR  # after an identifier: at worst END
+                and tokens[binding + 1].kind is OPERATOR  # after an identifier: at worst END
                 and tokens[binding + 1].text == "="
             ):
                 # `let name = value`, nearly every declaration: what
@@ -301,16 +319,16 @@ class _Parser(ControlExpressions):
     def parse_parameter_list(self) -> Node:
         start = self.tokens[self.index].start
         names: list[Node] = []
-        if not self.take_kind(Kind.LPAREN):
+        if not self.take_kind(LPAREN):
             self.report_current("expected `(` after a function name", SyntaxCode.EXPECTED_TOKEN)
             return self.node("params", start, names)
-        if self.take_kind(Kind.RPAREN):
+        if self.take_kind(RPAREN):
             return self.node("params", start, names)
         tokens = self.tokens
         while True:
             parameter = self.index
             token = tokens[parameter]
-            if token.kind is Kind.IDENT and token.text not in RESERVED_WORDS:
+            if token.kind is IDENT and token.text not in RESERVED_WORDS:
                 # `take_plain_ident`, `_name` and `define` inlined: once per parameter.
                 self.index = parameter + 1
                 names.append(Node("name", token.start, token.end, [], parameter))
@@ -320,9 +338,9 @@ class _Parser(ControlExpressions):
             else:
                 self.take_plain_ident("expected a parameter identifier")  # reports
             kind = tokens[self.index].kind  # `take_kind` inlined below: never END
-            if kind is Kind.COMMA:
+            if kind is COMMA:
                 self.index += 1
-                if tokens[self.index].kind is Kind.RPAREN:
+                if tokens[self.index].kind is RPAREN:
                     self.report_current(
                         "trailing commas are not part of the canonical parameter grammar",
                         SyntaxCode.TRAILING_COMMA,
@@ -330,7 +348,7 @@ class _Parser(ControlExpressions):
                     self.advance()
                     return self.node("params", start, names)
                 continue
-            if kind is Kind.RPAREN:
+            if kind is RPAREN:
                 self.index += 1
             else:
                 self.report_current(
@@ -351,14 +369,14 @@ class _Parser(ControlExpressions):
             return self.node("error", start)
         self.nesting += 1
         kind = token.kind
-        if kind is Kind.IDENT and token.text in CONTROL_WORDS:
+        if kind is IDENT and token.text in CONTROL_WORDS:
             result = self.parse_control(token.text, start, keyword)
         elif kind in _LONE_OPERANDS and self.tokens[keyword + 1].kind not in _OPERAND_GOES_ON:
             # A lone name or literal: what every precedence level below
             # `parse_assignment` would hand up unchanged. Names and numbers
             # and strings are made here as `parse_primary` makes them (a
             # third of all expressions are one); it takes the reserved words.
-            if kind is not Kind.IDENT:
+            if kind is not IDENT:
                 self.index = keyword + 1
                 result = Node("literal", start, token.end, [], keyword)
             elif token.text not in RESERVED_WORDS:
@@ -370,15 +388,15 @@ class _Parser(ControlExpressions):
         else:
             # `parse_assignment` and `parse_binary` inlined: most of these are
             # a call, member chain or record with no operator after it.
-            if kind is Kind.OPERATOR and token.text in _UNARY_OPERATORS:
+            if kind is OPERATOR and token.text in _UNARY_OPERATORS:
                 result = self.parse_unary()
             else:
                 result = self.parse_postfix()
             following = self.tokens[self.index]
-            if following.kind is Kind.OPERATOR:
+            if following.kind is OPERATOR:
                 result = self._binary_operations(start, result, 1)
                 following = self.tokens[self.index]
-                if following.kind is Kind.OPERATOR and following.text in ASSIGNMENT_OPERATORS:
+                if following.kind is OPERATOR and following.text in ASSIGNMENT_OPERATORS:
                     result = self._assignments(start, result)
         self.nesting -= 1
         return result
@@ -394,7 +412,7 @@ class _Parser(ControlExpressions):
             and self.tokens[index + 1].kind not in _OPERAND_GOES_ON
             and self.nesting < self.max_nesting  # else the limit's error
         ):
-            if kind is not Kind.IDENT:
+            if kind is not IDENT:
                 self.index = index + 1
                 return Node("literal", token.start, token.end, [], index)
             if token.text not in RESERVED_WORDS:  # nor a control word
@@ -413,7 +431,7 @@ class _Parser(ControlExpressions):
         while True:
             operator = self.index
             token = tokens[operator]
-            if token.kind is not Kind.OPERATOR or token.text not in ASSIGNMENT_OPERATORS:
+            if token.kind is not OPERATOR or token.text not in ASSIGNMENT_OPERATORS:
                 return left
             self.index = operator + 1
             right = self.parse_binary()
@@ -427,11 +445,11 @@ class _Parser(ControlExpressions):
         far fewer Python calls per operand.
         """
         token = self.tokens[self.index]
-        if token.kind is Kind.OPERATOR and token.text in _UNARY_OPERATORS:
+        if token.kind is OPERATOR and token.text in _UNARY_OPERATORS:
             left = self.parse_unary()
         else:
             left = self.parse_postfix()
-        if self.tokens[self.index].kind is not Kind.OPERATOR:
+        if self.tokens[self.index].kind is not OPERATOR:
             return left
         return self._binary_operations(token.start, left, min_precedence)
 
@@ -440,7 +458,7 @@ class _Parser(ControlExpressions):
         tokens = self.tokens
         while True:
             token = tokens[self.index]
-            if token.kind is not Kind.OPERATOR:
+            if token.kind is not OPERATOR:
                 return left
             precedence = _BINARY_PRECEDENCE.get(token.text)
             if precedence is None or precedence < min_precedence:
@@ -458,7 +476,7 @@ class _Parser(ControlExpressions):
     def parse_unary(self) -> Node:
         operator = self.index
         token = self.tokens[operator]
-        if token.kind is Kind.OPERATOR and token.text in _UNARY_OPERATORS:
+        if token.kind is OPERATOR and token.text in _UNARY_OPERATORS:
             self.index = operator + 1
             operand = self.parse_postfix()
             return self.node("unary", token.start, [operand], operator)
@@ -469,50 +487,50 @@ class _Parser(ControlExpressions):
         index = self.index
         token = tokens[index]
         start = token.start
-        if token.kind is Kind.IDENT and token.text not in RESERVED_WORDS:
+        if token.kind is IDENT and token.text not in RESERVED_WORDS:
             # A name, as `parse_primary` makes it: most chains start with one.
             self.index = index + 1
             self.events.append((REFERENCE, index))
             node = Node("name", start, token.end, [], index)
-        elif token.kind is Kind.LBRACE:
+        elif token.kind is LBRACE:
             node = self.parse_record()  # as `parse_primary` would
         else:
             node = self.parse_primary()
         while True:
             token = tokens[self.index]
             kind = token.kind
-            if kind is Kind.OPERATOR:
+            if kind is OPERATOR:
                 if token.text != ".":
                     return node
                 # `take_op` and `take_plain_ident` inlined for `a.b.c` chains.
                 member = self.index + 1
                 name = tokens[member]  # after an operator: at worst END
-                if name.kind is Kind.IDENT and name.text not in RESERVED_WORDS:
+                if name.kind is IDENT and name.text not in RESERVED_WORDS:
                     self.index = member + 1
                     node = Node("member", start, name.end, [node], member)
                 else:
                     self.index = member
                     self.take_plain_ident("expected an identifier after `.`")  # reports
                     node = self.node("member", start, [node], -1)
-            elif kind is Kind.LPAREN:  # a call
+            elif kind is LPAREN:  # a call
                 open_paren = self.index
                 self.index = open_paren + 1
                 arguments = self._comma_list(
-                    Kind.RPAREN, "call", "expected `,` or `)` after a call argument"
+                    RPAREN, "call", "expected `,` or `)` after a call argument"
                 )
                 end = tokens[self.index - 1].end
                 node = Node("call", start, end, [node, *arguments], open_paren)
-            elif kind is Kind.LBRACKET:
+            elif kind is LBRACKET:
                 self.advance()
                 children = [node]
-                if self.at_kind(Kind.RBRACKET):
+                if self.at_kind(RBRACKET):
                     self.report_current(
                         "expected an index expression between `[` and `]`",
                         SyntaxCode.EXPECTED_EXPRESSION,
                     )
                 else:
                     children.append(self.parse_expression())
-                if not self.take_kind(Kind.RBRACKET):
+                if not self.take_kind(RBRACKET):
                     self.report_current(
                         "expected `]` after an index expression", SyntaxCode.EXPECTED_TOKEN
                     )
@@ -531,7 +549,7 @@ class _Parser(ControlExpressions):
         while True:
             items.append(self._operand_or_expression())
             kind = tokens[self.index].kind
-            if kind is Kind.COMMA:
+            if kind is COMMA:
                 self.index += 1
                 if tokens[self.index].kind is close:
                     self.report_current(
@@ -553,10 +571,10 @@ class _Parser(ControlExpressions):
         start = token.start
         kind = token.kind
         # A literal or name is one token, never END: it ends where the token does.
-        if kind is Kind.NUMBER or kind is Kind.STRING:
+        if kind is NUMBER or kind is STRING:
             self.index = index + 1
             return Node("literal", start, token.end, [], index)
-        if kind is Kind.IDENT:
+        if kind is IDENT:
             if token.text in _LITERAL_WORDS:
                 self.index = index + 1
                 return Node("literal", start, token.end, [], index)
@@ -569,23 +587,23 @@ class _Parser(ControlExpressions):
             )
             self.advance()
             return self.node("error", start, [], index)
-        if kind is Kind.LBRACKET:
+        if kind is LBRACKET:
             self.advance()
             items = self._comma_list(
-                Kind.RBRACKET, "array", "expected `,` or `]` after an array element"
+                RBRACKET, "array", "expected `,` or `]` after an array element"
             )
             return self.node("array", start, items, index)
-        if kind is Kind.LBRACE:
+        if kind is LBRACE:
             return self.parse_record()
-        if kind is Kind.LPAREN:
+        if kind is LPAREN:
             self.advance()
             inner = self.parse_expression()
-            if not self.take_kind(Kind.RPAREN):
+            if not self.take_kind(RPAREN):
                 self.report_current(
                     "expected `)` after a parenthesized expression", SyntaxCode.EXPECTED_TOKEN
                 )
             return self.node("paren", start, [inner], index)
-        if kind is Kind.OPERATOR and token.text in ("|", "||"):
+        if kind is OPERATOR and token.text in ("|", "||"):
             return self.parse_lambda()
         self.report_current("expected an expression", SyntaxCode.EXPECTED_EXPRESSION)
         if not self.at_end():
@@ -601,16 +619,16 @@ class _Parser(ControlExpressions):
         self.index = opening + 1
         self.consume_newlines()
         members: list[Node] = []
-        if tokens[self.index].kind is Kind.RBRACE:
+        if tokens[self.index].kind is RBRACE:
             self.index += 1
             return self.node("record", start, members, opening)
         while True:
             key = self.index
             member_start = tokens[key].start
             if (
-                tokens[key].kind is Kind.IDENT
+                tokens[key].kind is IDENT
                 and tokens[key].text not in RESERVED_WORDS
-                and tokens[key + 1].kind is Kind.OPERATOR  # after an identifier: at worst END
+                and tokens[key + 1].kind is OPERATOR  # after an identifier: at worst END
                 and tokens[key + 1].text == ":"
             ):
                 # `key: value`: the member checks below, inlined.
@@ -623,10 +641,10 @@ class _Parser(ControlExpressions):
                 return self.node("record", start, members, opening)
             # The separator checks inlined: they run once per member.
             kind = tokens[self.index].kind
-            if kind is Kind.COMMA:
+            if kind is COMMA:
                 self.index += 1
                 self.consume_newlines()
-                if tokens[self.index].kind is Kind.RBRACE:
+                if tokens[self.index].kind is RBRACE:
                     self.report_current(
                         "trailing commas are not part of the canonical record grammar",
                         SyntaxCode.TRAILING_COMMA,
@@ -634,12 +652,12 @@ class _Parser(ControlExpressions):
                     self.advance()
                     return self.node("record", start, members, opening)
                 continue
-            if kind is Kind.NEWLINE:
+            if kind is NEWLINE:
                 self.consume_newlines()
-                if self.take_kind(Kind.RBRACE):
+                if self.take_kind(RBRACE):
                     return self.node("record", start, members, opening)
                 continue
-            if kind is Kind.RBRACE:
+            if kind is RBRACE:
                 self.index += 1
                 return Node("record", start, tokens[self.index - 1].end, members, opening)
             self.report_current(
@@ -673,7 +691,7 @@ class _Parser(ControlExpressions):
         if parameter is not None:
             params.append(self._name(parameter))
             self.define(parameter, SymbolKind.LAMBDA_PARAMETER)
-        while self.take_kind(Kind.COMMA):
+        while self.take_kind(COMMA):
             parameter = self.take_plain_ident("expected a lambda parameter identifier after `,`")
             if parameter is not None:
                 params.append(self._name(parameter))
