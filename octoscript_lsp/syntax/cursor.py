@@ -153,6 +153,10 @@ class ParserCursor:
             end = start
         return Node(kind, start, end, children if children is not None else [], token)
 
+    def _name(self, index: int) -> Node:
+        token = self.tokens[index]
+        return Node("name", token.start, token.end, [], index)
+
     # ---------------------------------------------------------------- reports
 
     def report(self, offset: int, message: str, code: SyntaxCode) -> None:
