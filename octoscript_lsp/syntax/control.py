@@ -6,7 +6,7 @@ from __future__ import annotations
 from .codes import SyntaxCode
 from .cursor import ParserCursor
 from .tokens import COMMA, IDENT, LBRACE, RBRACE
-from .tree import Node, SymbolKind
+from .tree import SYMBOL_LOOP_BINDING, Node
 
 # Statement words after which a try block's last statement gives no value.
 _NON_VALUE_TRY_TAIL = frozenset(
@@ -204,7 +204,7 @@ class ControlExpressions(ParserCursor):
             iterable = self.parse_condition_or_iterable("for")
         self.push_scope()
         for binding in bindings:
-            self.define(binding, SymbolKind.LOOP_BINDING)
+            self.define(binding, SYMBOL_LOOP_BINDING)
         body = self.parse_block()
         self.pop_scope()
         return self.node("for", start, [*names, iterable, body], keyword)

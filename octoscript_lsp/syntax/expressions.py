@@ -29,7 +29,7 @@ from .tokens import (
     STRING,
     Kind,
 )
-from .tree import REFERENCE, Node, SymbolKind, new_node
+from .tree import REFERENCE, SYMBOL_LAMBDA_PARAMETER, Node, new_node
 
 _LITERAL_WORDS = frozenset({"true", "false", "nil"})
 _UNARY_OPERATORS = ("!", "-", "+", "~")
@@ -466,12 +466,12 @@ class ExpressionRules(ControlExpressions):
         parameter = self.take_plain_ident("expected a lambda parameter identifier")
         if parameter is not None:
             params.append(self._name(parameter))
-            self.define(parameter, SymbolKind.LAMBDA_PARAMETER)
+            self.define(parameter, SYMBOL_LAMBDA_PARAMETER)
         while self.take_kind(COMMA):
             parameter = self.take_plain_ident("expected a lambda parameter identifier after `,`")
             if parameter is not None:
                 params.append(self._name(parameter))
-                self.define(parameter, SymbolKind.LAMBDA_PARAMETER)
+                self.define(parameter, SYMBOL_LAMBDA_PARAMETER)
         param_node = self.node("params", start, params)
         if not self.take_op("|"):
             self.report_current("expected `|` after lambda parameters", SyntaxCode.EXPECTED_TOKEN)

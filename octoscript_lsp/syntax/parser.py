@@ -35,7 +35,17 @@ from .tokens import (
     RPAREN,
     Token,
 )
-from .tree import DEFINE, IMPORT, LET_INIT, Node, SymbolKind, new_node
+from .tree import (
+    DEFINE,
+    IMPORT,
+    LET_INIT,
+    SYMBOL_FUNCTION,
+    SYMBOL_IMPORT,
+    SYMBOL_LET,
+    SYMBOL_PARAMETER,
+    Node,
+    new_node,
+)
 
 # Python frames per nesting level of the deepest recursion path (a lambda or
 # call argument takes 19: expression, assignment, six precedence levels of two
@@ -217,7 +227,7 @@ class _Parser(ExpressionRules):
                 made.token = binding
                 children = [made, self.parse_expression()]
                 self.events.append((LET_INIT, binding, binding + 2))
-                self.events.append((DEFINE, binding, SymbolKind.LET, tokens[self.index].start))
+                self.events.append((DEFINE, binding, SYMBOL_LET, tokens[self.index].start))
                 made = new_node(Node)
                 made.kind = "let"
                 made.start = start
@@ -261,7 +271,7 @@ class _Parser(ExpressionRules):
         if binding is not None:
             if self.at_import_statement_end():
                 self.events.append((IMPORT, tuple(path), path_start, path_end, binding))
-            self.define(binding, SymbolKind.IMPORT)
+            self.define(binding, SYMBOL_IMPORT)
         return segments
 
     def _segment(self, index: int) -> Node:
@@ -285,13 +295,13 @@ class _Parser(ExpressionRules):
         if binding is not None:
             if initializer >= 0:
                 self.events.append((LET_INIT, binding, initializer))
-            self.define(binding, SymbolKind.LET)
+            self.define(binding, SYMBOL_LET)
         return self.node("let", start, children, binding if binding is not None else keyword)
 
     def parse_function_declaration(self, start: int, keyword: int) -> Node:
         binding = self.take_plain_ident("expected a function identifier after `fn`")
         if binding is not None:
-            self.define(binding, SymbolKind.FUNCTION)
+            self.define(binding, SYMBOL_FUNCTION)
         self.push_scope()
         params = self.parse_parameter_list()
         body = self.parse_block()
@@ -322,7 +332,7 @@ class _Parser(ExpressionRules):
                 made.token = parameter
                 names.append(made)
                 self.events.append(
-                    (DEFINE, parameter, SymbolKind.PARAMETER, tokens[parameter + 1].start)
+                    (DEFINE, parameter, SYMBOL_PARAMETER, tokens[parameter + 1].start)
                 )
             else:
                 self.take_plain_ident("expected a parameter identifier")  # reports

@@ -21,6 +21,16 @@ class SymbolKind(Enum):
     LOOP_BINDING = "loop binding"
 
 
+# The kinds a declaration records, as module constants: a read through the
+# class goes through EnumType.__getattr__ on CPython 3.11 (see tokens.IDENT).
+SYMBOL_IMPORT = SymbolKind.IMPORT
+SYMBOL_FUNCTION = SymbolKind.FUNCTION
+SYMBOL_LET = SymbolKind.LET
+SYMBOL_PARAMETER = SymbolKind.PARAMETER
+SYMBOL_LAMBDA_PARAMETER = SymbolKind.LAMBDA_PARAMETER
+SYMBOL_LOOP_BINDING = SymbolKind.LOOP_BINDING
+
+
 @dataclass(slots=True)
 class Node:
     kind: str
