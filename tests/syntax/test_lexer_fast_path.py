@@ -60,12 +60,13 @@ CHECKED = settings(max_examples=300, deadline=None, suppress_health_check=[Healt
 
 @contextmanager
 def character_level() -> Iterator[None]:
-    saved = lexer._COMMON
-    lexer._COMMON = NEVER
+    # Both fast paths off: the one-token scanner and the whole-text cut.
+    saved = lexer._COMMON, lexer._COMMON_SPLIT
+    lexer._COMMON = lexer._COMMON_SPLIT = NEVER
     try:
         yield
     finally:
-        lexer._COMMON = saved
+        lexer._COMMON, lexer._COMMON_SPLIT = saved
 
 
 def reference(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
@@ -225,3 +226,110 @@ def test_comments_do_not_count_against_the_budget():
     ]
     assert result.comments == [(2, 8), (9, 15), (18, 29)]
     assert result.token_limit_offset == 30
+
+
+# ---------------------------------------------------------------- the whole-text cut
+
+# Texts of common tokens only (bad operators and one-line comments included),
+# which `_lex_whole_text` takes at once.
+COMMON_FRAGMENTS = [
+    "let",
+    "x",
+    "_z9",
+    "true",
+    "1",
+    "2.5",
+    "1e9",
+    "2.5E-3",
+    '"text"',
+    '"a\\nb\\t\\"\\\\"',
+    "=",
+    "==",
+    "+=",
+    ".",
+    "/",
+    "/=",
+    "=>",
+    "??",
+    "+/",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    ";",
+    "\n",
+    "\r\n",
+    "\t",
+    "\f",
+    "// note",
+    "/* a */",
+    "/**/",
+]
+COMMON_SOUP = st.lists(st.sampled_from(COMMON_FRAGMENTS), max_size=120)
+
+
+def _whole_text(source: str, pos: int = 0, max_tokens: int = MAX_SYNTAX_TOKENS):
+    """What `_lex_whole_text` does from `pos`: (taken, tokens, diagnostics, comments)."""
+    sink = lexer.DiagnosticSink()
+    out = lexer._TokenBuffer(max_tokens, sink, [])
+    comments: list[tuple[int, int]] = []
+    taken = lexer._lex_whole_text(source, pos, out, comments)
+    return taken, out.tokens, sink.items, comments
+
+
+@CHECKED
+@given(COMMON_SOUP, st.sampled_from(["", " ", "\n"]), BUDGETS)
+def test_common_text_is_cut_at_once_as_the_scanners_lex_it(parts, separator, budget):
+    source = separator.join(parts)
+    assert_lexes_as_reference(source, budget)
+    taken, tokens, diagnostics, comments = _whole_text(source, 0, budget)
+    if taken:
+        result = reference(source, budget)
+        assert tokens == list(result.tokens)[:-1]
+        assert (diagnostics, comments) == (result.diagnostics, result.comments)
+
+
+def test_a_generated_program_is_cut_at_once():
+    source = (
+        "use mod.tool\n"
+        "fn step(left, right) {\n"
+        "    let total = math.max(left, right) + 1 // the larger\n"
+        '    let record = {name: "n", inner: {count: 2, flag: true}}\n'
+        "    if total > 10 { total += record.inner.count }\n"
+        "    return total\n"
+        "}\n"
+    ) * 3
+    taken, tokens, diagnostics, comments = _whole_text(source)
+    assert taken
+    assert tokens == list(reference(source).tokens)[:-1]
+    # From an offset too (relexing to the end of an edited text), at that offset.
+    start = source.index("fn step")
+    taken, tokens, _, _ = _whole_text(source, start)
+    assert taken
+    assert tokens[0] == Token(Kind.IDENT, "fn", start, start + 2)
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "a /* one\ntwo */ b",  # a block comment over lines: its line breaks are tokens
+        "a /* * */ b",
+        '"\\u0041"',
+        "'a'",
+        "a\rb",  # a bare CR
+        "a # b",
+        "1e5x",
+        "x\u00e9",
+    ],
+)
+def test_text_with_anything_else_is_left_to_the_scanners(source: str):
+    assert _whole_text(source) == (False, [], [], [])
+    assert_lexes_as_reference(source)
+
+
+def test_a_text_the_budget_may_not_hold_is_left_to_the_scanners():
+    assert _whole_text("a b c", 0, 2) == (False, [], [], [])
+    assert _whole_text("a b c", 0, 3)[0]
