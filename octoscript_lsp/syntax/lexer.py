@@ -399,11 +399,12 @@ def _lex(
     resync: _Resync | None,
 ) -> None:
     """Lex from `pos` to the end of the text, or until the old stream's tail
-    is adopted. Runs of common tokens come from the `_COMMON` scanner; where
-    it does not match, `_scan_rare` takes one construct."""
-    if resync is None and _lex_whole_text(source, pos, out, comments):
-        return
+    is adopted. A lex to the end takes what it can at once
+    (`_lex_whole_text`); runs of common tokens come from the `_COMMON`
+    scanner; where it does not match, `_scan_rare` takes one construct."""
     length = len(source)
+    if resync is None:
+        pos = _lex_whole_text(source, pos, out, comments)
     sink = out.sink
     tokens = out.tokens
     keep, room = tokens.append, out.room
@@ -489,10 +490,11 @@ def _has_rare_construct(text: str) -> bool:
 
 def _lex_whole_text(
     source: str, pos: int, out: _TokenBuffer, comments: list[tuple[int, int]]
-) -> bool:
-    """Lex from `pos` to the end at once, if that is common tokens and
-    horizontal space only, within the token budget; else emit nothing and
-    return False.
+) -> int:
+    """Lex from `pos` at once, if the text from there is common tokens and
+    horizontal space only, as far as the token budget surely holds; return
+    where `_lex`'s one-token scanner goes on (the end of the text when all
+    is done, `pos` when nothing is).
 
     `_COMMON_SPLIT.split` cuts the text in C. When every piece between two
     tokens is horizontal space, `_lex` would match the very same tokens one
@@ -502,10 +504,16 @@ def _lex_whole_text(
     """
     rest = source[pos:] if pos else source
     if _has_rare_construct(rest):
-        return False  # the check below would fail after cutting the whole text
+        return pos  # the check below would fail after cutting the whole text
     parts = _COMMON_SPLIT.split(rest)
-    if len(parts) // 2 > out.room - len(out.tokens) or "".join(parts[0::2]).strip(" \t\f"):
-        return False  # the budget may run out, or something else is in the text
+    if "".join(parts[0::2]).strip(" \t\f"):
+        return pos  # something else is in the text
+    pairs = len(parts) // 2
+    # Each pair makes at most one token: this many surely fit the budget.
+    # Past them (a text over the budget) the scanner goes on, and reports.
+    fitting = max(min(pairs, out.room - len(out.tokens)), 0)
+    if fitting < pairs:
+        parts = parts[: 2 * fitting]
     sink, append = out.sink, out.tokens.append
     kinds, canonical = _KIND_BY_FIRST, CANONICAL_OPERATORS
     new, token_type = object.__new__, Token
@@ -531,7 +539,7 @@ def _lex_whole_text(
         token.start = start
         token.end = pos
         append(token)
-    return True
+    return pos if fitting < pairs else len(source)
 
 
 def _scan_rare(

@@ -272,12 +272,13 @@ COMMON_SOUP = st.lists(st.sampled_from(COMMON_FRAGMENTS), max_size=120)
 
 
 def _whole_text(source: str, pos: int = 0, max_tokens: int = MAX_SYNTAX_TOKENS):
-    """What `_lex_whole_text` does from `pos`: (taken, tokens, diagnostics, comments)."""
+    """What `_lex_whole_text` does from `pos`: (where the scanner goes on,
+    tokens, diagnostics, comments)."""
     sink = lexer.DiagnosticSink()
     out = lexer._TokenBuffer(max_tokens, sink, [])
     comments: list[tuple[int, int]] = []
-    taken = lexer._lex_whole_text(source, pos, out, comments)
-    return taken, out.tokens, sink.items, comments
+    until = lexer._lex_whole_text(source, pos, out, comments)
+    return until, out.tokens, sink.items, comments
 
 
 @CHECKED
@@ -285,11 +286,11 @@ def _whole_text(source: str, pos: int = 0, max_tokens: int = MAX_SYNTAX_TOKENS):
 def test_common_text_is_cut_at_once_as_the_scanners_lex_it(parts, separator, budget):
     source = separator.join(parts)
     assert_lexes_as_reference(source, budget)
-    taken, tokens, diagnostics, comments = _whole_text(source, 0, budget)
-    if taken:
-        result = reference(source, budget)
-        assert tokens == list(result.tokens)[:-1]
-        assert (diagnostics, comments) == (result.diagnostics, result.comments)
+    until, tokens, diagnostics, comments = _whole_text(source, 0, budget)
+    # What it took is what the scanners make of the text up to there.
+    result = reference(source[:until], budget)
+    assert tokens == list(result.tokens)[:-1]
+    assert (diagnostics, comments) == (result.diagnostics, result.comments)
 
 
 def test_a_generated_program_is_cut_at_once():
@@ -302,13 +303,15 @@ def test_a_generated_program_is_cut_at_once():
         "    return total\n"
         "}\n"
     ) * 3
-    taken, tokens, diagnostics, comments = _whole_text(source)
-    assert taken
-    assert tokens == list(reference(source).tokens)[:-1]
+    until, tokens, diagnostics, comments = _whole_text(source)
+    assert until == len(source)
+    result = reference(source)
+    assert tokens == list(result.tokens)[:-1]
+    assert (diagnostics, comments) == ([], result.comments) != ([], [])
     # From an offset too (relexing to the end of an edited text), at that offset.
     start = source.index("fn step")
-    taken, tokens, _, _ = _whole_text(source, start)
-    assert taken
+    until, tokens, _, _ = _whole_text(source, start)
+    assert until == len(source)
     assert tokens[0] == Token(Kind.IDENT, "fn", start, start + 2)
 
 
@@ -326,10 +329,18 @@ def test_a_generated_program_is_cut_at_once():
     ],
 )
 def test_text_with_anything_else_is_left_to_the_scanners(source: str):
-    assert _whole_text(source) == (False, [], [], [])
+    assert _whole_text(source) == (0, [], [], [])
+    assert _whole_text(f"x {source}", 2) == (2, [], [], [])
     assert_lexes_as_reference(source)
 
 
-def test_a_text_the_budget_may_not_hold_is_left_to_the_scanners():
-    assert _whole_text("a b c", 0, 2) == (False, [], [], [])
-    assert _whole_text("a b c", 0, 3)[0]
+def test_over_the_budget_the_cut_takes_what_surely_fits():
+    # Each piece makes at most one token: two pieces (a comment among them),
+    # then the scanner goes on from the end of the second and reports the limit.
+    until, tokens, _, comments = _whole_text("a // c\nb c d", 0, 2)
+    assert until == 6
+    assert [token.text for token in tokens] == ["a"]
+    assert comments == [(2, 6)]
+    assert _whole_text("a b c", 0, 3)[0] == 5
+    assert _whole_text("a b c", 0, 0) == (0, [], [], [])
+    assert_lexes_as_reference("a // c\nb c d", 2)
