@@ -114,8 +114,9 @@ class ExpressionRules(ControlExpressions):
         return result
 
     def _operand_or_expression(self) -> Node:
-        """`parse_expression`, with a name, number or string that ends the
-        expression made here: call arguments and record values mostly are one."""
+        """`parse_expression`, with a name, number, string or `true`, `false`,
+        `nil` that ends the expression made here: call arguments and record
+        values mostly are one."""
         index = self.index
         token = self.tokens[index]
         kind = token.kind
@@ -124,7 +125,7 @@ class ExpressionRules(ControlExpressions):
             and self.tokens[index + 1].kind not in _OPERAND_GOES_ON
             and self.nesting < self.max_nesting  # else the limit's error
         ):
-            if kind is not IDENT:
+            if kind is not IDENT or token.text in _LITERAL_WORDS:
                 self.index = index + 1
                 made = new_node(Node)
                 made.kind = "literal"
