@@ -1,6 +1,6 @@
-"""The parser's fast paths (syntax/parser.py): the shapes they take and the
-edge cases where they must step aside, pinned as trees, scope events and
-diagnostics.
+"""The parser's fast paths (syntax/parser.py, syntax/expressions.py): the
+shapes they take and the edge cases where they must step aside, pinned as
+trees, scope events and diagnostics.
 
 A fast path makes a `let name = value` declaration, a lone name or literal, a
 member chain, a call, a record field or a parameter without the general
