@@ -15,7 +15,7 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat, starmap
+from itertools import compress, count, repeat, starmap
 
 from ..limits import MAX_SYNTAX_TOKENS
 from .codes import SyntaxCode
@@ -105,6 +105,11 @@ _KIND_BY_FIRST = {
     **dict.fromkeys(OPERATOR_CHARS, OPERATOR),
 }
 _COMMENT_OPENERS = ("//", "/*")
+# Characters `_lex_whole_text` cuts at once, up to the next line feed: a few
+# hundred lines, so cutting a stretch the scanners then take costs little.
+_CUT_CHARS = 8192
+# `str.strip`'s argument for every piece between two tokens (endless, stateless).
+_SPACES = repeat(" \t\f")
 
 # Takes the tokens past the budget and keeps none of them.
 _DROP = deque(maxlen=0).append
@@ -478,68 +483,80 @@ def _lex(
 
 def _has_rare_construct(text: str) -> bool:
     """Whether `text` holds a construct `_COMMON` leaves to the scanners
-    that a valid text may well hold: a single quote, a unicode escape, a
-    block comment over lines or with a `*` inside. (One-character tests
-    first: `in` finds one character at memchr speed, two ~20 times slower.)"""
-    return (
-        "'" in text
-        or ("\\" in text and "\\u" in text)
-        or ("*" in text and "/*" in text and _RARE_BLOCK_COMMENT.search(text) is not None)
+    that valid text may well hold near its start: a unicode escape, a block
+    comment over lines or with a `*` inside (a file's header comment).
+    (One-character tests first: `in` finds one character at memchr speed,
+    two ~20 times slower.)"""
+    return ("\\" in text and "\\u" in text) or (
+        "*" in text and "/*" in text and _RARE_BLOCK_COMMENT.search(text) is not None
     )
 
 
 def _lex_whole_text(
     source: str, pos: int, out: _TokenBuffer, comments: list[tuple[int, int]]
 ) -> int:
-    """Lex from `pos` at once, if the text from there is common tokens and
-    horizontal space only, as far as the token budget surely holds; return
+    """Lex from `pos` at once the common tokens up to the first other
+    thing in the text, as far as the token budget surely holds; return
     where `_lex`'s one-token scanner goes on (the end of the text when all
     is done, `pos` when nothing is).
 
-    `_COMMON_SPLIT.split` cuts the text in C. When every piece between two
-    tokens is horizontal space, `_lex` would match the very same tokens one
-    by one: no common token starts with horizontal space and the
-    alternatives are tried in the same order. What is left per token is a
-    few operations in Python, without a match object (~10% of a first lex).
+    `_COMMON_SPLIT.split` cuts the text in C, a stretch of whole lines
+    (`_CUT_CHARS`) at a time. While every piece between two tokens is
+    horizontal space, `_lex` would match the very same tokens one by one:
+    no common token starts with horizontal space and the alternatives are
+    tried in the same order; and a stretch that is all common tokens ends
+    with a newline token, where the next starts in the initial state. What
+    is left per token is a few operations in Python, without a match object
+    (~20% of a first lex). Cutting a stretch the scanner then takes over is
+    the most that is wasted.
     """
-    rest = source[pos:] if pos else source
-    if _has_rare_construct(rest):
-        return pos  # the check below would fail after cutting the whole text
-    parts = _COMMON_SPLIT.split(rest)
-    if "".join(parts[0::2]).strip(" \t\f"):
-        return pos  # something else is in the text
-    pairs = len(parts) // 2
-    # Each pair makes at most one token: this many surely fit the budget.
-    # Past them (a text over the budget) the scanner goes on, and reports.
-    fitting = max(min(pairs, out.room - len(out.tokens)), 0)
-    if fitting < pairs:
-        parts = parts[: 2 * fitting]
+    length = len(source)
     sink, append = out.sink, out.tokens.append
     kinds, canonical = _KIND_BY_FIRST, CANONICAL_OPERATORS
     new, token_type = object.__new__, Token
     number, string, operator_kind = NUMBER, STRING, OPERATOR
-    pieces = iter(parts)
-    # (space, token) pairs; the space after the last token is left over.
-    for space, text in zip(pieces, pieces, strict=False):
-        start = pos + len(space)
-        pos = start + len(text)
-        kind = kinds[text[0]]
-        if kind is operator_kind:
-            if text not in canonical:
-                if text[:2] in _COMMENT_OPENERS:
-                    comments.append((start, pos))
-                else:
-                    _report_operator(text, start, sink)
-                continue
-        elif kind is number or kind is string:
-            text = ""
-        token = new(token_type)
-        token.kind = kind
-        token.text = text
-        token.start = start
-        token.end = pos
-        append(token)
-    return pos if fitting < pairs else len(source)
+    while pos < length:
+        stop = source.find("\n", pos + _CUT_CHARS) + 1 or length
+        stretch = source[pos:stop]
+        if _has_rare_construct(stretch):
+            return pos  # cutting would stop there
+        parts = _COMMON_SPLIT.split(stretch)
+        spaces = parts[0::2]
+        pairs = len(spaces) - 1
+        clean = not "".join(spaces).strip(" \t\f")
+        # Something else in a space (an error, mostly): the tokens before it
+        # are the scanner's, which goes on from there. Its index, found in C.
+        usable = pairs if clean else next(compress(count(), map(str.strip, spaces, _SPACES)))
+        # Each pair makes at most one token: this many surely fit the budget.
+        # Past them (a text over the budget) the scanner goes on, and reports.
+        fitting = max(min(usable, out.room - len(out.tokens)), 0)
+        if fitting < pairs:
+            parts = parts[: 2 * fitting]
+        pieces = iter(parts)
+        # (space, token) pairs; the space after the last token is left over.
+        for space, text in zip(pieces, pieces, strict=False):
+            start = pos + len(space)
+            pos = start + len(text)
+            kind = kinds[text[0]]
+            if kind is operator_kind:
+                if text not in canonical:
+                    if text[:2] in _COMMENT_OPENERS:
+                        comments.append((start, pos))
+                    else:
+                        _report_operator(text, start, sink)
+                    continue
+            elif kind is number or kind is string:
+                text = ""
+            token = new(token_type)
+            token.kind = kind
+            token.text = text
+            token.start = start
+            token.end = pos
+            append(token)
+        if not clean or fitting < pairs:
+            return pos
+        pos = stop
+    return pos
 
 
 def _scan_rare(

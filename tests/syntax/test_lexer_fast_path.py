@@ -293,6 +293,39 @@ def test_common_text_is_cut_at_once_as_the_scanners_lex_it(parts, separator, bud
     assert (diagnostics, comments) == (result.diagnostics, result.comments)
 
 
+@CHECKED
+@given(SOUP, st.sampled_from(["", " ", "\n"]), BUDGETS)
+def test_what_the_cut_takes_is_what_the_scanners_make_of_the_text_before(parts, separator, budget):
+    source = separator.join(parts)
+    until, tokens, diagnostics, comments = _whole_text(source, 0, budget)
+    result = reference(source[:until], budget)
+    assert tokens == list(result.tokens)[:-1]
+    assert (diagnostics, comments) == (result.diagnostics, result.comments)
+
+
+@CHECKED
+@given(
+    st.lists(st.sampled_from(COMMON_FRAGMENTS + FRAGMENTS), max_size=120),
+    st.sampled_from(["", " ", "\n"]),
+    BUDGETS,
+    st.sampled_from([0, 1, 7, 40]),
+)
+def test_stretch_by_stretch_the_cut_lexes_as_the_scanners(parts, separator, budget, stretch):
+    # Short stretches: a text is cut a few lines at a time, stopping at the
+    # first stretch with anything else in it.
+    source = separator.join(parts)
+    saved = lexer._CUT_CHARS
+    lexer._CUT_CHARS = stretch
+    try:
+        assert_lexes_as_reference(source, budget)
+        until, tokens, diagnostics, comments = _whole_text(source, 0, budget)
+    finally:
+        lexer._CUT_CHARS = saved
+    result = reference(source[:until], budget)
+    assert tokens == list(result.tokens)[:-1]
+    assert (diagnostics, comments) == (result.diagnostics, result.comments)
+
+
 def test_a_generated_program_is_cut_at_once():
     source = (
         "use mod.tool\n"
@@ -320,18 +353,37 @@ def test_a_generated_program_is_cut_at_once():
     [
         "a /* one\ntwo */ b",  # a block comment over lines: its line breaks are tokens
         "a /* * */ b",
-        '"\\u0041"',
-        "'a'",
-        "a\rb",  # a bare CR
-        "a # b",
-        "1e5x",
-        "x\u00e9",
+        'a "\\u0041"',
     ],
 )
-def test_text_with_anything_else_is_left_to_the_scanners(source: str):
+def test_a_text_with_a_construct_valid_text_may_hold_is_not_cut(source: str):
+    # Cutting would stop at it: a file's header comment would leave it all.
     assert _whole_text(source) == (0, [], [], [])
     assert _whole_text(f"x {source}", 2) == (2, [], [], [])
     assert_lexes_as_reference(source)
+
+
+@pytest.mark.parametrize(
+    ("source", "until"),
+    [
+        ("a b 'c' d", 3),  # a single-quoted string
+        ("a\rb", 1),  # a bare CR
+        ("a # b", 1),
+        ("a = 1e5x", 3),
+        ("x\u00e9 y", 1),
+        ("a b #", 3),  # only the space after the last token
+        ("// don't\na '", 10),  # a quote in a comment is the comment's
+    ],
+)
+def test_the_cut_stops_where_anything_else_starts(source: str, until: int):
+    # The tokens before it are the scanners'; they go on from there.
+    found, tokens, diagnostics, comments = _whole_text(source)
+    assert found == until
+    result = reference(source[:until])
+    assert tokens == list(result.tokens)[:-1]
+    assert (diagnostics, comments) == (result.diagnostics, result.comments)
+    assert_lexes_as_reference(source)
+    assert_lexes_as_reference(source, 2)
 
 
 def test_over_the_budget_the_cut_takes_what_surely_fits():
