@@ -404,12 +404,15 @@ def _lex(
     resync: _Resync | None,
 ) -> None:
     """Lex from `pos` to the end of the text, or until the old stream's tail
-    is adopted. A lex to the end takes what it can at once
+    is adopted. A lex to the end cuts what it can at once
     (`_lex_whole_text`); runs of common tokens come from the `_COMMON`
     scanner; where it does not match, `_scan_rare` takes one construct."""
     length = len(source)
-    if resync is None:
-        pos = _lex_whole_text(source, pos, out, comments)
+    # Where to cut again. Past a stretch the cut left to the scanner it waits
+    # for the stretch's end, one stretch longer for each such stretch in a
+    # row: a text with something else all over is cut only now and then.
+    cut_at = pos if resync is None else length + 1
+    misses = 0
     sink = out.sink
     tokens = out.tokens
     keep, room = tokens.append, out.room
@@ -423,6 +426,11 @@ def _lex(
     number, string = Kind.NUMBER, Kind.STRING
     endless = repeat(())
     while pos < length:
+        if pos >= cut_at:
+            pos, stop, progressed = _lex_whole_text(source, pos, out, comments)
+            misses = 0 if progressed else misses + 1
+            cut_at = stop + misses * _CUT_CHARS
+            continue
         free = room - len(tokens)
         if free >= length - pos:
             # Every token takes at least one character: the budget holds to the end.
@@ -479,6 +487,8 @@ def _lex(
             token.start = start
             token.end = pos
             append(token)
+            if kind is newline and pos >= cut_at:
+                break  # between two lines: cut again
 
 
 def _has_rare_construct(text: str) -> bool:
@@ -494,11 +504,13 @@ def _has_rare_construct(text: str) -> bool:
 
 def _lex_whole_text(
     source: str, pos: int, out: _TokenBuffer, comments: list[tuple[int, int]]
-) -> int:
+) -> tuple[int, int, bool]:
     """Lex from `pos` at once the common tokens up to the first other
-    thing in the text, as far as the token budget surely holds; return
+    thing in the text, as far as the token budget surely holds. Returns
     where `_lex`'s one-token scanner goes on (the end of the text when all
-    is done, `pos` when nothing is).
+    is done), where the stretch it stopped in ends (past the text's end
+    when the budget stopped it: no cutting again) and whether it took a
+    whole stretch before stopping.
 
     `_COMMON_SPLIT.split` cuts the text in C, a stretch of whole lines
     (`_CUT_CHARS`) at a time. While every piece between two tokens is
@@ -508,18 +520,19 @@ def _lex_whole_text(
     with a newline token, where the next starts in the initial state. What
     is left per token is a few operations in Python, without a match object
     (~20% of a first lex). Cutting a stretch the scanner then takes over is
-    the most that is wasted.
+    the most that is wasted at each stop (and `_lex` spaces out the tries).
     """
     length = len(source)
     sink, append = out.sink, out.tokens.append
     kinds, canonical = _KIND_BY_FIRST, CANONICAL_OPERATORS
     new, token_type = object.__new__, Token
     number, string, operator_kind = NUMBER, STRING, OPERATOR
+    progressed = False
     while pos < length:
         stop = source.find("\n", pos + _CUT_CHARS) + 1 or length
         stretch = source[pos:stop]
         if _has_rare_construct(stretch):
-            return pos  # cutting would stop there
+            return pos, stop, progressed  # cutting would stop there
         parts = _COMMON_SPLIT.split(stretch)
         spaces = parts[0::2]
         pairs = len(spaces) - 1
@@ -553,10 +566,13 @@ def _lex_whole_text(
             token.start = start
             token.end = pos
             append(token)
-        if not clean or fitting < pairs:
-            return pos
+        if fitting < usable:
+            return pos, length + 1, progressed  # the budget: the scanner reports
+        if not clean:
+            return pos, stop, progressed
         pos = stop
-    return pos
+        progressed = True
+    return pos, length + 1, progressed
 
 
 def _scan_rare(

@@ -277,7 +277,7 @@ def _whole_text(source: str, pos: int = 0, max_tokens: int = MAX_SYNTAX_TOKENS):
     sink = lexer.DiagnosticSink()
     out = lexer._TokenBuffer(max_tokens, sink, [])
     comments: list[tuple[int, int]] = []
-    until = lexer._lex_whole_text(source, pos, out, comments)
+    until, _, _ = lexer._lex_whole_text(source, pos, out, comments)
     return until, out.tokens, sink.items, comments
 
 
@@ -396,3 +396,28 @@ def test_over_the_budget_the_cut_takes_what_surely_fits():
     assert _whole_text("a b c", 0, 3)[0] == 5
     assert _whole_text("a b c", 0, 0) == (0, [], [], [])
     assert_lexes_as_reference("a // c\nb c d", 2)
+
+
+def test_past_a_stretch_left_to_the_scanners_the_text_is_cut_again(monkeypatch):
+    # A header comment over lines and an error further on: each stretch with
+    # one goes to the scanners, the stretches after them are cut again.
+    lines = [f"let v{index} = f(v{index}, 1)\n" for index in range(60)]
+    lines[30] = "let e = 1 # 2\n"
+    source = "/* header\n   comment */\n" + "".join(lines)
+    cuts: list[tuple[int, int]] = []
+    original = lexer._lex_whole_text
+
+    def recorded(text, pos, out, comments):
+        answer = original(text, pos, out, comments)
+        cuts.append((pos, answer[0]))
+        return answer
+
+    monkeypatch.setattr(lexer, "_CUT_CHARS", 200)
+    assert_lexes_as_reference(source)
+    monkeypatch.setattr(lexer, "_lex_whole_text", recorded)
+    tokenize(source)
+    assert cuts[0] == (0, 0)  # the header comment's stretch
+    assert cuts[-1][1] == len(source)  # the last stretches were cut
+    error = source.index("#")
+    assert any(start <= error - 4 < until for start, until in cuts)  # up to the error
+    assert any(start > error for start, _ in cuts)  # and again after it
