@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from .codes import SyntaxCode
 from .cursor import ParserCursor
-from .tokens import Kind
-from .tree import Node, SymbolKind
+from .tokens import COMMA, IDENT, LBRACE, RBRACE
+from .tree import SYMBOL_LOOP_BINDING, Node
 
 # Statement words after which a try block's last statement gives no value.
 _NON_VALUE_TRY_TAIL = frozenset(
@@ -93,7 +93,7 @@ class ControlExpressions(ParserCursor):
         return self.node("try", start, children, keyword)
 
     def parse_try_branch(self, branch: str) -> Node:
-        if not self.at_kind(Kind.LBRACE):
+        if not self.at_kind(LBRACE):
             return self.parse_expression()
         start = self.tokens[self.index].start
         if not self.enter_nesting():
@@ -102,15 +102,15 @@ class ControlExpressions(ParserCursor):
         self.consume_statement_ends()
         ends_with_value = False
         statements: list[Node] = []
-        while not self.at_end() and not self.at_kind(Kind.RBRACE):
+        while not self.at_end() and not self.at_kind(RBRACE):
             before = self.index
             token = self.current
-            ends_with_value = not (token.kind is Kind.IDENT and token.text in _NON_VALUE_TRY_TAIL)
+            ends_with_value = not (token.kind is IDENT and token.text in _NON_VALUE_TRY_TAIL)
             statements.append(self.parse_statement())
             self.require_statement_end()
             if self.index == before:
                 self.advance()
-        if self.take_kind(Kind.RBRACE):
+        if self.take_kind(RBRACE):
             if not ends_with_value:
                 self.report_previous(
                     f"a try {branch} block must end with a value-producing expression; "
@@ -157,7 +157,7 @@ class ControlExpressions(ParserCursor):
 
     def parse_expression_or_block(self) -> Node:
         start = self.tokens[self.index].start
-        if self.at_kind(Kind.LBRACE):
+        if self.at_kind(LBRACE):
             return self.parse_block()
         if self.at_expression_boundary():
             self.report_current("expected an expression or block", SyntaxCode.EXPECTED_EXPRESSION)
@@ -182,7 +182,7 @@ class ControlExpressions(ParserCursor):
                     "a `for` expression supports at most three bindings",
                     SyntaxCode.TOO_MANY_FOR_BINDINGS,
                 )
-            if self.take_kind(Kind.COMMA):
+            if self.take_kind(COMMA):
                 if self.at_ident("in"):
                     self.report_current(
                         "trailing commas are not part of the canonical `for` binding grammar",
@@ -204,7 +204,7 @@ class ControlExpressions(ParserCursor):
             iterable = self.parse_condition_or_iterable("for")
         self.push_scope()
         for binding in bindings:
-            self.define(binding, SymbolKind.LOOP_BINDING)
+            self.define(binding, SYMBOL_LOOP_BINDING)
         body = self.parse_block()
         self.pop_scope()
         return self.node("for", start, [*names, iterable, body], keyword)

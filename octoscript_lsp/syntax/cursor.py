@@ -8,13 +8,26 @@ from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
 from .moved import Piece, moved_pieces, pieces_of
 from .parse_result import ParseResult, TailReuse
-from .tokens import RESERVED_WORDS, Kind, Token
+from .tokens import (
+    COMMA,
+    END,
+    IDENT,
+    NEWLINE,
+    OPERATOR,
+    RBRACE,
+    RBRACKET,
+    RESERVED_WORDS,
+    RPAREN,
+    SEMICOLON,
+    Kind,
+    Token,
+)
 from .tree import DEFINE, POP, PUSH, Node, SymbolKind
 
 # Words that start a control expression (`if`, `try`, ... used as values).
 CONTROL_WORDS = frozenset({"if", "try", "for", "loop", "while"})
 # Tokens that end a statement (a tuple: `in` compares enum members by identity).
-STATEMENT_ENDS = (Kind.NEWLINE, Kind.SEMICOLON)
+STATEMENT_ENDS = (NEWLINE, SEMICOLON)
 
 
 class ParserCursor:
@@ -57,10 +70,10 @@ class ParserCursor:
         return self.tokens[self.index]
 
     def at_end(self) -> bool:
-        return self.tokens[self.index].kind is Kind.END
+        return self.tokens[self.index].kind is END
 
     def advance(self) -> None:
-        if self.tokens[self.index].kind is not Kind.END:
+        if self.tokens[self.index].kind is not END:
             self.index += 1
 
     def at_kind(self, kind: Kind) -> bool:
@@ -68,27 +81,27 @@ class ParserCursor:
 
     def take_kind(self, kind: Kind) -> bool:
         if self.tokens[self.index].kind is kind:
-            if kind is not Kind.END:
+            if kind is not END:
                 self.index += 1
             return True
         return False
 
     def at_ident(self, name: str) -> bool:
         token = self.tokens[self.index]
-        return token.kind is Kind.IDENT and token.text == name
+        return token.kind is IDENT and token.text == name
 
     # The `take_*` below step past an identifier or operator: never END.
 
     def take_ident(self, name: str) -> bool:
         token = self.tokens[self.index]
-        if token.kind is Kind.IDENT and token.text == name:
+        if token.kind is IDENT and token.text == name:
             self.index += 1
             return True
         return False
 
     def take_op(self, op: str) -> bool:
         token = self.tokens[self.index]
-        if token.kind is Kind.OPERATOR and token.text == op:
+        if token.kind is OPERATOR and token.text == op:
             self.index += 1
             return True
         return False
@@ -96,7 +109,7 @@ class ParserCursor:
     def take_plain_ident(self, message: str) -> int | None:
         index = self.index
         token = self.tokens[index]
-        if token.kind is Kind.IDENT and token.text not in RESERVED_WORDS:
+        if token.kind is IDENT and token.text not in RESERVED_WORDS:
             self.index = index + 1
             return index
         self.report_current(message, SyntaxCode.EXPECTED_IDENTIFIER)
@@ -104,29 +117,29 @@ class ParserCursor:
 
     def at_statement_boundary(self) -> bool:
         kind = self.tokens[self.index].kind
-        return kind in (Kind.NEWLINE, Kind.SEMICOLON, Kind.RBRACE, Kind.END)
+        return kind in (NEWLINE, SEMICOLON, RBRACE, END)
 
     def at_import_statement_end(self) -> bool:
-        return self.tokens[self.index].kind in (Kind.NEWLINE, Kind.SEMICOLON, Kind.END)
+        return self.tokens[self.index].kind in (NEWLINE, SEMICOLON, END)
 
     def at_expression_boundary(self) -> bool:
         return self.tokens[self.index].kind in (
-            Kind.NEWLINE,
-            Kind.SEMICOLON,
-            Kind.RBRACE,
-            Kind.END,
-            Kind.COMMA,
-            Kind.RPAREN,
-            Kind.RBRACKET,
+            NEWLINE,
+            SEMICOLON,
+            RBRACE,
+            END,
+            COMMA,
+            RPAREN,
+            RBRACKET,
         )
 
     def starts_lambda(self) -> bool:
         token = self.tokens[self.index]
-        return token.kind is Kind.OPERATOR and token.text in ("|", "||")
+        return token.kind is OPERATOR and token.text in ("|", "||")
 
     def starts_control_expression(self) -> bool:
         token = self.tokens[self.index]
-        return token.kind is Kind.IDENT and token.text in CONTROL_WORDS
+        return token.kind is IDENT and token.text in CONTROL_WORDS
 
     def previous_end(self, fallback: int) -> int:
         return self.tokens[self.index - 1].end if self.index > 0 else fallback
@@ -139,6 +152,10 @@ class ParserCursor:
         if end < start:
             end = start
         return Node(kind, start, end, children if children is not None else [], token)
+
+    def _name(self, index: int) -> Node:
+        token = self.tokens[index]
+        return Node("name", token.start, token.end, [], index)
 
     # ---------------------------------------------------------------- reports
 
@@ -254,7 +271,7 @@ class ParserCursor:
         end, or report the missing end and resynchronise; never stay put."""
         tokens, index = self.tokens, self.index
         kind = tokens[index].kind
-        if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
+        if kind is NEWLINE or kind is SEMICOLON:
             # `require_statement_end` inlined for the usual case, which moves.
             index += 1
             while tokens[index].kind in STATEMENT_ENDS:
@@ -267,7 +284,7 @@ class ParserCursor:
 
     def require_statement_end(self) -> None:
         kind = self.tokens[self.index].kind
-        if kind is Kind.NEWLINE or kind is Kind.SEMICOLON:
+        if kind is NEWLINE or kind is SEMICOLON:
             self.consume_statement_ends()
         elif not self.at_end():
             self.report_current(
@@ -277,10 +294,10 @@ class ParserCursor:
 
     def synchronize_statement(self) -> None:
         while self.tokens[self.index].kind not in (
-            Kind.END,
-            Kind.NEWLINE,
-            Kind.SEMICOLON,
-            Kind.RBRACE,
+            END,
+            NEWLINE,
+            SEMICOLON,
+            RBRACE,
         ):
             self.advance()
         self.consume_statement_ends()
@@ -293,6 +310,6 @@ class ParserCursor:
 
     def consume_newlines(self) -> None:
         tokens, index = self.tokens, self.index
-        while tokens[index].kind is Kind.NEWLINE:
+        while tokens[index].kind is NEWLINE:
             index += 1
         self.index = index

@@ -15,16 +15,29 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import repeat, starmap
+from itertools import compress, count, repeat, starmap
 
 from ..limits import MAX_SYNTAX_TOKENS
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
+from .literals import (
+    DIGITS,
+    char_at,
+    scan_number,
+    scan_string,
+    skip_line_comment,
+    skip_single_quoted_string,
+)
 from .moved import MovedList, Piece, assemble, moved_pieces, pieces_of
 from .text import IDENT_START, IDENTIFIER, identifier_end
 from .tokens import (
     CANONICAL_OPERATORS,
+    IDENT,
+    NEWLINE,
+    NUMBER,
+    OPERATOR,
     OPERATOR_CHARS,
+    STRING,
     Kind,
     Token,
     first_token_from,
@@ -35,8 +48,6 @@ from .tokens import (
 
 # Characters compared at once while looking for where two texts differ.
 _COMPARED_BLOCK = 4096
-_DIGITS = frozenset("0123456789")
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _HORIZONTAL_SPACE = frozenset(" \t\f")
 _SINGLE = {
     "{": Kind.LBRACE,
@@ -49,22 +60,24 @@ _SINGLE = {
     ";": Kind.SEMICOLON,
 }
 
-# The common tokens in one regular expression, after any horizontal space;
-# anything else (a bare CR, unicode or bad escapes, numbers with a problem,
-# block comments over lines or with a `*` inside, characters outside the
-# language) fails to match and takes the character-by-character scanners
-# below, which also report the problems.
+# The common tokens, as alternatives tried in this order. Anything else (a
+# bare CR, unicode or bad escapes, numbers with a problem, block comments
+# over lines or with a `*` inside, characters outside the language) is left
+# to the character-by-character scanners below, which also report the
+# problems.
 _OPERATOR_RUN = r"[!^&*+\-|?:=@><./~%]*"
+_COMMON_ALTERNATIVES = (
+    IDENTIFIER.pattern,  # identifier
+    r"\r?\n",  # line feed or CRLF
+    r"[{}()\[\],;]",  # punctuation
+    rf"(?:[!^&*+\-|?:=@><.~%]|/(?![/*])){_OPERATOR_RUN}",  # operator, not a comment
+    r"[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?(?![.0-9A-Za-z_])",  # number, no suffix
+    r'"[^"\\\n\r]*(?:\\["\\nrt][^"\\\n\r]*)*"',  # string, simple escapes only
+    r"//[^\n\r]*|/\*[^*\n\r]*\*/",  # line comment, one-line block comment without `*`
+)
+# One common token after any horizontal space, a group per alternative.
 _COMMON = re.compile(
-    r"[ \t\f]*(?:"
-    rf"({IDENTIFIER.pattern})"  # identifier
-    r"|(\r?\n)"  # line feed or CRLF
-    r"|([{}()\[\],;])"  # punctuation
-    rf"|((?:[!^&*+\-|?:=@><.~%]|/(?![/*])){_OPERATOR_RUN})"  # operator, not a comment
-    r"|([0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?)(?![.0-9A-Za-z_])"  # number, no suffix
-    r'|("[^"\\\n\r]*(?:\\["\\nrt][^"\\\n\r]*)*")'  # string, simple escapes only
-    r"|(//[^\n\r]*|/\*[^*\n\r]*\*/)"  # line comment, one-line block comment without `*`
-    r")"
+    r"[ \t\f]*(?:" + "|".join(f"({pattern})" for pattern in _COMMON_ALTERNATIVES) + ")"
 )
 (
     _IDENT_GROUP,
@@ -75,16 +88,31 @@ _COMMON = re.compile(
     _STRING_GROUP,
     _COMMENT_GROUP,
 ) = range(1, 8)
+# Every common token of a text at once: `split` gives [space, token, space,
+# token, ..., space] (see `_lex_whole_text`).
+_COMMON_SPLIT = re.compile("(" + "|".join(_COMMON_ALTERNATIVES) + ")")
+# A block comment over lines or with a `*` inside (`_has_rare_construct`).
+_RARE_BLOCK_COMMENT = re.compile(r"/\*(?![^*\n\r]*\*/)")
+# A common token's kind by its first character; a `/` starting a
+# non-canonical operator run is a comment's `//` or `/*` (`_COMMENT_OPENERS`).
+_KIND_BY_FIRST = {
+    **dict.fromkeys(IDENT_START, IDENT),
+    **dict.fromkeys(DIGITS, NUMBER),
+    '"': STRING,
+    "\n": NEWLINE,
+    "\r": NEWLINE,
+    **_SINGLE,
+    **dict.fromkeys(OPERATOR_CHARS, OPERATOR),
+}
+_COMMENT_OPENERS = ("//", "/*")
+# Characters `_lex_whole_text` cuts at once, up to the next line feed: a few
+# hundred lines, so cutting a stretch the scanners then take costs little.
+_CUT_CHARS = 8192
+# `str.strip`'s argument for every piece between two tokens (endless, stateless).
+_SPACES = repeat(" \t\f")
 
 # Takes the tokens past the budget and keeps none of them.
 _DROP = deque(maxlen=0).append
-
-MSG_BAD_UNICODE_ESCAPE = (
-    "unicode escapes must use four hexadecimal digits or `\\u{...}` with one to six "
-    "hexadecimal digits"
-)
-MSG_UNICODE_SCALAR = "unicode escapes must encode a valid Unicode scalar value"
-MSG_UNTERMINATED_STRING = "unterminated string literal"
 
 
 @dataclass(slots=True)
@@ -354,9 +382,15 @@ def _lex(
     resync: _Resync | None,
 ) -> None:
     """Lex from `pos` to the end of the text, or until the old stream's tail
-    is adopted. Runs of common tokens come from the `_COMMON` scanner; where
-    it does not match, `_scan_rare` takes one construct."""
+    is adopted. A lex to the end cuts what it can at once
+    (`_lex_whole_text`); runs of common tokens come from the `_COMMON`
+    scanner; where it does not match, `_scan_rare` takes one construct."""
     length = len(source)
+    # Where to cut again. Past a stretch the cut left to the scanner it waits
+    # for the stretch's end, one stretch longer for each such stretch in a
+    # row: a text with something else all over is cut only now and then.
+    cut_at = pos if resync is None else length + 1
+    misses = 0
     sink = out.sink
     tokens = out.tokens
     keep, room = tokens.append, out.room
@@ -370,6 +404,11 @@ def _lex(
     number, string = Kind.NUMBER, Kind.STRING
     endless = repeat(())
     while pos < length:
+        if pos >= cut_at:
+            pos, stop, progressed = _lex_whole_text(source, pos, out, comments)
+            misses = 0 if progressed else misses + 1
+            cut_at = stop + misses * _CUT_CHARS
+            continue
         free = room - len(tokens)
         if free >= length - pos:
             # Every token takes at least one character: the budget holds to the end.
@@ -426,6 +465,92 @@ def _lex(
             token.start = start
             token.end = pos
             append(token)
+            if kind is newline and pos >= cut_at:
+                break  # between two lines: cut again
+
+
+def _has_rare_construct(text: str) -> bool:
+    """Whether `text` holds a construct `_COMMON` leaves to the scanners
+    that valid text may well hold near its start: a unicode escape, a block
+    comment over lines or with a `*` inside (a file's header comment).
+    (One-character tests first: `in` finds one character at memchr speed,
+    two ~20 times slower.)"""
+    return ("\\" in text and "\\u" in text) or (
+        "*" in text and "/*" in text and _RARE_BLOCK_COMMENT.search(text) is not None
+    )
+
+
+def _lex_whole_text(
+    source: str, pos: int, out: _TokenBuffer, comments: list[tuple[int, int]]
+) -> tuple[int, int, bool]:
+    """Lex from `pos` at once the common tokens up to the first other
+    thing in the text, as far as the token budget surely holds. Returns
+    where `_lex`'s one-token scanner goes on (the end of the text when all
+    is done), where the stretch it stopped in ends (past the text's end
+    when the budget stopped it: no cutting again) and whether it took a
+    whole stretch before stopping.
+
+    `_COMMON_SPLIT.split` cuts the text in C, a stretch of whole lines
+    (`_CUT_CHARS`) at a time. While every piece between two tokens is
+    horizontal space, `_lex` would match the very same tokens one by one:
+    no common token starts with horizontal space and the alternatives are
+    tried in the same order; and a stretch that is all common tokens ends
+    with a newline token, where the next starts in the initial state. What
+    is left per token is a few operations in Python, without a match object
+    (~20% of a first lex). Cutting a stretch the scanner then takes over is
+    the most that is wasted at each stop (and `_lex` spaces out the tries).
+    """
+    length = len(source)
+    sink, append = out.sink, out.tokens.append
+    kinds, canonical = _KIND_BY_FIRST, CANONICAL_OPERATORS
+    new, token_type = object.__new__, Token
+    number, string, operator_kind = NUMBER, STRING, OPERATOR
+    progressed = False
+    while pos < length:
+        stop = source.find("\n", pos + _CUT_CHARS) + 1 or length
+        stretch = source[pos:stop]
+        if _has_rare_construct(stretch):
+            return pos, stop, progressed  # cutting would stop there
+        parts = _COMMON_SPLIT.split(stretch)
+        spaces = parts[0::2]
+        pairs = len(spaces) - 1
+        clean = not "".join(spaces).strip(" \t\f")
+        # Something else in a space (an error, mostly): the tokens before it
+        # are the scanner's, which goes on from there. Its index, found in C.
+        usable = pairs if clean else next(compress(count(), map(str.strip, spaces, _SPACES)))
+        # Each pair makes at most one token: this many surely fit the budget.
+        # Past them (a text over the budget) the scanner goes on, and reports.
+        fitting = max(min(usable, out.room - len(out.tokens)), 0)
+        if fitting < pairs:
+            parts = parts[: 2 * fitting]
+        pieces = iter(parts)
+        # (space, token) pairs; the space after the last token is left over.
+        for space, text in zip(pieces, pieces, strict=False):
+            start = pos + len(space)
+            pos = start + len(text)
+            kind = kinds[text[0]]
+            if kind is operator_kind:
+                if text not in canonical:
+                    if text[:2] in _COMMENT_OPENERS:
+                        comments.append((start, pos))
+                    else:
+                        _report_operator(text, start, sink)
+                    continue
+            elif kind is number or kind is string:
+                text = ""
+            token = new(token_type)
+            token.kind = kind
+            token.text = text
+            token.start = start
+            token.end = pos
+            append(token)
+        if fitting < usable:
+            return pos, length + 1, progressed  # the budget: the scanner reports
+        if not clean:
+            return pos, stop, progressed
+        pos = stop
+        progressed = True
+    return pos, length + 1, progressed
 
 
 def _scan_rare(
@@ -445,18 +570,18 @@ def _scan_rare(
         end = identifier_end(source, pos + 1)
         out.emit(Kind.IDENT, source[pos:end], pos, end)
         return end
-    if char in _DIGITS:
-        end = _scan_number(source, pos, sink)
+    if char in DIGITS:
+        end = scan_number(source, pos, sink)
         out.emit(Kind.NUMBER, "", pos, end)
         return end
     if char == '"':
-        end = _scan_string(source, pos, sink)
+        end = scan_string(source, pos, sink)
         out.emit(Kind.STRING, "", pos, end)
         return end
     if char == "'":
-        return _skip_single_quoted_string(source, pos, sink)
+        return skip_single_quoted_string(source, pos, sink)
     if char == "/" and pos + 1 < length and source[pos + 1] == "/":
-        end = _skip_line_comment(source, pos)
+        end = skip_line_comment(source, pos)
         comments.append((pos, end))
         return end
     if char == "/" and pos + 1 < length and source[pos + 1] == "*":
@@ -502,138 +627,6 @@ def _scan_carriage_return(source: str, pos: int, out: _TokenBuffer, sink: Diagno
     return pos + 1
 
 
-def _digits_end(source: str, pos: int) -> int:
-    length = len(source)
-    while pos < length and source[pos] in _DIGITS:
-        pos += 1
-    return pos
-
-
-def _char_at(source: str, pos: int) -> str:
-    return source[pos] if pos < len(source) else ""
-
-
-def _scan_number(source: str, pos: int, sink: DiagnosticSink) -> int:
-    pos = _digits_end(source, pos)
-    if _char_at(source, pos) == ".":
-        if _char_at(source, pos + 1) in _DIGITS:
-            pos = _digits_end(source, pos + 1)
-        else:
-            sink.report(
-                pos,
-                "a decimal point in a number must be followed by a digit; "
-                "use a space or parentheses before field access",
-                SyntaxCode.INVALID_NUMBER,
-            )
-    if _char_at(source, pos) in ("e", "E"):
-        exponent = pos
-        pos += 1
-        if _char_at(source, pos) in ("+", "-"):
-            pos += 1
-        if _char_at(source, pos) in _DIGITS:
-            pos = _digits_end(source, pos)
-        else:
-            sink.report(exponent, "an exponent needs at least one digit", SyntaxCode.INVALID_NUMBER)
-    following = _char_at(source, pos)
-    if following and (following == "_" or (following.isascii() and following.isalpha())):
-        sink.report(
-            pos,
-            "numeric literal suffixes are not part of canonical Octoscript",
-            SyntaxCode.INVALID_NUMBER,
-        )
-    return pos
-
-
-def _scan_string(source: str, start: int, sink: DiagnosticSink) -> int:
-    length = len(source)
-    pos = start + 1
-    while pos < length:
-        char = source[pos]
-        if char == '"':
-            return pos + 1
-        if char == "\\":
-            pos = _scan_escape(source, pos + 1, start, sink)
-        elif char == "\n" or char == "\r":
-            sink.report(start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
-            return pos
-        else:
-            pos += 1
-    sink.report(start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
-    return pos
-
-
-def _scan_escape(source: str, pos: int, string_start: int, sink: DiagnosticSink) -> int:
-    if pos >= len(source):
-        sink.report(string_start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
-        return pos
-    escape = source[pos]
-    if escape in ('"', "\\", "n", "r", "t"):
-        return pos + 1
-    if escape == "u":
-        return _scan_unicode_escape(source, pos + 1, string_start, sink)
-    sink.report(pos, "unsupported string escape in canonical Octoscript", SyntaxCode.INVALID_ESCAPE)
-    return pos + 1
-
-
-def _is_scalar_value(value: int) -> bool:
-    return value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF
-
-
-def _scan_unicode_escape(source: str, pos: int, string_start: int, sink: DiagnosticSink) -> int:
-    length = len(source)
-    if _char_at(source, pos) == "{":
-        pos += 1
-        digits_start = pos
-        while pos < length and source[pos] in _HEX_DIGITS:
-            pos += 1
-        digits = pos - digits_start
-        if not 1 <= digits <= 6 or _char_at(source, pos) != "}":
-            sink.report(string_start, MSG_BAD_UNICODE_ESCAPE, SyntaxCode.INVALID_ESCAPE)
-            while pos < length and source[pos] not in ("}", "\n"):
-                pos += 1
-        elif not _is_scalar_value(int(source[digits_start:pos], 16)):
-            sink.report(string_start, MSG_UNICODE_SCALAR, SyntaxCode.INVALID_ESCAPE)
-        if _char_at(source, pos) == "}":
-            pos += 1
-        return pos
-    digits_start = pos
-    while pos < length and pos - digits_start < 4 and source[pos] in _HEX_DIGITS:
-        pos += 1
-    if pos - digits_start != 4:
-        sink.report(string_start, MSG_BAD_UNICODE_ESCAPE, SyntaxCode.INVALID_ESCAPE)
-    elif not _is_scalar_value(int(source[digits_start:pos], 16)):
-        sink.report(string_start, MSG_UNICODE_SCALAR, SyntaxCode.INVALID_ESCAPE)
-    return pos
-
-
-def _skip_single_quoted_string(source: str, start: int, sink: DiagnosticSink) -> int:
-    sink.report(
-        start,
-        "only double-quoted strings are part of canonical Octoscript",
-        SyntaxCode.SINGLE_QUOTED_STRING,
-    )
-    length = len(source)
-    pos = start + 1
-    while pos < length:
-        char = source[pos]
-        if char == "\n" or char == "\r":
-            return pos
-        pos += 1
-        if char == "\\":
-            pos += 1
-        elif char == "'":
-            return pos
-    return min(pos, length)
-
-
-def _skip_line_comment(source: str, pos: int) -> int:
-    length = len(source)
-    pos += 2
-    while pos < length and source[pos] != "\n" and source[pos] != "\r":
-        pos += 1
-    return pos
-
-
 def _skip_block_comment(source: str, start: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
     length = len(source)
     pos = start + 2
@@ -648,7 +641,7 @@ def _skip_block_comment(source: str, start: int, out: _TokenBuffer, sink: Diagno
             if char == "/":
                 return pos
             continue
-        if char == "*" and _char_at(source, pos + 1) == "/":
+        if char == "*" and char_at(source, pos + 1) == "/":
             return pos + 2
         if char == "*":
             possible_terminator = True

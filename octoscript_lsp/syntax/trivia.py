@@ -10,7 +10,7 @@ reader asks this module; none searches for `*/` or a closing quote itself
 text.
 
 The rules, as the lexer applies them (`lexer._skip_block_comment`,
-`_scan_string`, `_scan_escape`):
+`literals.scan_string`, `literals._scan_escape`):
 
 - a line comment runs to the next line break (LF or CR) or the end;
 - a block comment closes at `*/`, except that a `*` not followed by `/`

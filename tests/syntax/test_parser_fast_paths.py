@@ -1,6 +1,6 @@
-"""The parser's fast paths (syntax/parser.py): the shapes they take and the
-edge cases where they must step aside, pinned as trees, scope events and
-diagnostics.
+"""The parser's fast paths (syntax/parser.py, syntax/expressions.py): the
+shapes they take and the edge cases where they must step aside, pinned as
+trees, scope events and diagnostics.
 
 A fast path makes a `let name = value` declaration, a lone name or literal, a
 member chain, a call, a record field or a parameter without the general
@@ -146,6 +146,18 @@ SHAPES = [
         [(2, "EXPECTED_IDENTIFIER"), (2, "MISSING_STATEMENT_END")],
     ),
     (
+        "f(true, nil)",
+        "program@0-12#-1(call@0-12#1(name@0-1#0 literal@2-6#2 literal@8-11#4))",
+        "REF 0",
+        [],
+    ),
+    (
+        "{k: false, j: true}",
+        "program@0-19#-1(record@0-19#0(field@1-9#1(literal@4-9#3) field@11-18#5(literal@14-18#7)))",
+        "",
+        [],
+    ),
+    (
         "x += a.b",
         "program@0-8#-1(assign@0-8#1(name@0-1#0 member@5-8#4(name@5-6#2)))",
         "REF 0; REF 2",
@@ -229,6 +241,14 @@ AT_THE_NESTING_LIMIT = [
     ),
     ("f(a)", 2, "program@0-4#-1(call@0-4#1(name@0-1#0 name@2-3#2))", "REF 0; REF 2", []),
     (
+        "f(true)",
+        1,
+        "program@0-7#-1(call@0-2#1(name@0-1#0 error@2-2#-1))",
+        "REF 0",
+        [(2, "NESTING_LIMIT"), (2, "EXPECTED_TOKEN"), (2, "MISSING_STATEMENT_END")],
+    ),
+    ("f(true)", 2, "program@0-7#-1(call@0-7#1(name@0-1#0 literal@2-6#2))", "REF 0", []),
+    (
         "{k: a}",
         1,
         "program@0-6#-1(record@0-3#0(field@1-3#1(error@4-4#-1)))",
@@ -279,6 +299,7 @@ SPELLINGS = [
     ("let x = 1", "let x = (1)"),
     ("let x = y", "let x = (y)"),
     ('f(a, 1, "s")', 'f((a), (1), ("s"))'),
+    ("f(true, nil)", "f((true), (nil))"),
     ("r = {k: a, m: 2,\n n: 3\n}", "r = {k: (a), m: (2),\n n: (3)\n}"),
     ("x = [a, b]", "x = [(a), (b)]"),
     ("a.b.c(d)", "(a).b.c((d))"),
