@@ -22,6 +22,7 @@ from operator import itemgetter
 from ..limits import MAX_MODULE_IMPORTS
 from ..syntax.lexer import LexResult
 from ..syntax.statements import (
+    AFTER_TOKEN,
     EMPTY_MEMO,
     FIRST_TOKEN,
     StatementMemo,
@@ -81,8 +82,16 @@ FactMemo = StatementMemo[Anchored]
 _OFFSET = itemgetter(0)
 
 
-def facts_of(tokens: Sequence[Token], events: Sequence[tuple]) -> StatementFacts:
-    """The facts of the `LET_INIT` and `IMPORT` events given."""
+def facts_of(
+    tokens: Sequence[Token], events: Sequence[tuple], limit: int | None = None
+) -> StatementFacts:
+    """The facts of the `LET_INIT` and `IMPORT` events given.
+
+    With `limit` (the offset where the statement's step ends) an initializer
+    read to past it gives nothing: in broken text a record literal's `}` can
+    lie in a later statement, and a fact must depend only on its own
+    statement's text to be reused while that statement is kept.
+    """
     shapes: list[tuple[RecordShape, int]] = []
     aliases: list[tuple[RecordAlias, int]] = []
     imports: list[ModuleImport] = []
@@ -91,11 +100,11 @@ def facts_of(tokens: Sequence[Token], events: Sequence[tuple]) -> StatementFacts
         tag = event[0]
         if tag == LET_INIT:
             shape = direct_shape(tokens, event[1], event[2])
-            if shape is not None:
+            if shape is not None and (limit is None or shape[1] <= limit):
                 shapes.append(shape)
                 retained += shape[0].retained_field_count()
             alias = direct_alias(tokens, event[1], event[2])
-            if alias is not None:
+            if alias is not None and (limit is None or alias[1] <= limit):
                 aliases.append(alias)
         elif tag == IMPORT:
             _, path, path_start, path_end, binding = event
@@ -142,7 +151,8 @@ def collect_facts(
 
     def found_at(position: int) -> Anchored:
         origin = tokens[units[position][FIRST_TOKEN]].start
-        return origin, facts_of(tokens, events_of(events, units, position))
+        limit = tokens[units[position][AFTER_TOKEN]].start
+        return origin, facts_of(tokens, events_of(events, units, position), limit)
 
     return per_statement(source, lex, units, previous, found_at, None)
 
