@@ -5,7 +5,7 @@ MAX_SOURCE_BYTES = 256 * 1024
 MAX_SYNTAX_TOKENS = 32 * 1024
 MAX_SYNTAX_NESTING = 128
 MAX_SYNTAX_DIAGNOSTICS = 32
-# Catalog advice per document (features/advisory.py), bounded like the syntax ones.
+# Catalog advice per document (analysis/advice.py), bounded like the syntax ones.
 MAX_ADVISORY_DIAGNOSTICS = 64
 MAX_FORMATTED_SOURCE_BYTES = 4 * MAX_SOURCE_BYTES
 

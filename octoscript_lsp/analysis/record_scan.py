@@ -2,7 +2,7 @@
 
 `record_entries` is the one reader of a record literal's tokens: its
 entries between separators and its closing `}`. Static shapes (below) and
-the catalog's input-record checks (`features/advisory.literal_record`)
+the catalog's input-record checks (`advice.literal_record`)
 both read literals through it.
 
 Works on the token stream at the `let` initializers the parser reported

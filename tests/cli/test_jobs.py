@@ -87,6 +87,30 @@ def test_format_two_jobs_print_the_same_bytes_and_write_the_same(mixed: Path) ->
     assert (copy / "group_0" / "f000.octoscript").read_text() == "let a0 = 0\n"
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["check", "--settings", "settings.json", "."],
+        ["check", "--fix", "--diff", "."],
+        ["format", "--check", "."],
+    ],
+)
+def test_check_and_format_load_no_protocol_modules(mixed: Path, command: list[str]) -> None:
+    """Everything imported before the workers fork is paid once per run: the
+    protocol's types (about 0.2 s to import) are the server's alone."""
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "octoscript_lsp.cli", *command],
+        capture_output=True,
+        cwd=mixed,
+        timeout=120,
+        check=False,
+    )
+    imported = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines()]
+    assert "octoscript_lsp.cli.main" in imported
+    assert "octoscript_lsp.analysis.fixes" in imported
+    assert [name for name in imported if name.split(".")[0] in ("lsprotocol", "pygls")] == []
+
+
 def _square(offset: int, path: str) -> tuple[str, int]:
     return path, offset + len(path) ** 2
 
