@@ -130,10 +130,12 @@ MAX_SEMANTIC_VISIBLE_LOOKUPS = 64
 MAX_SEMANTIC_SPLICED_STATEMENTS = 64
 
 # Command line (`octoscript check` / `format --jobs`)
-# Files handed to a worker process at a time: large enough that the pool's
-# messages cost little beside the work, small enough to keep both cores busy
-# to the end.
+# Files handed to a worker process at a time (one batch, folded into one
+# result): large enough that the pool's messages cost little beside the
+# work, small enough to keep both cores busy to the end.
 CLI_FILES_PER_TASK = 32
+# Fewer files are cut into smaller batches, at least this many per worker.
+CLI_BATCHES_PER_WORKER = 4
 # Fewer files than this are checked in the one process: starting workers
 # costs more than it saves.
 CLI_MIN_FILES_FOR_JOBS = 16

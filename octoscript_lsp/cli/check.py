@@ -1,8 +1,10 @@
 """`octoscript check`: syntax errors and catalog advice as text, JSON or GitHub annotations.
 
-Each file is checked on its own (`check_file`, possibly in a worker process,
-see jobs.py) into a `CheckedFile` holding exactly what is printed for it;
-the parent prints them in the order of the files and adds up the tally.
+Each file is checked on its own (`check_file`) into a `CheckedFile` holding
+exactly what is printed for it; consecutive files are folded into a
+`CheckedBatch` (`check_batch`, possibly in a worker process, see jobs.py),
+and the parent prints the batches in the order of the files and adds up
+their tallies.
 """
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, fields, replace
 
 from ..analysis.document import DocumentAnalysis
 from ..catalogs.store import CatalogStore
@@ -32,7 +34,7 @@ from .inputs import (
     read_stdin,
     write_atomically,
 )
-from .jobs import map_in_order
+from .jobs import map_batches_in_order
 from .rules import Rules, apply_rules
 from .sarif import sarif_log
 
@@ -104,6 +106,11 @@ class Tally:
         self.warnings += severities["warning"]
         self.infos += severities["info"] + severities["hint"]
         self.by_code.update(item.code or "(no code)" for item in checked.findings)
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's counts (every field is a count or a Counter)."""
+        for item in fields(self):
+            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
 
     def exit_code(self, options: CheckOptions) -> int:
         """Errors fail; warnings fail with --strict; info never does."""
@@ -235,6 +242,34 @@ def check_file(options: CheckOptions, item: tuple[str, str | None]) -> CheckedFi
     )
 
 
+@dataclass
+class CheckedBatch:
+    """Consecutive files' outcomes, folded: small to send back from a worker."""
+
+    printed: list[tuple[str, str]] = field(default_factory=list)  # (stderr, stdout)
+    tally: Tally = field(default_factory=Tally)
+    # With `--output-format sarif`: each readable file's findings, and the
+    # unreadable files' messages, in order.
+    reported: list[tuple[str, list[Finding]]] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+
+
+def check_batch(options: CheckOptions, items: Sequence[tuple[str, str | None]]) -> CheckedBatch:
+    """`check_file` for each item; files that print nothing add only to the tally."""
+    batch = CheckedBatch()
+    sarif = options.output_format == "sarif"
+    for item in items:
+        checked = check_file(options, item)
+        if checked.stderr or checked.stdout:
+            batch.printed.append((checked.stderr, checked.stdout))
+        batch.tally.add(checked)
+        if checked.unreadable:
+            batch.unreadable.append(checked.stderr.strip())
+        elif sarif:
+            batch.reported.append((checked.path, checked.findings))
+    return batch
+
+
 def run_check(targets: list[tuple[str, str | None]], options: CheckOptions, jobs: int = 1) -> int:
     """Check `targets` (path, configuration file) and print every report in order."""
     if any(path == STDIN for path, _ in targets):
@@ -242,14 +277,13 @@ def run_check(targets: list[tuple[str, str | None]], options: CheckOptions, jobs
     tally = Tally()
     reported: list[tuple[str, list[Finding]]] = []
     unreadable: list[str] = []
-    for checked in map_in_order(check_file, options, targets, jobs):
-        sys.stderr.write(checked.stderr)
-        sys.stdout.write(checked.stdout)
-        tally.add(checked)
-        if checked.unreadable:
-            unreadable.append(checked.stderr.strip())
-        elif options.output_format == "sarif":
-            reported.append((checked.path, checked.findings))
+    for batch in map_batches_in_order(check_batch, options, targets, jobs):
+        for stderr, stdout in batch.printed:
+            sys.stderr.write(stderr)
+            sys.stdout.write(stdout)
+        tally.merge(batch.tally)
+        reported.extend(batch.reported)
+        unreadable.extend(batch.unreadable)
     status = tally.exit_code(options)
     if options.output_format == "sarif":
         log = sarif_log(reported, unreadable, successful=not tally.unreadable)

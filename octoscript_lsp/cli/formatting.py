@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import difflib
 import sys
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields, replace
 
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import analyze_syntax
@@ -27,7 +28,7 @@ from .inputs import (
     read_source,
     write_atomically,
 )
-from .jobs import map_in_order
+from .jobs import map_batches_in_order
 from .reports import syntax_findings_json
 
 
@@ -93,6 +94,10 @@ class FormatTally:
     def add(self, formatted: FormattedFile) -> None:
         setattr(self, formatted.outcome, getattr(self, formatted.outcome) + 1)
 
+    def merge(self, other: FormatTally) -> None:
+        for item in fields(self):
+            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
+
     def summary(self, options: FormatOptions) -> str:
         dry = options.check or options.diff
         parts = [
@@ -136,17 +141,38 @@ def format_file(options: FormatOptions, path: str) -> FormattedFile:
         return FormattedFile(EXIT_USAGE, "failed", stderr=f"octoscript: {error}\n")
 
 
+@dataclass
+class FormattedBatch:
+    """Consecutive files' outcomes, folded: small to send back from a worker."""
+
+    printed: list[tuple[str, str]] = field(default_factory=list)  # (stderr, stdout)
+    tally: FormatTally = field(default_factory=FormatTally)
+    status: int = EXIT_OK
+
+
+def format_batch(options: FormatOptions, paths: Sequence[str]) -> FormattedBatch:
+    batch = FormattedBatch()
+    for path in paths:
+        formatted = format_file(options, path)
+        if formatted.stderr or formatted.stdout:
+            batch.printed.append((formatted.stderr, formatted.stdout))
+        batch.tally.add(formatted)
+        batch.status = max(batch.status, formatted.status)
+    return batch
+
+
 def run_format(paths: list[str], options: FormatOptions, jobs: int = 1) -> int:
     if STDIN in paths and len(paths) > 1:
         sys.stderr.write("octoscript: format reads `-` (stdin) only on its own\n")
         return EXIT_USAGE
     status = EXIT_OK
     tally = FormatTally()
-    for formatted in map_in_order(format_file, options, paths, jobs):
-        sys.stderr.write(formatted.stderr)
-        sys.stdout.write(formatted.stdout)
-        tally.add(formatted)
-        status = max(status, formatted.status)
+    for batch in map_batches_in_order(format_batch, options, paths, jobs):
+        for stderr, stdout in batch.printed:
+            sys.stderr.write(stderr)
+            sys.stdout.write(stdout)
+        tally.merge(batch.tally)
+        status = max(status, batch.status)
     if paths != [STDIN] and not options.quiet:
         sys.stderr.write(tally.summary(options) + "\n")
     return status
