@@ -128,6 +128,7 @@ def _in_workers(
     sys.stderr.flush()
     processes = []
     pipes: list[Connection] = []
+    finished = False
     try:
         for _ in range(workers):
             receiver, sender = context.Pipe(duplex=False)
@@ -139,9 +140,12 @@ def _in_workers(
             processes.append(process)
             pipes.append(receiver)
         yield from _collect(pipes, len(work))
+        finished = True
     finally:
+        # Done, every worker has said so and is exiting; otherwise (a failure,
+        # an interrupt, a closed output) the rest of the work is dropped.
         for process in processes:
-            if process.is_alive():
+            if not finished:
                 process.terminate()
             process.join()
         for receiver in pipes:
