@@ -13,7 +13,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 from ..analysis.document import DocumentAnalysis
 from ..catalogs.store import CatalogStore
@@ -34,7 +34,7 @@ from .inputs import (
     read_stdin,
     write_atomically,
 )
-from .jobs import map_batches_in_order
+from .jobs import Printed, add_counts, map_batches_in_order, write_printed
 from .rules import Rules, apply_rules
 from .sarif import sarif_log
 
@@ -106,11 +106,6 @@ class Tally:
         self.warnings += severities["warning"]
         self.infos += severities["info"] + severities["hint"]
         self.by_code.update(item.code or "(no code)" for item in checked.findings)
-
-    def merge(self, other: Tally) -> None:
-        """Add another tally's counts (every field is a count or a Counter)."""
-        for item in fields(self):
-            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
 
     def exit_code(self, options: CheckOptions) -> int:
         """Errors fail; warnings fail with --strict; info never does."""
@@ -246,7 +241,7 @@ def check_file(options: CheckOptions, item: tuple[str, str | None]) -> CheckedFi
 class CheckedBatch:
     """Consecutive files' outcomes, folded: small to send back from a worker."""
 
-    printed: list[tuple[str, str]] = field(default_factory=list)  # (stderr, stdout)
+    printed: Printed = field(default_factory=list)
     tally: Tally = field(default_factory=Tally)
     # With `--output-format sarif`: each readable file's findings, and the
     # unreadable files' messages, in order.
@@ -278,10 +273,8 @@ def run_check(targets: list[tuple[str, str | None]], options: CheckOptions, jobs
     reported: list[tuple[str, list[Finding]]] = []
     unreadable: list[str] = []
     for batch in map_batches_in_order(check_batch, options, targets, jobs):
-        for stderr, stdout in batch.printed:
-            sys.stderr.write(stderr)
-            sys.stdout.write(stdout)
-        tally.merge(batch.tally)
+        write_printed(batch.printed)
+        add_counts(tally, batch.tally)
         reported.extend(batch.reported)
         unreadable.extend(batch.unreadable)
     status = tally.exit_code(options)

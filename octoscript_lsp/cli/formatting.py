@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import analyze_syntax
@@ -28,7 +28,7 @@ from .inputs import (
     read_source,
     write_atomically,
 )
-from .jobs import map_batches_in_order
+from .jobs import Printed, add_counts, map_batches_in_order, write_printed
 from .reports import syntax_findings_json
 
 
@@ -94,10 +94,6 @@ class FormatTally:
     def add(self, formatted: FormattedFile) -> None:
         setattr(self, formatted.outcome, getattr(self, formatted.outcome) + 1)
 
-    def merge(self, other: FormatTally) -> None:
-        for item in fields(self):
-            setattr(self, item.name, getattr(self, item.name) + getattr(other, item.name))
-
     def summary(self, options: FormatOptions) -> str:
         dry = options.check or options.diff
         parts = [
@@ -145,7 +141,7 @@ def format_file(options: FormatOptions, path: str) -> FormattedFile:
 class FormattedBatch:
     """Consecutive files' outcomes, folded: small to send back from a worker."""
 
-    printed: list[tuple[str, str]] = field(default_factory=list)  # (stderr, stdout)
+    printed: Printed = field(default_factory=list)
     tally: FormatTally = field(default_factory=FormatTally)
     status: int = EXIT_OK
 
@@ -168,10 +164,8 @@ def run_format(paths: list[str], options: FormatOptions, jobs: int = 1) -> int:
     status = EXIT_OK
     tally = FormatTally()
     for batch in map_batches_in_order(format_batch, options, paths, jobs):
-        for stderr, stdout in batch.printed:
-            sys.stderr.write(stderr)
-            sys.stdout.write(stdout)
-        tally.merge(batch.tally)
+        write_printed(batch.printed)
+        add_counts(tally, batch.tally)
         status = max(status, batch.status)
     if paths != [STDIN] and not options.quiet:
         sys.stderr.write(tally.summary(options) + "\n")

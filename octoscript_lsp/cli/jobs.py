@@ -26,6 +26,7 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import fields
 from multiprocessing.connection import Connection, wait
 from typing import Any, TypeVar
 
@@ -37,6 +38,9 @@ from ..limits import (
 )
 
 Result = TypeVar("Result")
+# What the files of a batch printed, in order: (stderr, stdout) of each file
+# that printed anything.
+Printed = list[tuple[str, str]]
 
 
 class WorkerFailed(RuntimeError):
@@ -175,3 +179,16 @@ def _collect(pipes: list[Connection], count: int) -> Iterator[Any]:
         while following in done:
             yield done.pop(following)
             following += 1
+
+
+def write_printed(printed: Printed) -> None:
+    """Print a batch's output as one job would have, file by file."""
+    for stderr, stdout in printed:
+        sys.stderr.write(stderr)
+        sys.stdout.write(stdout)
+
+
+def add_counts(total: Any, part: Any) -> None:
+    """Add a batch's tally (a dataclass of counts and Counters) to the run's."""
+    for item in fields(total):
+        setattr(total, item.name, getattr(total, item.name) + getattr(part, item.name))
