@@ -8,10 +8,13 @@ existed (BASELINE_ONE_JOB_SECONDS, measured with this script on this machine).
 Every fiftieth script has a syntax error, so the run exits 1.
 
 Wall time on a shared machine follows its load; each run's CPU time (user +
-system of the command and its workers) is reported beside it, and
-`--before DIR` (a directory holding an older `octoscript_lsp`, for example
-`git archive 502f5f3 octoscript_lsp | tar -x -C DIR`) times that code in the
-same run, one run of each in turn.
+system of the command and its workers) and the one-minute load average when
+it started are reported beside it. `--before DIR` (a directory holding the
+`octoscript_lsp` before `--jobs` existed, for example
+`git archive 502f5f3 octoscript_lsp | tar -x -C DIR`) times that code's one
+process in the same run, and `--code LABEL=DIR` (repeatable) times an older
+`octoscript_lsp` that has `--jobs` with both commands; the variants take
+turns, one run of each per round.
 """
 
 from __future__ import annotations
@@ -85,8 +88,11 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def _once(command: list[str], cwd: Path, env: dict[str, str] | None) -> tuple[float, float, str]:
-    """(wall, cpu, last line) of one run."""
+def _once(
+    command: list[str], cwd: Path, env: dict[str, str] | None
+) -> tuple[float, float, float, str]:
+    """(wall, cpu, load average at the start, last line) of one run."""
+    load = os.getloadavg()[0]
     cpu = _children_cpu()
     started = time.perf_counter()
     completed = subprocess.run(command, capture_output=True, cwd=cwd, env=env, check=False)
@@ -94,19 +100,43 @@ def _once(command: list[str], cwd: Path, env: dict[str, str] | None) -> tuple[fl
     if completed.returncode != 1:  # the broken fiftieth must be reported
         sys.stderr.write(completed.stderr.decode("utf-8"))
         raise SystemExit(f"unexpected exit {completed.returncode}")
-    return wall, _children_cpu() - cpu, completed.stdout.decode("utf-8").splitlines()[-1]
+    last = completed.stdout.decode("utf-8").splitlines()[-1]
+    return wall, _children_cpu() - cpu, load, last
 
 
-def _summary(runs: list[tuple[float, float, str]]) -> dict[str, object]:
-    walls = [wall for wall, _, _ in runs]
-    cpus = [cpu for _, cpu, _ in runs]
+def _summary(runs: list[tuple[float, float, float, str]]) -> dict[str, object]:
+    walls = [wall for wall, _, _, _ in runs]
     return {
         "median_s": round(statistics.median(walls), 3),
         "min_s": round(min(walls), 3),
         "max_s": round(max(walls), 3),
-        "median_cpu_s": round(statistics.median(cpus), 3),
-        "summary": runs[-1][2],
+        "median_cpu_s": round(statistics.median(cpu for _, cpu, _, _ in runs), 3),
+        "median_load": round(statistics.median(load for _, _, load, _ in runs), 2),
+        "runs": [
+            {"wall_s": round(wall, 3), "cpu_s": round(cpu, 3), "load": round(load, 2)}
+            for wall, cpu, load, _ in runs
+        ],
+        "summary": runs[-1][3],
     }
+
+
+def _variants(args: argparse.Namespace) -> dict[str, tuple[list[str], dict[str, str] | None]]:
+    check = [sys.executable, "-m", "octoscript_lsp.cli", "check"]
+    ours = {
+        "default_jobs": [*check, "--isolated", "."],
+        "one_job": [*check, "--isolated", "--jobs", "1", "."],
+    }
+    variants: dict[str, tuple[list[str], dict[str, str] | None]] = {
+        name: (command, None) for name, command in ours.items()
+    }
+    for label, directory in (item.split("=", 1) for item in args.code):
+        env = {**os.environ, "PYTHONPATH": os.path.abspath(directory)}
+        for name, command in ours.items():
+            variants[f"{label}_{name}"] = (command, env)
+    if args.before:
+        before_env = {**os.environ, "PYTHONPATH": os.path.abspath(args.before)}
+        variants["before"] = ([*check, "."], before_env)
+    return variants
 
 
 def main() -> int:
@@ -114,16 +144,16 @@ def main() -> int:
     parser.add_argument("--files", type=int, default=FILES)
     parser.add_argument("--runs", type=int, default=RUNS)
     parser.add_argument("--before", metavar="DIR", help="also time the octoscript_lsp in DIR")
+    parser.add_argument(
+        "--code",
+        metavar="LABEL=DIR",
+        action="append",
+        default=[],
+        help="also time the octoscript_lsp (with --jobs) in DIR, both commands",
+    )
     args = parser.parse_args()
-    check = [sys.executable, "-m", "octoscript_lsp.cli", "check"]
-    variants: dict[str, tuple[list[str], dict[str, str] | None]] = {
-        "default_jobs": ([*check, "--isolated", "."], None),
-        "one_job": ([*check, "--isolated", "--jobs", "1", "."], None),
-    }
-    if args.before:
-        before_env = {**os.environ, "PYTHONPATH": os.path.abspath(args.before)}
-        variants["before"] = ([*check, "."], before_env)
-    runs: dict[str, list[tuple[float, float, str]]] = {name: [] for name in variants}
+    variants = _variants(args)
+    runs: dict[str, list[tuple[float, float, float, str]]] = {name: [] for name in variants}
     with tempfile.TemporaryDirectory() as name:
         directory = Path(name)
         generate(directory, args.files)
@@ -143,7 +173,7 @@ def main() -> int:
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps(report, indent=2) + "\n", encoding="utf-8")
     print(json.dumps(report, indent=2))
-    default = statistics.median(wall for wall, _, _ in runs["default_jobs"])
+    default = statistics.median(wall for wall, _, _, _ in runs["default_jobs"])
     return 0 if default <= TARGET_DEFAULT_SECONDS else 1
 
 

@@ -5,7 +5,7 @@ MAX_SOURCE_BYTES = 256 * 1024
 MAX_SYNTAX_TOKENS = 32 * 1024
 MAX_SYNTAX_NESTING = 128
 MAX_SYNTAX_DIAGNOSTICS = 32
-# Catalog advice per document (features/advisory.py), bounded like the syntax ones.
+# Catalog advice per document (analysis/advice.py), bounded like the syntax ones.
 MAX_ADVISORY_DIAGNOSTICS = 64
 MAX_FORMATTED_SOURCE_BYTES = 4 * MAX_SOURCE_BYTES
 
@@ -134,10 +134,12 @@ MAX_SEMANTIC_SPLICED_STATEMENTS = 64
 MAX_CACHED_MEMBER_TOKEN_MEANINGS = 1024
 
 # Command line (`octoscript check` / `format --jobs`)
-# Files handed to a worker process at a time: large enough that the pool's
-# messages cost little beside the work, small enough to keep both cores busy
-# to the end.
+# Files handed to a worker process at a time (one batch, folded into one
+# result): large enough that the pool's messages cost little beside the
+# work, small enough to keep both cores busy to the end.
 CLI_FILES_PER_TASK = 32
+# Fewer files are cut into smaller batches, at least this many per worker.
+CLI_BATCHES_PER_WORKER = 4
 # Fewer files than this are checked in the one process: starting workers
 # costs more than it saves.
 CLI_MIN_FILES_FOR_JOBS = 16

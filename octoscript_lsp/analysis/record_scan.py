@@ -2,7 +2,7 @@
 
 `record_entries` is the one reader of a record literal's tokens: its
 entries between separators and its closing `}`. Static shapes (below), the
-catalog's input-record checks (`features/advisory.literal_record`) and the
+catalog's input-record checks (`advice.literal_record`) and the
 input-record key site (`input_records`, a literal typed up to the cursor)
 read literals through it.
 

@@ -1,8 +1,10 @@
 """`octoscript check`: syntax errors and catalog advice as text, JSON or GitHub annotations.
 
-Each file is checked on its own (`check_file`, possibly in a worker process,
-see jobs.py) into a `CheckedFile` holding exactly what is printed for it;
-the parent prints them in the order of the files and adds up the tally.
+Each file is checked on its own (`check_file`) into a `CheckedFile` holding
+exactly what is printed for it; consecutive files are folded into a
+`CheckedBatch` (`check_batch`, possibly in a worker process, see jobs.py),
+and the parent prints the batches in the order of the files and adds up
+their tallies.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..analysis.document import DocumentAnalysis
@@ -32,7 +34,7 @@ from .inputs import (
     read_stdin,
     write_atomically,
 )
-from .jobs import map_in_order
+from .jobs import Printed, add_counts, map_batches_in_order, write_printed
 from .rules import Rules, apply_rules
 from .sarif import sarif_log
 
@@ -235,6 +237,34 @@ def check_file(options: CheckOptions, item: tuple[str, str | None]) -> CheckedFi
     )
 
 
+@dataclass
+class CheckedBatch:
+    """Consecutive files' outcomes, folded: small to send back from a worker."""
+
+    printed: Printed = field(default_factory=list)
+    tally: Tally = field(default_factory=Tally)
+    # With `--output-format sarif`: each readable file's findings, and the
+    # unreadable files' messages, in order.
+    reported: list[tuple[str, list[Finding]]] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)
+
+
+def check_batch(options: CheckOptions, items: Sequence[tuple[str, str | None]]) -> CheckedBatch:
+    """`check_file` for each item; files that print nothing add only to the tally."""
+    batch = CheckedBatch()
+    sarif = options.output_format == "sarif"
+    for item in items:
+        checked = check_file(options, item)
+        if checked.stderr or checked.stdout:
+            batch.printed.append((checked.stderr, checked.stdout))
+        batch.tally.add(checked)
+        if checked.unreadable:
+            batch.unreadable.append(checked.stderr.strip())
+        elif sarif:
+            batch.reported.append((checked.path, checked.findings))
+    return batch
+
+
 def run_check(targets: list[tuple[str, str | None]], options: CheckOptions, jobs: int = 1) -> int:
     """Check `targets` (path, configuration file) and print every report in order."""
     if any(path == STDIN for path, _ in targets):
@@ -242,14 +272,11 @@ def run_check(targets: list[tuple[str, str | None]], options: CheckOptions, jobs
     tally = Tally()
     reported: list[tuple[str, list[Finding]]] = []
     unreadable: list[str] = []
-    for checked in map_in_order(check_file, options, targets, jobs):
-        sys.stderr.write(checked.stderr)
-        sys.stdout.write(checked.stdout)
-        tally.add(checked)
-        if checked.unreadable:
-            unreadable.append(checked.stderr.strip())
-        elif options.output_format == "sarif":
-            reported.append((checked.path, checked.findings))
+    for batch in map_batches_in_order(check_batch, options, targets, jobs):
+        write_printed(batch.printed)
+        add_counts(tally, batch.tally)
+        reported.extend(batch.reported)
+        unreadable.extend(batch.unreadable)
     status = tally.exit_code(options)
     if options.output_format == "sarif":
         log = sarif_log(reported, unreadable, successful=not tally.unreadable)

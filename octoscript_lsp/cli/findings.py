@@ -1,8 +1,9 @@
 """One file's findings for `octoscript check`, built from the server's own code.
 
-Syntax errors and catalog advice come from `features.diagnostics` and
-`features.advisory` (the exact diagnostics the editor shows) and are turned
-into plain findings here, at the CLI edge: 1-based line and column counted in
+Syntax problems and catalog advice come from `analysis.problems` and
+`analysis.advice` (what the editor shows as diagnostics, before it becomes
+LSP types: the CLI never loads the protocol's modules) and are turned into
+plain findings here, at the CLI edge: 1-based line and column counted in
 code points on LF-ended lines, as every CLI report counts them.
 """
 
@@ -11,21 +12,24 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from lsprotocol import types
-
+from ..analysis import advice
 from ..analysis.document import DocumentAnalysis
+from ..analysis.problems import (
+    CODE_SOURCE_TOO_LARGE,
+    CODE_TOO_MANY_DIAGNOSTICS,
+    Problem,
+    Severity,
+    syntax_problems,
+)
 from ..catalogs.store import CatalogStore
-from ..features import advisory, diagnostics
-from ..features.diagnostics import CODE_SOURCE_TOO_LARGE, CODE_TOO_MANY_DIAGNOSTICS
-from ..features.positions import PositionMap
 from ..syntax.check import SourceTooLarge
 from ..syntax.diagnostics import LineIndex
 
-SEVERITY_NAMES: dict[types.DiagnosticSeverity, str] = {
-    types.DiagnosticSeverity.Error: "error",
-    types.DiagnosticSeverity.Warning: "warning",
-    types.DiagnosticSeverity.Information: "info",
-    types.DiagnosticSeverity.Hint: "hint",
+SEVERITY_NAMES: dict[Severity, str] = {
+    Severity.ERROR: "error",
+    Severity.WARNING: "warning",
+    Severity.INFORMATION: "info",
+    Severity.HINT: "hint",
 }
 
 
@@ -89,20 +93,19 @@ def too_large(path: str, size: int) -> FileFindings:
     return FileFindings(path, valid=False, errors=[finding])
 
 
-def to_finding(diagnostic: types.Diagnostic, positions: PositionMap, lines: LineIndex) -> Finding:
-    """An editor diagnostic as the CLI reports it: 1-based, code points, LF-only lines.
+def to_finding(problem: Problem | advice.Finding, source: str, lines: LineIndex) -> Finding:
+    """A problem or piece of advice as the CLI reports it: 1-based, code points, LF-only lines.
 
-    Syntax diagnostics are placed on LF-only lines (`diagnostic_position`);
-    advice exists only for valid text, which has no bare CR, so both read
-    back through `diagnostic_offset`.
+    Offsets are clamped into the text, as the editor's positions are.
     """
-    line, column = lines.line_column(positions.diagnostic_offset(diagnostic.range.start))
-    end_line, end_column = lines.line_column(positions.diagnostic_offset(diagnostic.range.end))
-    severity = diagnostic.severity or types.DiagnosticSeverity.Error
-    code = None if diagnostic.code is None else str(diagnostic.code)
-    return Finding(
-        line, column, end_line, end_column, SEVERITY_NAMES[severity], diagnostic.message, code
-    )
+    line, column = lines.line_column(_clamp(problem.start, source))
+    end_line, end_column = lines.line_column(_clamp(problem.end, source))
+    severity = SEVERITY_NAMES[problem.severity]
+    return Finding(line, column, end_line, end_column, severity, problem.message, problem.code)
+
+
+def _clamp(offset: int, source: str) -> int:
+    return max(0, min(offset, len(source)))
 
 
 def check_source(path: str, text: str, catalogs: CatalogStore | None) -> FileFindings:
@@ -115,19 +118,15 @@ def findings_of(
     path: str, analysis: DocumentAnalysis, catalogs: CatalogStore | None
 ) -> FileFindings:
     """`check_source` for text already analysed (`--fix` re-checks what it fixed)."""
-    positions = PositionMap(analysis.source)
     assert analysis.syntax is not None  # read_source keeps text within the budget
     found = FileFindings(path, analysis.valid, analysis.syntax.diagnostics_truncated)
+    source = analysis.source
     lines = analysis.syntax.lines
-    found.errors = [
-        to_finding(item, positions, lines)
-        for item in diagnostics.syntax_diagnostics(analysis, positions)
-    ]
+    found.errors = [to_finding(item, source, lines) for item in syntax_problems(analysis)]
     if catalogs is not None:
-        advice = advisory.advisory_diagnostics(analysis, positions, catalogs)
-        # The server groups advice by kind; a report reads top to bottom.
+        # Advice is kept grouped by kind; a report reads top to bottom.
         found.advice = sorted(
-            (to_finding(item, positions, lines) for item in advice),
+            (to_finding(item, source, lines) for item in advice.findings(analysis, catalogs)),
             key=lambda finding: (finding.line, finding.column),
         )
     return found

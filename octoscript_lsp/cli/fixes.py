@@ -1,7 +1,7 @@
 """`check --fix`: apply the editor's safe quick fixes to the findings a run reports.
 
-The fixes are the server's own (`features.code_actions.fixes`, which takes
-the catalog fixes from `features.catalog_fixes`); this module only chooses
+The fixes are the server's own (`analysis.fixes`, which takes the catalog
+fixes from `analysis.catalog_fixes`); this module only chooses
 and applies them. A fix is applied when it repairs a finding the run reports
 (after `--select`, `--ignore` and suppression comments) and is safe:
 
@@ -22,16 +22,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..analysis.document import DocumentAnalysis
-from ..catalogs.store import CatalogStore
-from ..features.advisory import (
+from ..analysis.advice import (
     CODE_TOOL_FORMAT,
     CODE_UNKNOWN_INPUT,
     CODE_UNLISTED_MEMBER,
     CODE_UNLISTED_TOOL,
 )
-from ..features.code_actions import fixes
-from ..features.quick_fix import Fix
+from ..analysis.document import DocumentAnalysis
+from ..analysis.fixes import fixes
+from ..analysis.quick_fix import Fix
+from ..catalogs.store import CatalogStore
 from ..limits import MAX_FIX_ROUNDS, MAX_SOURCE_BYTES
 from .findings import FileFindings, findings_of
 from .rules import Rules, apply_rules

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import difflib
 import sys
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import analyze_syntax
@@ -27,7 +28,7 @@ from .inputs import (
     read_source,
     write_atomically,
 )
-from .jobs import map_in_order
+from .jobs import Printed, add_counts, map_batches_in_order, write_printed
 from .reports import syntax_findings_json
 
 
@@ -136,17 +137,36 @@ def format_file(options: FormatOptions, path: str) -> FormattedFile:
         return FormattedFile(EXIT_USAGE, "failed", stderr=f"octoscript: {error}\n")
 
 
+@dataclass
+class FormattedBatch:
+    """Consecutive files' outcomes, folded: small to send back from a worker."""
+
+    printed: Printed = field(default_factory=list)
+    tally: FormatTally = field(default_factory=FormatTally)
+    status: int = EXIT_OK
+
+
+def format_batch(options: FormatOptions, paths: Sequence[str]) -> FormattedBatch:
+    batch = FormattedBatch()
+    for path in paths:
+        formatted = format_file(options, path)
+        if formatted.stderr or formatted.stdout:
+            batch.printed.append((formatted.stderr, formatted.stdout))
+        batch.tally.add(formatted)
+        batch.status = max(batch.status, formatted.status)
+    return batch
+
+
 def run_format(paths: list[str], options: FormatOptions, jobs: int = 1) -> int:
     if STDIN in paths and len(paths) > 1:
         sys.stderr.write("octoscript: format reads `-` (stdin) only on its own\n")
         return EXIT_USAGE
     status = EXIT_OK
     tally = FormatTally()
-    for formatted in map_in_order(format_file, options, paths, jobs):
-        sys.stderr.write(formatted.stderr)
-        sys.stdout.write(formatted.stdout)
-        tally.add(formatted)
-        status = max(status, formatted.status)
+    for batch in map_batches_in_order(format_batch, options, paths, jobs):
+        write_printed(batch.printed)
+        add_counts(tally, batch.tally)
+        status = max(status, batch.status)
     if paths != [STDIN] and not options.quiet:
         sys.stderr.write(tally.summary(options) + "\n")
     return status

@@ -49,8 +49,21 @@ class SourceFile:
 
 
 def _signature(path: str) -> tuple[int, int, int]:
-    info = os.stat(path)
+    return _identity(os.stat(path))
+
+
+def _identity(info: os.stat_result) -> tuple[int, int, int]:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def _unreadable(path: str, error: OSError) -> UnreadableInput:
+    return UnreadableInput(f"cannot read {path}: {error.strerror or error}")
+
+
+def _bounded(path: str, data: bytes, limit: int) -> bytes:
+    if len(data) > limit:
+        raise OversizedInput(f"cannot read {path}: input exceeds {limit} bytes", len(data))
+    return data
 
 
 def read_bounded(path: str, limit: int) -> bytes:
@@ -62,10 +75,23 @@ def read_bounded(path: str, limit: int) -> bytes:
             with open(path, "rb") as handle:
                 data = handle.read(limit + 1)
     except OSError as error:
-        raise UnreadableInput(f"cannot read {path}: {error.strerror or error}") from error
-    if len(data) > limit:
-        raise OversizedInput(f"cannot read {path}: input exceeds {limit} bytes", len(data))
-    return data
+        raise _unreadable(path, error) from error
+    return _bounded(path, data, limit)
+
+
+def _read_file(path: str, limit: int) -> tuple[bytes, tuple[int, int, int]]:
+    """`read_bounded` of a file, with the identity of what was opened (one
+    path lookup per file: this runs for every file a command reads)."""
+    try:
+        with open(path, "rb") as handle:
+            signature = _identity(os.fstat(handle.fileno()))
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise _unreadable(path, error) from error
+    try:
+        return _bounded(path, data, limit), signature
+    except OversizedInput as error:
+        raise OversizedInput(str(error), max(signature[1], error.size)) from None
 
 
 def _stdin_size(read: int) -> int:
@@ -82,16 +108,13 @@ def _stdin_size(read: int) -> int:
 def read_source(path: str) -> SourceFile:
     """Read a source file (or stdin) within the source budget, as UTF-8."""
     signature = None
-    if path != STDIN:
+    if path == STDIN:
         try:
-            signature = _signature(path)
-        except OSError as error:
-            raise UnreadableInput(f"cannot read {path}: {error.strerror or error}") from error
-    try:
-        data = read_bounded(path, MAX_SOURCE_BYTES)
-    except OversizedInput as error:
-        size = signature[1] if signature is not None else _stdin_size(error.size)
-        raise OversizedInput(str(error), max(size, error.size)) from None
+            data = read_bounded(path, MAX_SOURCE_BYTES)
+        except OversizedInput as error:
+            raise OversizedInput(str(error), _stdin_size(error.size)) from None
+    else:
+        data, signature = _read_file(path, MAX_SOURCE_BYTES)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -168,7 +191,7 @@ def write_atomically(source: SourceFile, text: str) -> None:
             _signature(target) == source.signature and Path(target).read_bytes() == source.data
         )
     except OSError as error:
-        raise UnreadableInput(f"cannot read {source.path}: {error.strerror or error}") from error
+        raise _unreadable(source.path, error) from error
     if not unchanged:
         raise ChangedOnDisk(f"{source.path} changed on disk while formatting; left unchanged")
     directory, name = os.path.split(target)

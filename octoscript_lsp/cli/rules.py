@@ -14,9 +14,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from ..analysis import advice, problems
 from ..analysis.document import DocumentAnalysis
 from ..catalogs.suggest import closest_names
-from ..features import advisory, diagnostics
 from ..syntax.codes import SyntaxCode
 from .findings import FileFindings, Finding
 
@@ -24,13 +24,13 @@ CODE_UNUSED_SUPPRESSION = "unused-suppression"
 # Every code a finding can carry (docs/diagnostics.md), for checking rule names.
 KNOWN_CODES: tuple[str, ...] = (
     *(code.value for code in SyntaxCode),
-    diagnostics.CODE_SOURCE_TOO_LARGE,
-    diagnostics.CODE_TOO_MANY_DIAGNOSTICS,
-    advisory.CODE_UNLISTED_TOOL,
-    advisory.CODE_TOOL_FORMAT,
-    advisory.CODE_UNLISTED_MEMBER,
-    advisory.CODE_MISSING_INPUT,
-    advisory.CODE_UNKNOWN_INPUT,
+    problems.CODE_SOURCE_TOO_LARGE,
+    problems.CODE_TOO_MANY_DIAGNOSTICS,
+    advice.CODE_UNLISTED_TOOL,
+    advice.CODE_TOOL_FORMAT,
+    advice.CODE_UNLISTED_MEMBER,
+    advice.CODE_MISSING_INPUT,
+    advice.CODE_UNKNOWN_INPUT,
     CODE_UNUSED_SUPPRESSION,
 )
 SUPPRESSION_MARK = "octoscript:"

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..limits import MAX_OPEN_DOCUMENTS, MAX_SYNTAX_DIAGNOSTICS
+from ..analysis.problems import Severity, syntax_problems
+from ..limits import MAX_OPEN_DOCUMENTS
 from .positions import PositionMap
 
 SOURCE = "octoscript"
-# Codes of diagnostics about the document as a whole (docs/diagnostics.md).
-CODE_SOURCE_TOO_LARGE = "source-too-large"
-CODE_TOO_MANY_DIAGNOSTICS = "too-many-diagnostics"
+# The session's limit (the document-wide codes of the text itself are in
+# analysis/problems.py).
 CODE_TOO_MANY_DOCUMENTS = "too-many-documents"
 _ORIGIN = types.Range(
     start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
@@ -49,35 +49,25 @@ def _at_origin(message: str, severity: types.DiagnosticSeverity, code: str) -> t
     )
 
 
+def to_lsp_severity(severity: Severity) -> types.DiagnosticSeverity:
+    return types.DiagnosticSeverity(int(severity))
+
+
 def syntax_diagnostics(
     analysis: DocumentAnalysis, positions: PositionMap
 ) -> list[types.Diagnostic]:
-    if analysis.too_large is not None:
-        return [
-            _at_origin(
-                str(analysis.too_large), types.DiagnosticSeverity.Error, CODE_SOURCE_TOO_LARGE
-            )
-        ]
-    syntax = analysis.syntax
-    assert syntax is not None
+    """`problems.syntax_problems`, placed on the checker's LF-only lines."""
     out = []
-    for diagnostic in syntax.diagnostics:
-        position = positions.diagnostic_position(diagnostic.offset)
+    for problem in syntax_problems(analysis):
+        start = positions.diagnostic_position(problem.start)
+        end = start if problem.end == problem.start else positions.diagnostic_position(problem.end)
         out.append(
             types.Diagnostic(
-                range=types.Range(start=position, end=position),
-                message=diagnostic.message,
-                severity=types.DiagnosticSeverity.Error,
+                range=types.Range(start=start, end=end),
+                message=problem.message,
+                severity=to_lsp_severity(problem.severity),
                 source=SOURCE,
-                code=diagnostic.code.value,
-            )
-        )
-    if syntax.diagnostics_truncated:
-        out.append(
-            _at_origin(
-                f"Octoscript stopped after {MAX_SYNTAX_DIAGNOSTICS} syntax diagnostics",
-                types.DiagnosticSeverity.Warning,
-                CODE_TOO_MANY_DIAGNOSTICS,
+                code=problem.code,
             )
         )
     return out

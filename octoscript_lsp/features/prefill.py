@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..analysis.catalog_fixes import placeholder
 from ..analysis.members import member_receiver
 from ..analysis.sites import MemberSite
 from ..catalogs.model import ModuleDescriptor
-from .catalog_fixes import placeholder
 
 if TYPE_CHECKING:
     from .completion import CompletionContext

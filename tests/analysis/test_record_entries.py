@@ -7,8 +7,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from octoscript_lsp.analysis.advice import literal_record
 from octoscript_lsp.analysis.record_scan import direct_shape, record_entries
-from octoscript_lsp.features.advisory import literal_record
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.tokens import Kind
 

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from octoscript_lsp.cli.jobs import default_jobs, map_in_order
-from octoscript_lsp.limits import CLI_MIN_FILES_FOR_JOBS
+from octoscript_lsp.cli.jobs import (
+    WorkerFailed,
+    batches,
+    default_jobs,
+    map_batches_in_order,
+    worker_count,
+)
+from octoscript_lsp.limits import CLI_FILES_PER_TASK, CLI_MIN_FILES_FOR_JOBS
 
 FILES = 3 * CLI_MIN_FILES_FOR_JOBS
 
@@ -87,15 +94,69 @@ def test_format_two_jobs_print_the_same_bytes_and_write_the_same(mixed: Path) ->
     assert (copy / "group_0" / "f000.octoscript").read_text() == "let a0 = 0\n"
 
 
-def _square(offset: int, path: str) -> tuple[str, int]:
-    return path, offset + len(path) ** 2
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["check", "--settings", "settings.json", "."],
+        ["check", "--fix", "--diff", "."],
+        ["format", "--check", "."],
+    ],
+)
+def test_check_and_format_load_no_protocol_modules(mixed: Path, command: list[str]) -> None:
+    """Everything imported before the workers fork is paid once per run: the
+    protocol's types (about 0.2 s to import) are the server's alone."""
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "octoscript_lsp.cli", *command],
+        capture_output=True,
+        cwd=mixed,
+        timeout=120,
+        check=False,
+    )
+    imported = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.decode().splitlines()]
+    assert "octoscript_lsp.cli.main" in imported
+    assert "octoscript_lsp.analysis.fixes" in imported
+    assert [name for name in imported if name.split(".")[0] in ("lsprotocol", "pygls")] == []
 
 
-def test_map_in_order_keeps_the_order_over_workers() -> None:
+def _squares(offset: int, batch: list[str]) -> tuple[int, list[tuple[str, int]]]:
+    """(worker's process id, each path with offset + len(path) ** 2)."""
+    return os.getpid(), [(path, offset + len(path) ** 2) for path in batch]
+
+
+def test_batches_come_back_in_order_whatever_the_jobs() -> None:
     paths = [str(index) * (index % 7 + 1) for index in range(200)]
-    expected = [_square(3, path) for path in paths]
-    assert list(map_in_order(_square, 3, paths, 2)) == expected
-    assert list(map_in_order(_square, 3, paths, 1)) == expected
+    expected = [(path, 3 + len(path) ** 2) for path in paths]
+    for jobs in (1, 2):
+        results = list(map_batches_in_order(_squares, 3, paths, jobs))
+        assert [row for _, batch in results for row in batch] == expected
+        workers = {pid for pid, _ in results}
+        assert (workers == {os.getpid()}) if jobs == 1 else (os.getpid() not in workers)
+
+
+def _fails_on_seven(offset: int, batch: list[int]) -> list[int]:
+    if 7 in batch:
+        raise ValueError("seven")
+    return [offset + item for item in batch]
+
+
+def test_a_failing_worker_fails_the_run_with_its_traceback() -> None:
+    with pytest.raises(WorkerFailed, match="ValueError: seven"):
+        list(map_batches_in_order(_fails_on_seven, 1, list(range(100)), 2))
+    with pytest.raises(ValueError, match="seven"):
+        list(map_batches_in_order(_fails_on_seven, 1, list(range(100)), 1))
+
+
+def test_batches_are_consecutive_and_bounded() -> None:
+    items = list(range(10_000))
+    cut = batches(items, 2)
+    assert [item for batch in cut for item in batch] == items
+    assert max(len(batch) for batch in cut) == CLI_FILES_PER_TASK
+    # A few files still give every worker several batches.
+    few = batches(items[:40], 2)
+    assert len(few) >= 8 and [item for batch in few for item in batch] == items[:40]
+    assert worker_count(CLI_MIN_FILES_FOR_JOBS - 1, 4) == 1
+    assert worker_count(10_000, 1) == 1
+    assert worker_count(10_000, 2) == 2
 
 
 def test_bad_jobs_value_is_a_usage_error(tmp_path: Path) -> None:

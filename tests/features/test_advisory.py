@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.catalogs.store import CatalogStore
-from octoscript_lsp.features.advisory import (
+from octoscript_lsp.analysis.advice import (
     CODE_MISSING_INPUT,
     CODE_TOOL_FORMAT,
     CODE_UNKNOWN_INPUT,
     CODE_UNLISTED_MEMBER,
     CODE_UNLISTED_TOOL,
-    advisory_diagnostics,
 )
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.catalogs.store import CatalogStore
+from octoscript_lsp.features.advisory import advisory_diagnostics
 from octoscript_lsp.features.positions import PositionMap
 
 TOOLS = [

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.analysis.fixes import fixes
 from octoscript_lsp.catalogs.store import CatalogStore
-from octoscript_lsp.features.code_actions import fixes
 from tests.lsp.catalog_data import MODULES, TOOLS
 
 

@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from octoscript_lsp.analysis import advice, problems
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.cli.rules import CODE_UNUSED_SUPPRESSION, KNOWN_CODES
 from octoscript_lsp.features import advisory, diagnostics
@@ -26,15 +27,15 @@ HEADING = re.compile(r"^### `([a-z-]+)`$", re.MULTILINE)
 DOCUMENTED = HEADING.findall(DOC)
 
 ADVISORY_CODES = [
-    advisory.CODE_UNLISTED_TOOL,
-    advisory.CODE_TOOL_FORMAT,
-    advisory.CODE_UNLISTED_MEMBER,
-    advisory.CODE_MISSING_INPUT,
-    advisory.CODE_UNKNOWN_INPUT,
+    advice.CODE_UNLISTED_TOOL,
+    advice.CODE_TOOL_FORMAT,
+    advice.CODE_UNLISTED_MEMBER,
+    advice.CODE_MISSING_INPUT,
+    advice.CODE_UNKNOWN_INPUT,
 ]
 DOCUMENT_CODES = [
-    diagnostics.CODE_SOURCE_TOO_LARGE,
-    diagnostics.CODE_TOO_MANY_DIAGNOSTICS,
+    problems.CODE_SOURCE_TOO_LARGE,
+    problems.CODE_TOO_MANY_DIAGNOSTICS,
     diagnostics.CODE_TOO_MANY_DOCUMENTS,
 ]
 # Reported by `octoscript check` only (cli/rules.py).
@@ -107,8 +108,8 @@ def test_documented_limits_are_the_real_ones():
         return DOC.split(f"### `{code}`\n", 1)[1].split("\n### ", 1)[0]
 
     assert f"More than {MAX_SYNTAX_DIAGNOSTICS} syntax diagnostics" in section(
-        diagnostics.CODE_TOO_MANY_DIAGNOSTICS
+        problems.CODE_TOO_MANY_DIAGNOSTICS
     )
     assert f"More than {MAX_SYNTAX_TOKENS:,} tokens" in section("token-limit")
     assert f"more than {MAX_SYNTAX_NESTING} deep" in section("nesting-limit")
-    assert f"over {MAX_SOURCE_BYTES // 1024} KiB" in section(diagnostics.CODE_SOURCE_TOO_LARGE)
+    assert f"over {MAX_SOURCE_BYTES // 1024} KiB" in section(problems.CODE_SOURCE_TOO_LARGE)

@@ -12,12 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..analysis.document import DocumentAnalysis
 from ..catalogs.model import FieldType, ModuleField
 from ..catalogs.store import CatalogStore
 from ..catalogs.suggest import closest_names
 from ..syntax.formatter import INDENT
-from .advisory import (
+from .advice import (
     CODE_MISSING_INPUT,
     CODE_TOOL_FORMAT,
     CODE_UNKNOWN_INPUT,
@@ -27,6 +26,7 @@ from .advisory import (
     RecordLiteral,
     findings,
 )
+from .document import DocumentAnalysis
 from .quick_fix import Fix
 
 PLACEHOLDERS = {

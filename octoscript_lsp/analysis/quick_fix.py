@@ -1,10 +1,10 @@
-"""One candidate quick fix, in code-point offsets, before it becomes a CodeAction."""
+"""One candidate quick fix, in code-point offsets (`features/code_actions` offers it)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .advisory import Finding
+from .advice import Finding
 
 
 @dataclass(frozen=True, slots=True)
