@@ -149,33 +149,10 @@
                              (octoscript-e2e--json-list (octoscript-e2e--diagnostics)))))
 
     ;; 7. eglot-format-buffer formats.
-    (octoscript-e2e--step "format-buffer"
-      (goto-char (point-max))
-      (insert "fn   twice(n){\nreturn n*2\n}\n")
-      (octoscript-e2e--sync)
-      (octoscript-e2e--note 'before-format (buffer-substring-no-properties
-                                           (point-min) (point-max)))
-      (eglot-format-buffer)
-      (let ((text (buffer-substring-no-properties (point-min) (point-max))))
-        (octoscript-e2e--note 'after-format text)
-        (octoscript-e2e--check "format-buffer"
-                               (string-match-p "^fn twice(n) {\n    return n \\* 2\n}\n" text)
-                               text)))
+    (octoscript-e2e--format-step #'eglot-format-buffer)
 
     ;; 8. eglot-rename renames every use.
-    (octoscript-e2e--step "rename"
-      (octoscript-e2e--sync)
-      (let ((before (how-many "\\_<greeting\\_>" (point-min) (point-max))))
-        (octoscript-e2e--goto "let greeting" (length "let gr"))
-        (eglot-rename "salutation")
-        (let ((text (buffer-substring-no-properties (point-min) (point-max))))
-          (octoscript-e2e--note 'after-rename text)
-          (octoscript-e2e--check
-           "rename"
-           (and (> before 1)
-                (= (how-many "\\_<greeting\\_>" (point-min) (point-max)) 0)
-                (= (how-many "\\_<salutation\\_>" (point-min) (point-max)) before))
-           text))))
+    (octoscript-e2e--rename-step #'eglot-rename)
 
     ;; 9. A catalog file named in the workspace configuration (the inline
     ;;    catalog cleared with null), then read again on

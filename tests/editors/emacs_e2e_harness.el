@@ -122,6 +122,39 @@
       (let ((start (nth 0 capf)) (end (nth 1 capf)) (table (nth 2 capf)))
         (all-completions (buffer-substring-no-properties start end) table)))))
 
+;; The steps both clients take the same way, with the client's own command.
+
+(defun octoscript-e2e--format-step (format-buffer)
+  "Step format-buffer: FORMAT-BUFFER gives an unformatted function the formatter's text."
+  (octoscript-e2e--step "format-buffer"
+    (goto-char (point-max))
+    (insert "fn   twice(n){\nreturn n*2\n}\n")
+    (octoscript-e2e--sync)
+    (octoscript-e2e--note 'before-format (buffer-substring-no-properties
+                                         (point-min) (point-max)))
+    (funcall format-buffer)
+    (let ((text (buffer-substring-no-properties (point-min) (point-max))))
+      (octoscript-e2e--note 'after-format text)
+      (octoscript-e2e--check "format-buffer"
+                             (string-match-p "^fn twice(n) {\n    return n \\* 2\n}\n" text)
+                             text))))
+
+(defun octoscript-e2e--rename-step (rename)
+  "Step rename: (RENAME NEW-NAME) at `greeting' renames every use."
+  (octoscript-e2e--step "rename"
+    (octoscript-e2e--sync)
+    (let ((before (how-many "\\_<greeting\\_>" (point-min) (point-max))))
+      (octoscript-e2e--goto "let greeting" (length "let gr"))
+      (funcall rename "salutation")
+      (let ((text (buffer-substring-no-properties (point-min) (point-max))))
+        (octoscript-e2e--note 'after-rename text)
+        (octoscript-e2e--check
+         "rename"
+         (and (> before 1)
+              (= (how-many "\\_<greeting\\_>" (point-min) (point-max)) 0)
+              (= (how-many "\\_<salutation\\_>" (point-min) (point-max)) before))
+         text)))))
+
 (defun octoscript-e2e--finish ()
   "Write the results, and the client's event log to $OCTOSCRIPT_TEST_EVENTS.
 The log is the buffer named by the `events-buffer' result."

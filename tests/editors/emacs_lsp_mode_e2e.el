@@ -188,33 +188,10 @@ changed since would not be asked for."
                              (octoscript-e2e--json-list (octoscript-e2e--diagnostics)))))
 
     ;; 7. lsp-format-buffer formats.
-    (octoscript-e2e--step "format-buffer"
-      (goto-char (point-max))
-      (insert "fn   twice(n){\nreturn n*2\n}\n")
-      (octoscript-e2e--sync)
-      (octoscript-e2e--note 'before-format (buffer-substring-no-properties
-                                           (point-min) (point-max)))
-      (lsp-format-buffer)
-      (let ((text (buffer-substring-no-properties (point-min) (point-max))))
-        (octoscript-e2e--note 'after-format text)
-        (octoscript-e2e--check "format-buffer"
-                               (string-match-p "^fn twice(n) {\n    return n \\* 2\n}\n" text)
-                               text)))
+    (octoscript-e2e--format-step #'lsp-format-buffer)
 
     ;; 8. lsp-rename renames every use.
-    (octoscript-e2e--step "rename"
-      (octoscript-e2e--sync)
-      (let ((before (how-many "\\_<greeting\\_>" (point-min) (point-max))))
-        (octoscript-e2e--goto "let greeting" (length "let gr"))
-        (lsp-rename "salutation")
-        (let ((text (buffer-substring-no-properties (point-min) (point-max))))
-          (octoscript-e2e--note 'after-rename text)
-          (octoscript-e2e--check
-           "rename"
-           (and (> before 1)
-                (= (how-many "\\_<greeting\\_>" (point-min) (point-max)) 0)
-                (= (how-many "\\_<salutation\\_>" (point-min) (point-max)) before))
-           text))))
+    (octoscript-e2e--rename-step #'lsp-rename)
 
     ;; 9. A changed inline catalog reaches the running server through
     ;;    `octoscript-send-settings'.
