@@ -14,7 +14,7 @@ from .check import OUTPUT_FORMATS, CheckOptions, Profile, run_check
 from .discovery import Discovery, Selection, Target
 from .formatting import FormatOptions, run_format
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, STDIN, UnreadableInput
-from .jobs import default_jobs
+from .jobs import WorkerFailed, default_jobs
 from .project import ConfigError, ConfigFinder, ProjectConfig, read_config
 from .reports import outline_report, run_reports, tool_calls_report
 from .rules import Rules, UnknownRule, check_rules
@@ -308,4 +308,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stderr.write(f"octoscript: {error}\n")
         return EXIT_USAGE
     except BrokenPipeError:
+        return EXIT_USAGE
+    except WorkerFailed as error:
+        # Not a finding: a worker was killed (out of memory, a signal) or
+        # crashed; what it reported is kept for a bug report.
+        sys.stderr.write(f"octoscript: a worker process failed: {error}\n")
         return EXIT_USAGE

@@ -17,6 +17,7 @@ from octoscript_lsp.cli.jobs import (
     map_batches_in_order,
     worker_count,
 )
+from octoscript_lsp.cli.main import main as cli_main
 from octoscript_lsp.limits import CLI_FILES_PER_TASK, CLI_MIN_FILES_FOR_JOBS
 
 FILES = 3 * CLI_MIN_FILES_FOR_JOBS
@@ -144,6 +145,32 @@ def test_a_failing_worker_fails_the_run_with_its_traceback() -> None:
         list(map_batches_in_order(_fails_on_seven, 1, list(range(100)), 2))
     with pytest.raises(ValueError, match="seven"):
         list(map_batches_in_order(_fails_on_seven, 1, list(range(100)), 1))
+
+
+def _dies_on_seven(offset: int, batch: list[int]) -> list[int]:
+    if 7 in batch:
+        os._exit(9)  # as a worker the out-of-memory killer took
+    return [offset + item for item in batch]
+
+
+def test_a_killed_worker_fails_the_run() -> None:
+    with pytest.raises(WorkerFailed, match="stopped before its batches were done"):
+        list(map_batches_in_order(_dies_on_seven, 1, list(range(100)), 2))
+
+
+def test_a_failed_worker_is_an_error_not_a_finding(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def failing(args: object) -> int:
+        raise WorkerFailed("a worker stopped before its batches were done")
+
+    # `octoscript_lsp.cli.main` the attribute is the function; the module is here.
+    module = sys.modules[cli_main.__module__]
+    monkeypatch.setattr(module, "_run", failing)
+    assert cli_main(["check", "--exit-zero", "."]) == 2
+    assert capsys.readouterr().err == (
+        "octoscript: a worker process failed: a worker stopped before its batches were done\n"
+    )
 
 
 def test_batches_are_consecutive_and_bounded() -> None:
