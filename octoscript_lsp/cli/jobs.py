@@ -169,7 +169,10 @@ def _collect(pipes: list[Connection], count: int) -> Iterator[Any]:
             try:
                 number, result = ready.recv()
             except EOFError:
-                number, result = None, None
+                # Gone without saying it was done: killed (a signal, the
+                # out-of-memory killer), perhaps holding the batch counter's
+                # lock, which would leave the others waiting for good.
+                raise WorkerFailed("a worker stopped before its batches were done") from None
             if number is None:
                 open_pipes.remove(ready)
             elif number < 0:

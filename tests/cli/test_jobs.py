@@ -6,6 +6,8 @@ import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -156,6 +158,29 @@ def _dies_on_seven(offset: int, batch: list[int]) -> list[int]:
 def test_a_killed_worker_fails_the_run() -> None:
     with pytest.raises(WorkerFailed, match="stopped before its batches were done"):
         list(map_batches_in_order(_dies_on_seven, 1, list(range(100)), 2))
+
+
+def _dies_on_seven_others_wait(offset: int, batch: list[int]) -> list[int]:
+    if 7 in batch:
+        os._exit(9)
+    time.sleep(600)  # as workers left waiting for a lock the dead one held
+    return batch
+
+
+def test_a_killed_worker_fails_the_run_at_once_not_after_the_others() -> None:
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            list(map_batches_in_order(_dies_on_seven_others_wait, 1, list(range(100)), 2))
+        except WorkerFailed as error:
+            failed.append(error)
+
+    runner = threading.Thread(target=run, daemon=True)
+    runner.start()
+    runner.join(60)  # a hang guard: the run ends as soon as the worker is gone
+    assert not runner.is_alive()
+    assert len(failed) == 1
 
 
 def test_a_failed_worker_is_an_error_not_a_finding(
