@@ -184,20 +184,22 @@ def test_formatting_by_statement_equals_one_pass_and_reuses_stretches(monkeypatc
         result = analyze_syntax(source)
         if not result.valid:
             continue
-        units = result.parsed.units
-        text, memo = format_by_statement(
-            source, result.lex, units, result.parsed.unit_offsets, MAX_SYNTAX_TOKENS, EMPTY_MEMO
-        )
+        text, memo = _by_statement(source, result)
         assert text == format_tokens(source, result.tokens, MAX_SYNTAX_TOKENS), path
         memos.append((source, result, text, memo))
     # Formatting again from the memo formats no stretch and answers the same.
     monkeypatch.setattr(formatter, "_format_stretch", _no_stretch)
     for source, result, text, memo in memos:
-        units = result.parsed.units
-        again, _ = format_by_statement(
-            source, result.lex, units, result.parsed.unit_offsets, MAX_SYNTAX_TOKENS, memo
-        )
+        again, _ = _by_statement(source, result, memo)
         assert again == text
+
+
+def _by_statement(source: str, result, memo=EMPTY_MEMO):
+    """`format_by_statement` over an analysed text and a memo (a fresh one by default)."""
+    parsed = result.parsed
+    return format_by_statement(
+        source, result.lex, parsed.units, parsed.unit_offsets, MAX_SYNTAX_TOKENS, memo
+    )
 
 
 def _no_stretch(*args):
@@ -208,14 +210,7 @@ def _format_after_edit(before: str, after: str) -> tuple[str, int]:
     """Format `before`, edit it into `after`, format again from the memo:
     (the text, how many stretches were formatted again)."""
     first = analyze_syntax(before)
-    _, memo = format_by_statement(
-        before,
-        first.lex,
-        first.parsed.units,
-        first.parsed.unit_offsets,
-        MAX_SYNTAX_TOKENS,
-        EMPTY_MEMO,
-    )
+    _, memo = _by_statement(before, first)
     second = analyze_syntax(after, previous=first)
     formatted = []
     real = formatter._format_stretch
@@ -226,14 +221,7 @@ def _format_after_edit(before: str, after: str) -> tuple[str, int]:
 
     formatter._format_stretch = counting
     try:
-        text, _ = format_by_statement(
-            after,
-            second.lex,
-            second.parsed.units,
-            second.parsed.unit_offsets,
-            MAX_SYNTAX_TOKENS,
-            memo.advanced(second.parsed.kept),
-        )
+        text, _ = _by_statement(after, second, memo.advanced(second.parsed.kept))
     finally:
         formatter._format_stretch = real
     return text, len(formatted)
@@ -268,26 +256,12 @@ def test_stretches_after_an_edit_that_moves_the_tail_make_no_moved_token():
     before = "".join(f"let v{index} = {index}\n" for index in range(200))
     after = before.replace("let v3 = 3\n", "let v3 = 33\n")
     first = analyze_syntax(before)
-    _, memo = format_by_statement(
-        before,
-        first.lex,
-        first.parsed.units,
-        first.parsed.unit_offsets,
-        MAX_SYNTAX_TOKENS,
-        EMPTY_MEMO,
-    )
+    _, memo = _by_statement(before, first)
     second = analyze_syntax(after, previous=first)
     tokens = second.lex.tokens
     assert isinstance(tokens, MovedList)
     made_before = sum(chunk is not None for chunk in tokens._chunks)
-    text, _ = format_by_statement(
-        after,
-        second.lex,
-        second.parsed.units,
-        second.parsed.unit_offsets,
-        MAX_SYNTAX_TOKENS,
-        memo.advanced(second.parsed.kept),
-    )
+    text, _ = _by_statement(after, second, memo.advanced(second.parsed.kept))
     assert text == format_source(after)
     # Only the chunk holding the statements after the last line break is made.
     assert len(tokens._chunks) > 20
