@@ -82,24 +82,8 @@
         (octoscript-e2e--check "no-initial-diagnostics" (null diagnostics) diagnostics)))
 
     ;; 3. A tool name from the catalog in `eglot-workspace-configuration'.
-    (octoscript-e2e--step "catalog-tool-completion"
-      (octoscript-e2e--goto "tool.call(\"" (length "tool.call(\""))
-      (let ((labels (octoscript-e2e--completions)))
-        (octoscript-e2e--note 'tool-completions (octoscript-e2e--json-list labels))
-        (octoscript-e2e--check "catalog-tool-completion"
-                               (member "text.echo" labels) labels)))
-
     ;; 3b. A module from `octoscript-catalogs' (initializationOptions).
-    (octoscript-e2e--step "init-options-module-completion"
-      (goto-char (point-max))
-      (let ((start (point)))
-        (insert "use mod.app.")
-        (let ((labels (octoscript-e2e--completions)))
-          (octoscript-e2e--note 'module-completions (octoscript-e2e--json-list labels))
-          (octoscript-e2e--check "init-options-module-completion"
-                                 (member "weather" labels) labels))
-        (delete-region start (point-max))
-        (octoscript-e2e--sync)))
+    (octoscript-e2e--catalog-completion-steps)
 
     ;; 4. Hover text through eldoc on the `greeting' binding.
     (octoscript-e2e--step "eldoc-hover"

@@ -124,6 +124,27 @@
 
 ;; The steps both clients take the same way, with the client's own command.
 
+;; Steps 3 and 3b: a catalog tool name (from the client's settings) after
+;; `tool.call("', and a module from `octoscript-catalogs' after `use mod.app.'.
+(defun octoscript-e2e--catalog-completion-steps ()
+  "Steps catalog-tool-completion and init-options-module-completion."
+  (octoscript-e2e--step "catalog-tool-completion"
+    (octoscript-e2e--goto "tool.call(\"" (length "tool.call(\""))
+    (let ((labels (octoscript-e2e--completions)))
+      (octoscript-e2e--note 'tool-completions (octoscript-e2e--json-list labels))
+      (octoscript-e2e--check "catalog-tool-completion"
+                             (member "text.echo" labels) labels)))
+  (octoscript-e2e--step "init-options-module-completion"
+    (goto-char (point-max))
+    (let ((start (point)))
+      (insert "use mod.app.")
+      (let ((labels (octoscript-e2e--completions)))
+        (octoscript-e2e--note 'module-completions (octoscript-e2e--json-list labels))
+        (octoscript-e2e--check "init-options-module-completion"
+                               (member "weather" labels) labels))
+      (delete-region start (point-max))
+      (octoscript-e2e--sync))))
+
 (defun octoscript-e2e--format-step (format-buffer)
   "Step format-buffer: FORMAT-BUFFER gives an unformatted function the formatter's text."
   (octoscript-e2e--step "format-buffer"
