@@ -148,25 +148,7 @@
         (setq-default eglot-workspace-configuration
                       '(:octoscript (:toolCatalog nil :catalogFiles ["tools.json"])))
         (octoscript-send-settings)
-        (octoscript-e2e--goto "tool.call(\"" (length "tool.call(\""))
-        (let ((labels (octoscript-e2e--wait
-                       (lambda ()
-                         (let ((found (octoscript-e2e--completions)))
-                           (and (member "text.file" found) found))))))
-          (octoscript-e2e--note 'file-completions (octoscript-e2e--json-list labels))
-          (octoscript-e2e--check "catalog-file" (equal labels '("text.file")) labels))
-        (with-temp-file catalog
-          (insert "[{\"name\": \"text.file\", \"format\": \"text\"},"
-                  " {\"name\": \"text.later\", \"format\": \"text\"}]"))
-        (octoscript-reload-catalogs)
-        (let ((labels (octoscript-e2e--wait
-                       (lambda ()
-                         (let ((found (octoscript-e2e--completions)))
-                           (and (member "text.later" found) found))))))
-          (octoscript-e2e--note 'reloaded-completions (octoscript-e2e--json-list labels))
-          (octoscript-e2e--check "catalog-file-reload"
-                                 (equal (sort labels #'string<) '("text.file" "text.later"))
-                                 labels))))))
+        (octoscript-e2e--catalog-file-checks catalog)))))
 
 (setq octoscript-lsp-program (octoscript-e2e--env "OCTOSCRIPT_LSP_CMD"))
 ;; The sample's directory is its project: no VCS needed, and no prompt.

@@ -145,6 +145,31 @@
       (delete-region start (point-max))
       (octoscript-e2e--sync))))
 
+;; The catalog-file steps once the client has been told to read CATALOG
+;; (a file giving `text.file'): its tool is completed, then CATALOG gains
+;; `text.later' and `octoscript-reload-catalogs' brings it in.
+(defun octoscript-e2e--catalog-file-checks (catalog)
+  "Checks catalog-file and catalog-file-reload for the catalog file CATALOG."
+  (octoscript-e2e--goto "tool.call(\"" (length "tool.call(\""))
+  (let ((labels (octoscript-e2e--wait
+                 (lambda ()
+                   (let ((found (octoscript-e2e--completions)))
+                     (and (member "text.file" found) found))))))
+    (octoscript-e2e--note 'file-completions (octoscript-e2e--json-list labels))
+    (octoscript-e2e--check "catalog-file" (equal labels '("text.file")) labels))
+  (with-temp-file catalog
+    (insert "[{\"name\": \"text.file\", \"format\": \"text\"},"
+            " {\"name\": \"text.later\", \"format\": \"text\"}]"))
+  (octoscript-reload-catalogs)
+  (let ((labels (octoscript-e2e--wait
+                 (lambda ()
+                   (let ((found (octoscript-e2e--completions)))
+                     (and (member "text.later" found) found))))))
+    (octoscript-e2e--note 'reloaded-completions (octoscript-e2e--json-list labels))
+    (octoscript-e2e--check "catalog-file-reload"
+                           (equal (sort labels #'string<) '("text.file" "text.later"))
+                           labels)))
+
 (defun octoscript-e2e--format-step (format-buffer)
   "Step format-buffer: FORMAT-BUFFER gives an unformatted function the formatter's text."
   (octoscript-e2e--step "format-buffer"

@@ -212,25 +212,7 @@ changed since would not be asked for."
           (when new
             (octoscript-e2e--note 'events-buffer
                                   (buffer-name (lsp--get-log-buffer-create new)))))
-        (octoscript-e2e--goto "tool.call(\"" (length "tool.call(\""))
-        (let ((labels (octoscript-e2e--wait
-                       (lambda ()
-                         (let ((found (octoscript-e2e--completions)))
-                           (and (member "text.file" found) found))))))
-          (octoscript-e2e--note 'file-completions (octoscript-e2e--json-list labels))
-          (octoscript-e2e--check "catalog-file" (equal labels '("text.file")) labels))
-        (with-temp-file catalog
-          (insert "[{\"name\": \"text.file\", \"format\": \"text\"},"
-                  " {\"name\": \"text.later\", \"format\": \"text\"}]"))
-        (octoscript-reload-catalogs)
-        (let ((labels (octoscript-e2e--wait
-                       (lambda ()
-                         (let ((found (octoscript-e2e--completions)))
-                           (and (member "text.later" found) found))))))
-          (octoscript-e2e--note 'reloaded-completions (octoscript-e2e--json-list labels))
-          (octoscript-e2e--check "catalog-file-reload"
-                                 (equal (sort labels #'string<) '("text.file" "text.later"))
-                                 labels))))
+        (octoscript-e2e--catalog-file-checks catalog)))
 
     ;; 11. lsp-mode watches the catalog file for the server: a rewrite is
     ;;     read again with no command.  File events arrive only while
