@@ -26,18 +26,9 @@ CONFORMANCE = REPO.parent / "shared" / "conformance"
 TARGET = "linux-x64"
 LIBS = "extension/bundled/libs/"
 MAX_VSIX_BYTES = 10 * 1024 * 1024
-DEPENDENCIES = (
-    "pygls",
-    "lsprotocol",
-    "cattrs",
-    "attrs",
-    "jsonschema",
-    "jsonschema_specifications",
-    "referencing",
-    "rpds",
-    "blake3",
-)
-PYTHONS = ("311", "312", "313", "314")
+# What the package bundles: the bundler's and check-vsix.js's one list.
+CONTENTS = json.loads((EXTENSION / "scripts" / "bundle-contents.json").read_text())
+PYTHONS = tuple(version.replace(".", "") for version in CONTENTS["pythons"])
 CASES = (
     "formatting-indent",
     "lifecycle-change-then-complete",
@@ -93,7 +84,7 @@ def test_the_package_is_small_and_for_its_target(vsix: Path, names: list[str]) -
 
 
 def test_the_server_and_each_dependency_are_bundled(names: list[str]) -> None:
-    for package in ("octoscript_lsp", *DEPENDENCIES):
+    for package in CONTENTS["packages"]:
         assert f"{LIBS}{package}/__init__.py" in names, package
     assert f"{LIBS}octoscript_lsp/schemas/settings.schema.json" in names
     # One version of each distribution (the per-Python installs agree).
@@ -106,7 +97,7 @@ def test_compiled_modules_for_each_cpython(names: list[str]) -> None:
     compiled = sorted(Path(name).name for name in names if name.endswith((".so", ".pyd")))
     expected = sorted(
         f"{module}.cpython-{version}-x86_64-linux-gnu.so"
-        for module in ("blake3", "rpds")
+        for module in CONTENTS["compiled"]
         for version in PYTHONS
     )
     assert compiled == expected

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import json
 import shutil
 import subprocess
 import sys
@@ -26,8 +27,11 @@ EXTENSION = Path(__file__).resolve().parents[1]
 ROOT = EXTENSION.parents[1]
 LIBS = EXTENSION / "bundled" / "libs"
 # The CPython versions the bundled server runs on (the interpreter rules
-# take 3.11 or newer; 3.14 is the newest with wheels).
-PYTHON_VERSIONS = ("3.11", "3.12", "3.13", "3.14")
+# take 3.11 or newer; 3.14 is the newest with wheels), with the rest of what
+# a package bundles in bundle-contents.json.
+PYTHON_VERSIONS = tuple(
+    json.loads((Path(__file__).with_name("bundle-contents.json")).read_text())["pythons"]
+)
 # VS Code target -> pip platform tags (pip also accepts older manylinux /
 # macOS tags than the one named).
 PLATFORMS = {

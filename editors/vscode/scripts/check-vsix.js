@@ -19,21 +19,12 @@ const REQUIRED = [
   "extension/syntaxes/octoscript.tmLanguage.json",
   "extension/language-configuration.json",
 ];
-// The server and its dependencies (pyproject.toml, and jsonschema's own).
-const PACKAGES = [
-  "octoscript_lsp",
-  "pygls",
-  "lsprotocol",
-  "cattrs",
-  "attrs",
-  "jsonschema",
-  "jsonschema_specifications",
-  "referencing",
-  "rpds",
-  "blake3",
-];
-const COMPILED = ["blake3", "rpds"];
-const PYTHONS = ["311", "312", "313", "314"];
+// The server and its dependencies, the compiled ones and the CPython
+// versions (one list for the bundler, this check and the tests).
+const CONTENTS = require("./bundle-contents.json");
+const PACKAGES = CONTENTS.packages;
+const COMPILED = CONTENTS.compiled;
+const PYTHONS = CONTENTS.pythons.map((version) => version.replace(".", ""));
 // Extension-module file name per target and CPython version (ABI tag).
 const SUFFIX = {
   "linux-x64": (v) => `.cpython-${v}-x86_64-linux-gnu.so`,
