@@ -21,7 +21,8 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from operator import attrgetter, itemgetter
+from itertools import accumulate
+from operator import add, attrgetter, itemgetter
 from typing import NamedTuple
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
@@ -307,6 +308,9 @@ class _Carried:
     tops: dict[str, list[_Top]] | None
     free: dict[str, list[_Free]] | None
     changed: tuple[tuple[UnitSummary, UnitSummary], ...]  # (before, now)
+    # Per statement, how many of its unresolved references an earlier
+    # top-level binding resolves: a function of the two tables alone.
+    resolved: list[int] | None = None
 
     @classmethod
     def over(
@@ -341,6 +345,7 @@ class _Carried:
             previous._tops,
             previous._free,
             tuple((earlier[position][1], pieces[position][1]) for position in changed),
+            previous._resolved,
         )
 
     def tops_hold(self) -> bool:
@@ -356,6 +361,21 @@ class _Carried:
 
 # More changed statements than this between two versions: rebuild the tables.
 _MAX_CARRIED_CHANGES = 8
+
+
+def _count_resolved(
+    tops: dict[str, list[_Top]], free: dict[str, list[_Free]], statements: int
+) -> list[int]:
+    """Per statement, its free references a top-level binding of an earlier
+    statement resolves (the references after the name's first binding)."""
+    counts = [0] * statements
+    for name, references in free.items():
+        entries = tops.get(name)
+        if entries:
+            first = entries[0].statement
+            for reference in references[bisect_right(references, first, key=_statement_of) :]:
+                counts[reference.statement] += 1
+    return counts
 
 
 def _top_names(summary: UnitSummary) -> tuple[tuple[int, str], ...]:
@@ -408,6 +428,7 @@ class StatementIndex:
         self._tops: dict[str, list[_Top]] | None = None
         self._free: dict[str, list[_Free]] | None = None
         self._symbols: list[Symbol] | None = None
+        self._resolved: list[int] | None = None
         self._carried = carried
 
     # ------------------------------------------------------------ tables
@@ -447,15 +468,29 @@ class StatementIndex:
     def occurrence_counts(self) -> list[int]:
         """Definitions plus resolved references per statement, as the plain
         build counts them."""
-        counts = [summary.occurrences for _, summary in self.pieces]
-        tops = self._top_table()
-        for name, references in self._free_table().items():
-            entries = tops.get(name)
-            if entries:
-                first = entries[0].statement
-                for reference in references[bisect_right(references, first, key=_statement_of) :]:
-                    counts[reference.statement] += 1
-        return counts
+        return list(
+            map(add, map(_occurrences_of, map(_summary_of, self.pieces)), self._resolved_free())
+        )
+
+    def _resolved_free(self) -> list[int]:
+        """Per statement, its unresolved references that an earlier
+        statement's top-level binding resolves. It depends on the two
+        by-name tables only, so while both are carried over from the
+        previous version (typing inside a statement) so are these counts."""
+        if self._resolved is None:
+            tops = self._top_table()
+            free = self._free_table()
+            carried = self._carried
+            if (
+                carried is not None
+                and carried.resolved is not None
+                and tops is carried.tops
+                and free is carried.free
+            ):
+                self._resolved = carried.resolved
+            else:
+                self._resolved = _count_resolved(tops, free, len(self.pieces))
+        return self._resolved
 
     def cut_at_budget(
         self,
@@ -466,14 +501,13 @@ class StatementIndex:
         """This index as the plain build has it once the occurrence budget
         runs out (itself when it does not): cut in the statement where it
         runs out, which `replay` records again with what is left."""
-        cut = spent = 0
-        for count in self.occurrence_counts():
-            if spent + count > MAX_LEXICAL_SYMBOL_OCCURRENCES:
-                break
-            spent += count
-            cut += 1
-        else:
+        # Counts are never negative: the running totals rise, and the cut is
+        # the first statement whose total passes the budget.
+        totals = list(accumulate(self.occurrence_counts()))
+        cut = bisect_right(totals, MAX_LEXICAL_SYMBOL_OCCURRENCES)
+        if cut == len(totals):
             return self
+        spent = totals[cut - 1] if cut else 0
         tops = self._top_table()
 
         def resolves(name: str) -> bool:

@@ -194,3 +194,28 @@ def test_past_the_budget_an_edit_keeping_the_length_reuses_the_later_statements(
             assert index.pieces[-1] is before.pieces[-1]
             assert answers(index, text) == answers(plain_index(text), text)
             previous, before = current, index
+
+
+def test_typing_inside_a_statement_carries_the_resolved_reference_counts():
+    """While both by-name tables are carried over, so are the per-statement
+    counts of references an earlier top-level binding resolves; an edit that
+    leaves a name unresolved in another way counts them again. Either way the
+    counts (and the cut they decide) are those of a fresh version."""
+    lines = [f"let v{number} = v{number - 1} + {number % 10}\n" for number in range(1, 40)]
+    text = "let v0 = 1\n" + "".join(lines)
+    with occurrence_budget(30):
+        previous = DocumentAnalysis(text, 0)
+        before = previous.completion_index.uncut
+        counts_before = before.occurrence_counts()
+        at = text.index("+ 5") + 2
+        for version, replacement in enumerate(("6", "7", "v3"), start=1):
+            text = text[:at] + replacement + text[at + 1 :]
+            current = DocumentAnalysis(text, version, previous)
+            index = current.completion_index
+            fresh = DocumentAnalysis(text).completion_index
+            assert index.uncut.occurrence_counts() == fresh.uncut.occurrence_counts()
+            assert index.cut == fresh.cut
+            carried = index.uncut._resolved is before._resolved
+            assert carried == (replacement != "v3")
+            previous, before = current, index.uncut
+        assert counts_before != before.occurrence_counts()
