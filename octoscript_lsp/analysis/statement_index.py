@@ -21,6 +21,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import accumulate
 from operator import add, attrgetter, itemgetter
 from typing import NamedTuple
@@ -266,6 +267,7 @@ def piecewise_index(
     return index.cut_at_budget(previous, kept, replay)
 
 
+_base_of = itemgetter(0)
 _summary_of = itemgetter(1)
 _is_balanced = attrgetter("balanced")
 _sites_of = attrgetter("sites")
@@ -422,7 +424,6 @@ class StatementIndex:
         self.cut = cut
         self.uncut = uncut
         self.truncated = self.incomplete = cut is not None
-        self.bases = [base for base, _ in pieces]
         self.source_length = source_length
         self._made: dict[tuple[int, int], Symbol] = {}
         self._tops: dict[str, list[_Top]] | None = None
@@ -430,6 +431,13 @@ class StatementIndex:
         self._symbols: list[Symbol] | None = None
         self._resolved: list[int] | None = None
         self._carried = carried
+
+    @cached_property
+    def bases(self) -> list[int]:
+        """Each statement's offset, for finding the statement at an offset:
+        made on the first query (an index past the budget is built twice a
+        version, and its uncut form is seldom asked)."""
+        return list(map(_base_of, self.pieces))
 
     # ------------------------------------------------------------ tables
 
