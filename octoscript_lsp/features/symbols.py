@@ -12,6 +12,7 @@ nothing shown; see docs/performance.md).
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -67,21 +68,23 @@ def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
     offsets = syntax.parsed.unit_offsets
     # Past the token budget the outline is found without statements: no memo.
     by_statement = syntax.lex.token_limit_offset is None
-    carried: list[_Piece | None] = (
-        carried_values(analysis.reuse.left(_RENDERING) or EMPTY_MEMO, len(offsets))
-        if by_statement
-        else []
-    )
+    memo = (analysis.reuse.left(_RENDERING) or EMPTY_MEMO) if by_statement else EMPTY_MEMO
+    carried: list[_Piece | None] = carried_values(memo, len(offsets)) if by_statement else []
     kept: list[_Piece | None] = [None] * len(carried)
     found: list[_Piece] = []
     source = analysis.source
     line_of = positions.line_of
+    settled = _Settled(memo.since.runs)
     for anchored in outline:
         offset, origin, declarations, position = anchored
+        piece = carried[position] if by_statement else None
+        if piece is not None and piece.declarations is declarations and settled.holds(position):
+            kept[position] = piece
+            found.append(piece)
+            continue
         start = declarations[0].start + offset - origin
         line = line_of(start)
         lead = source[line[1] : start]
-        piece = carried[position] if by_statement else None
         if (
             piece is None
             or piece.declarations is not declarations
@@ -92,12 +95,46 @@ def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
             entries = tuple(_entry(item, positions) for item in placed)
             text = ",".join(_entry_text(entry) for entry in entries)
             piece = _Piece(declarations, line[0], lead, entries, text)
+        else:
+            settled.checked(position)
         if by_statement:
             kept[position] = piece
         found.append(piece)
     if by_statement:
         analysis.reuse.hand_on(_RENDERING, memo_of(offsets, kept))
     return found
+
+
+class _Settled:
+    """Which carried pieces hold without finding their line again.
+
+    A run of statements the parser kept is a stretch of the earlier text
+    that is unchanged from its first statement's start to its last
+    statement's end, only moved (the parser keeps steps only where the text
+    before the edit and after it is the same). So once one carried piece in
+    a run is found on its earlier line with the same text before it there,
+    nothing in the run moved a line, and every later piece in it has its
+    line and the text before it on that line as when it was rendered: text
+    of the run, or on the first piece's line, text the first piece's lead
+    already compared. Typing inside one statement so finds the lines of a
+    piece or two per run, not of every declaration.
+    """
+
+    __slots__ = ("ends", "runs", "first", "end")
+
+    def __init__(self, runs: tuple[tuple[int, int, int, int], ...]) -> None:
+        self.runs = runs
+        self.ends = [new_first + count for _, new_first, count, _ in runs]
+        self.first = self.end = 0  # the settled run's positions [first, end)
+
+    def holds(self, position: int) -> bool:
+        return self.first <= position < self.end
+
+    def checked(self, position: int) -> None:
+        """The piece carried to `position` was found on its line, with its lead."""
+        run = bisect_right(self.ends, position)
+        if run < len(self.runs) and self.runs[run][1] <= position:
+            self.first, self.end = self.runs[run][1], self.ends[run]
 
 
 def _entry(item: Declaration, positions: PositionMap) -> dict:

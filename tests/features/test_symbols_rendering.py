@@ -98,3 +98,70 @@ def test_rendering_carried_over_edits_equals_a_fresh_outline(changes):
         wire = document_symbols_wire(current, PositionMap(text))
         assert json.loads(wire) == fresh(text)
         previous = current
+
+
+# Several declarations share a line, so a piece's lead holds text of the
+# statement before it (from outside its run when that one was parsed again).
+CROWDED = "".join(
+    f"let a{index} = {index}; fn g{index}() {{ 1 }}; let b{index} = a{index}\n"
+    + ("\n" if index % 3 == 0 else "")
+    for index in range(30)
+)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from([BASE, CROWDED]),
+    st.lists(
+        st.tuples(
+            st.floats(min_value=0, max_value=1),
+            st.integers(min_value=0, max_value=3),
+            st.sampled_from(["", "7", "q", "\n", " ", "; let y = 2", "let z = 1\n"]),
+            st.booleans(),
+        ),
+        min_size=1,
+        max_size=8,
+    ),
+)
+def test_outline_asked_now_and_then_equals_a_fresh_outline(base, changes):
+    """Versions the outline is not asked for in between: the rendered pieces
+    come over several edits at once (the parser's maps of kept statements
+    composed), and a run of kept statements skips finding each line."""
+    previous = DocumentAnalysis(base, 0)
+    document_symbols(previous, PositionMap(base))
+    text = base
+    for version, (where, removed, inserted, asked) in enumerate(changes, start=1):
+        at = int(where * len(text))
+        text = text[:at] + inserted + text[at + removed :]
+        current = DocumentAnalysis(text, version, previous)
+        if asked or version == len(changes):
+            wire = document_symbols_wire(current, PositionMap(text))
+            assert json.loads(wire) == fresh(text)
+        previous = current
+
+
+class CountingPositions(PositionMap):
+    """A position map that records which offsets had their line found."""
+
+    looked_up: list[int]
+
+    def line_of(self, offset: int) -> tuple[int, int]:
+        self.looked_up.append(offset)
+        return super().line_of(offset)
+
+
+def test_typing_in_one_statement_finds_the_lines_of_few_pieces():
+    """A digit typed in the middle: the rendered pieces after it are reused
+    without finding their lines (one check per run of kept statements)."""
+    first = DocumentAnalysis(BASE, 1)
+    document_symbols(first, PositionMap(BASE))
+    text = BASE.replace("let v20 = f20(1)", "let v20 = f20(2)")
+    second = DocumentAnalysis(text, 2, first)
+    positions = CountingPositions(text)
+    positions.looked_up = []
+    answer = list(document_symbols(second, positions))
+    assert answer == fresh(text)
+    assert len(answer) == 80
+    # Per run of kept statements (two here, around the edited one): its
+    # first two pieces and its first line; then the edited statement's.
+    assert 0 < len(positions.looked_up) <= 10
