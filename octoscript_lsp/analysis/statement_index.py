@@ -19,7 +19,7 @@ answers None).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import accumulate
@@ -253,18 +253,75 @@ def piecewise_index(
     the statement where it does with what is left of it, and the index is
     cut there (`StatementIndex.cut`): that statement's summary holds what
     the plain build records, the later ones only their sites."""
-    # Whole-list passes of builtins: this runs on every version.
-    summaries = list(map(_summary_of, pieces))
-    if not all(map(_is_balanced, summaries[:-1])):
-        return None
-    if sum(map(len, map(_sites_of, summaries))) > MAX_LEXICAL_COMPLETION_SITES:
-        return None
-    bound = sum(map(_occurrences_of, summaries)) + sum(map(len, map(_free_of, summaries)))
     uncut_previous = previous.uncut if previous is not None and previous.uncut else previous
+    totals = _Totals.carried(pieces, uncut_previous, kept) or _Totals.of(map(_summary_of, pieces))
+    if totals.open_scopes and (totals.open_scopes > 1 or pieces[-1][1].balanced):
+        return None
+    if totals.sites > MAX_LEXICAL_COMPLETION_SITES:
+        return None
     index = StatementIndex(pieces, source_length, _Carried.over(uncut_previous, kept, pieces))
-    if bound <= MAX_LEXICAL_SYMBOL_OCCURRENCES or replay is None:
+    index.totals = totals
+    if totals.occurrences + totals.free <= MAX_LEXICAL_SYMBOL_OCCURRENCES or replay is None:
         return index
     return index.cut_at_budget(previous, kept, replay)
+
+
+class _Totals(NamedTuple):
+    """Sums over every statement's summary, which decide whether the
+    per-statement index answers and whether it is cut."""
+
+    open_scopes: int  # statements that leave a scope open
+    sites: int
+    occurrences: int
+    free: int
+
+    @classmethod
+    def of(cls, summaries: Iterable[UnitSummary]) -> _Totals:
+        # Whole-list passes of builtins: no Python loop over the statements.
+        summaries = list(summaries)
+        return cls(
+            len(summaries) - sum(map(_is_balanced, summaries)),
+            sum(map(len, map(_sites_of, summaries))),
+            sum(map(_occurrences_of, summaries)),
+            sum(map(len, map(_free_of, summaries))),
+        )
+
+    @classmethod
+    def carried(
+        cls,
+        pieces: list[tuple[int, UnitSummary]],
+        previous: StatementIndex | None,
+        kept: StepMap | None,
+    ) -> _Totals | None:
+        """The previous version's sums, less the statements the parser did
+        not keep and plus the ones it parsed again (a kept statement keeps
+        its very summary); None without them or when many changed."""
+        if previous is None or kept is None or previous.totals is None:
+            return None
+        earlier = previous.pieces
+        removed: list[tuple[int, UnitSummary]] = []
+        added: list[tuple[int, UnitSummary]] = []
+        old_at = new_at = 0
+        for old_first, new_first, count, _ in kept.runs:
+            removed += earlier[old_at:old_first]
+            added += pieces[new_at:new_first]
+            old_at, new_at = old_first + count, new_first + count
+        removed += earlier[old_at:]
+        added += pieces[new_at:]
+        if len(removed) + len(added) > _MAX_RECOUNTED_STATEMENTS:
+            return None
+        before = cls.of(map(_summary_of, removed))
+        after = cls.of(map(_summary_of, added))
+        return cls(
+            *(
+                total - old + new
+                for total, old, new in zip(previous.totals, before, after, strict=True)
+            )
+        )
+
+
+# More statements parsed again than this: sum over every statement instead.
+_MAX_RECOUNTED_STATEMENTS = 64
 
 
 _base_of = itemgetter(0)
@@ -430,6 +487,8 @@ class StatementIndex:
         self._free: dict[str, list[_Free]] | None = None
         self._symbols: list[Symbol] | None = None
         self._resolved: list[int] | None = None
+        # The sums over the summaries (`piecewise_index` sets them on the uncut index).
+        self.totals: _Totals | None = None
         self._carried = carried
 
     @cached_property

@@ -219,3 +219,30 @@ def test_typing_inside_a_statement_carries_the_resolved_reference_counts():
             assert carried == (replacement != "v3")
             previous, before = current, index.uncut
         assert counts_before != before.occurrence_counts()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(statements, min_size=1, max_size=8), changes, st.integers(0, 12))
+def test_carried_sums_decide_as_a_fresh_version(parts: list[str], edits, budget: int):
+    """The sums over the summaries carried from the version before (less the
+    statements parsed again, plus their new summaries) are the sums of a
+    fresh version, and so decide the same: per-statement index or not, cut
+    or not, and where."""
+    text = "".join(parts)
+    with occurrence_budget(budget):
+        previous = DocumentAnalysis(text, 0)
+        _ = previous.completion_index
+        for version, (at, statement, how, use) in enumerate(edits, start=1):
+            text = edited(parts, at, statement, how)
+            current = DocumentAnalysis(text, version, previous)
+            if use != "skip":
+                index, fresh = current.completion_index, DocumentAnalysis(text).completion_index
+                assert type(index) is type(fresh)
+                if isinstance(index, StatementIndex):
+                    assert index.cut == fresh.cut
+                    whole = index.uncut or index
+                    assert whole.totals == (fresh.uncut or fresh).totals
+                    assert whole.totals == statement_index._Totals.of(
+                        summary for _, summary in whole.pieces
+                    )
+            previous = current
