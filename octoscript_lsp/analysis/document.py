@@ -30,15 +30,9 @@ from .records import RecordReport, empty_report
 from .reuse import Reuse
 from .sites import DelimiterIndex, TextRegions
 from .statement_facts import PrefixFacts, collect_facts, import_report
-from .statement_index import (
-    Budget,
-    StatementIndex,
-    UnitSummary,
-    piecewise_index,
-    summarize_unit,
-    unit_summaries,
-)
+from .statement_index import StatementIndex, piecewise_index
 from .tool_call_review import EMPTY_HINTS, HintReport, collect_hints
+from .unit_summary import Budget, UnitSummary, summarize_unit, unit_summaries
 
 # The views this analysis hands from version to version (`reuse.py`).
 LEXICAL_SUMMARIES = "lexical summaries"
@@ -208,7 +202,7 @@ class DocumentAnalysis:
     @cached_property
     def statement_summaries(self) -> list[tuple[int, UnitSummary]]:
         """(offset, lexical summary) per top-level statement: its bindings,
-        references and sites, relative to it (`statement_index.summarize_unit`,
+        references and sites, relative to it (`unit_summary.summarize_unit`,
         the one replay of a statement's scope events). Within the token budget only."""
         return self._per_statement(LEXICAL_SUMMARIES, unit_summaries)
 

@@ -2,9 +2,9 @@
 
 A top-level statement's scope events depend only on its own text: the parser
 starts every top-level step in the same state. So each statement is replayed
-once into a position-independent `UnitSummary` (offsets relative to its first
-token), and the next version reuses every summary of a statement the parser
-kept. The document's index (`StatementIndex`) is those summaries plus their
+once into a position-independent `UnitSummary` (`unit_summary.py`: offsets
+relative to its first token), and the next version reuses every summary of a
+statement the parser kept. The document's index (`StatementIndex`) is those summaries plus their
 offsets: a query at an offset looks at the one statement there, and at the
 top-level bindings of the statements before it, which two small tables
 (top-level bindings and unresolved references by name) answer. Nothing is
@@ -20,200 +20,16 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
 from operator import add, attrgetter, itemgetter
 from typing import NamedTuple
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
-from ..syntax.lexer import LexResult
-from ..syntax.statements import FIRST_TOKEN, StatementMemo, StepMap, events_of, per_statement
-from ..syntax.tokens import Token
-from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
+from ..syntax.statements import StepMap
 from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
-
-
-class LocalSymbol(NamedTuple):
-    """A binding of one statement, its offsets relative to the statement's first token."""
-
-    kind: SymbolKind
-    name: str
-    start: int
-    end: int
-    visible_start: int
-    visible_end: int  # may be OPEN_END: visible past its statement
-    references: tuple[tuple[int, int], ...]  # resolved inside the statement
-    top_level: bool
-
-
-class FreeName(NamedTuple):
-    """A reference no binding inside its statement resolves, relative offsets."""
-
-    name: str
-    start: int
-    end: int
-
-
-@dataclass(slots=True)
-class _OpenSymbol:
-    """A `LocalSymbol` while its statement is replayed: its end and references grow."""
-
-    kind: SymbolKind
-    name: str
-    start: int
-    end: int
-    visible_start: int
-    top_level: bool
-    visible_end: int = OPEN_END
-    references: list[tuple[int, int]] = field(default_factory=list)
-
-    def closed(self) -> LocalSymbol:
-        return LocalSymbol(
-            self.kind,
-            self.name,
-            self.start,
-            self.end,
-            self.visible_start,
-            self.visible_end,
-            tuple(self.references),
-            self.top_level,
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class UnitSummary:
-    """One top-level statement's bindings, references and sites, relative."""
-
-    symbols: tuple[LocalSymbol, ...]  # in definition order
-    free: tuple[FreeName, ...]
-    sites: tuple[tuple[int, int], ...]
-    occurrences: int  # definitions plus references resolved inside
-    balanced: bool  # every scope it opens it closes
-    tops: tuple[int, ...]  # positions in `symbols` of its top-level bindings
-    ordered: tuple[int, ...]  # positions in `symbols`, by definition start
-
-
-# Unit summaries of an earlier parse, reused for the statements it kept.
-UnitMemo = StatementMemo[UnitSummary]
-
-
-class Budget(NamedTuple):
-    """What is left of the occurrence budget when a statement's replay
-    starts, and whether a name is bound at top level by an earlier statement
-    (a reference no binding inside the statement resolves then counts too)."""
-
-    remaining: int
-    resolves: Callable[[str], bool]
-
-
-def summarize_unit(
-    tokens: list[Token], events: list[tuple], base: int, budget: Budget | None = None
-) -> UnitSummary:
-    """Replay one statement's events with only the top-level scope around them.
-
-    With `budget` the replay records what the plain build records in the
-    statement where the occurrence budget runs out: once it is spent, no
-    later definition or reference is recorded (sites still are).
-    """
-    symbols: list[_OpenSymbol] = []
-    scopes: list[tuple[dict[str, int], list[int]]] = [({}, [])]
-    free: list[FreeName] = []
-    sites: list[tuple[int, int]] = []
-    occurrences = 0
-    limit = budget.remaining if budget is not None else -1
-    spent = 0  # occurrences plus resolved free references, with a budget
-    stopped = False
-    for event in events:
-        tag = event[0]
-        if tag == REFERENCE:
-            token = tokens[event[1]]
-            span = (token.start - base, token.end - base)
-            sites.append(span)
-            if stopped:
-                continue
-            for bindings, _ in reversed(scopes):
-                index = bindings.get(token.text)
-                if index is not None:
-                    if spent == limit:
-                        stopped = True
-                    else:
-                        symbols[index].references.append(span)
-                        occurrences += 1
-                        spent += 1
-                    break
-            else:
-                if budget is not None and budget.resolves(token.text):
-                    if spent == limit:
-                        stopped = True
-                        continue
-                    spent += 1
-                free.append(FreeName(token.text, span[0], span[1]))
-        elif tag == DEFINE:
-            if stopped:
-                continue
-            if spent == limit:
-                stopped = True
-                continue
-            token = tokens[event[1]]
-            occurrences += 1
-            spent += 1
-            index = len(symbols)
-            visible_start = event[3] - base
-            symbols.append(
-                _OpenSymbol(
-                    event[2],
-                    token.text,
-                    token.start - base,
-                    token.end - base,
-                    visible_start,
-                    len(scopes) == 1,
-                )
-            )
-            bindings, defined = scopes[-1]
-            shadowed = bindings.get(token.text)
-            bindings[token.text] = index
-            if shadowed is not None:
-                symbols[shadowed].visible_end = visible_start
-            defined.append(index)
-        elif tag == PUSH:
-            scopes.append(({}, []))
-        elif tag == POP and len(scopes) > 1:
-            _, defined = scopes.pop()
-            for index in defined:
-                if symbols[index].visible_end == OPEN_END:
-                    symbols[index].visible_end = event[1] - base
-    return UnitSummary(
-        tuple(symbol.closed() for symbol in symbols),
-        tuple(free),
-        tuple(sites),
-        occurrences,
-        len(scopes) == 1,
-        tuple(number for number, symbol in enumerate(symbols) if symbol.top_level),
-        tuple(sorted(range(len(symbols)), key=lambda number: symbols[number].start)),
-    )
-
-
-def unit_summaries(
-    source: str,
-    lex: LexResult,
-    events: list[tuple],
-    units: list[tuple[int, int, int, int, int]],
-    previous: UnitMemo,
-) -> tuple[list[tuple[int, UnitSummary]], UnitMemo]:
-    """(base offset, summary) per top-level step, and this version's memo."""
-    tokens = lex.tokens
-    # Summaries hold offsets relative to their statement: a moved one is reused as is.
-    return per_statement(
-        source,
-        lex,
-        units,
-        previous,
-        lambda position: summarize_unit(
-            tokens, events_of(events, units, position), tokens[units[position][FIRST_TOKEN]].start
-        ),
-        None,
-    )
+from .unit_summary import Budget, LocalSymbol, UnitSummary
 
 
 class _Top(NamedTuple):

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis.document import LEXICAL_SUMMARIES, DocumentAnalysis
 from octoscript_lsp.analysis.lexical import LexicalIndex, build_lexical_index
 from octoscript_lsp.analysis.sites import open_delimiters_before
-from octoscript_lsp.analysis.statement_index import StatementIndex, piecewise_index, unit_summaries
+from octoscript_lsp.analysis.statement_index import StatementIndex, piecewise_index
+from octoscript_lsp.analysis.unit_summary import unit_summaries
 from octoscript_lsp.limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens
