@@ -22,8 +22,9 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import accumulate
-from operator import add, attrgetter, itemgetter
+from itertools import accumulate, compress
+from itertools import count as counting
+from operator import add, attrgetter, is_not, itemgetter
 from typing import NamedTuple
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
@@ -163,13 +164,13 @@ def _after_cut(
     earlier = previous.uncut if previous is not None else None
     if earlier is None or previous.cut != cut or len(earlier.pieces) != len(pieces):
         return [(base, _sites_only(summary)) for base, summary in pieces[cut + 1 :]]
-    before, before_cut = earlier.pieces, previous.pieces
-    return [
-        before_cut[position]
-        if pieces[position] is before[position]
-        else (base, _sites_only(summary))
-        for position, (base, summary) in enumerate(pieces[cut + 1 :], cut + 1)
-    ]
+    after = pieces[cut + 1 :]
+    kept = previous.pieces[cut + 1 :]
+    # Which pieces differ, found by builtins (typing changes one or none).
+    for at in compress(counting(), map(is_not, after, earlier.pieces[cut + 1 :])):
+        base, summary = after[at]
+        kept[at] = (base, _sites_only(summary))
+    return kept
 
 
 @dataclass(frozen=True, slots=True)
