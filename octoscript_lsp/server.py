@@ -200,6 +200,7 @@ class OctoscriptServer(LanguageServer):
                 return  # no client-sent text to analyse
             syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
             self.push_diagnostics(uri, version, syntax_only)
+        self.documents.heap_reserve.release()  # the first analysis is made
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises
         if self.catalogs_can_advise() or cached.advised:
@@ -311,6 +312,8 @@ def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
     ls.catalogs.paths.root = catalog_files.workspace_root(params)
     ls.catalogs.apply_initialization_options(params.initialization_options)
     ls.preferences = preferences.from_initialization_options(params.initialization_options)
+    # The first didOpen's objects then find their pages resident (`HeapReserve`).
+    ls.documents.heap_reserve.fill()
 
 
 @server.feature(types.INITIALIZED)
