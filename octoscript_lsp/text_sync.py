@@ -26,7 +26,7 @@ import logging
 from dataclasses import dataclass
 
 from .features.positions import column_offset, line_content_end, lsp_line_starts
-from .limits import MAX_POSITION_VALUE, MAX_SYNCED_TEXT_CHARS
+from .limits import MAX_ANCHOR_DISTANCE, MAX_POSITION_VALUE, MAX_SYNCED_TEXT_CHARS
 from .syntax.text import has_bare_carriage_return
 
 logger = logging.getLogger(__name__)
@@ -66,46 +66,115 @@ def offset_of(text: str, starts: list[int], position: tuple[int, int]) -> int:
     return column_offset(text, starts[line], end, character)[0]
 
 
-def _offset_by_lines(text: str, lines: list[str], position: tuple[int, int]) -> int:
-    """`offset_of` for text whose lines all end at LF or CRLF, split at LF.
+# A line start of a text the sync knows: (line, offset). Line 0 starts at 0.
+Anchor = tuple[int, int]
+START: Anchor = (0, 0)
 
-    Summing line lengths runs in C; listing every line start would take a
-    Python loop over the whole document on each keystroke.
+
+def _line_start(text: str, line: int, anchor: Anchor) -> int | None:
+    """Offset where `line` starts in text whose lines all end at LF or CRLF,
+    None for a line past the last.
+
+    Counted from `anchor` (where the change before was: the next one is
+    nearly always close), one `find` per line in between. An edit far from
+    the last one splits the text up to that line instead (in C).
     """
-    line, character = position
-    if line >= len(lines):
+    known, position = anchor
+    if abs(line - known) > MAX_ANCHOR_DISTANCE:
+        parts = text.split("\n", line)
+        return len(text) - len(parts[-1]) if len(parts) > line else None
+    find = text.find
+    for _ in range(line - known):
+        position = find("\n", position) + 1
+        if position == 0:
+            return None
+    rfind = text.rfind
+    for _ in range(known - line):
+        # `position` starts a line after an LF: the LF before that one ends the line above.
+        position = rfind("\n", 0, position - 1) + 1
+    return position
+
+
+def _offset_at(text: str, line_start: int | None, character: int) -> int:
+    """`offset_of` for text without a bare CR, given where the line starts."""
+    if line_start is None:
         return len(text)
-    start = sum(map(len, lines[:line])) + line
-    content = lines[line]
-    end = start + len(content) - (1 if content.endswith("\r") else 0)
-    return column_offset(text, start, end, character)[0]
+    end = text.find("\n", line_start)
+    if end == -1:
+        end = len(text)
+    if end > line_start and text[end - 1] == "\r":
+        end -= 1
+    return column_offset(text, line_start, end, character)[0]
+
+
+def _bare_carriage_return_near(text: str, low: int, high: int) -> bool:
+    """Whether a CR at an offset in [low, high) of `text` is not followed by LF."""
+    low = max(low, 0)
+    return text.count("\r", low, high) != text.count("\r\n", low, high + 1)
+
+
+@dataclass(slots=True)
+class _Edited:
+    """A text being changed, with what is known about it: where a line starts
+    (`anchor`) and whether it has a bare CR (None: not worked out yet)."""
+
+    text: str
+    anchor: Anchor = START
+    bare_cr: bool | None = None
+
+    def apply(self, change: TextChange) -> None:
+        """Apply one change; raises InvalidChange."""
+        if change.full:
+            self.text, self.anchor, self.bare_cr = change.text, START, None
+            return
+        if change.end is None:
+            raise InvalidChange("a ranged change without an end")
+        start, end = _checked(change.start), _checked(change.end)
+        if end < start:
+            raise InvalidChange(f"range end {end} is before its start {start}")
+        text = self.text
+        if self.bare_cr is None:
+            self.bare_cr = has_bare_carriage_return(text)
+        if self.bare_cr:
+            starts = lsp_line_starts(text)
+            first, last = offset_of(text, starts, start), offset_of(text, starts, end)
+            anchor = START
+        else:
+            first_line = _line_start(text, start[0], self.anchor)
+            first = _offset_at(text, first_line, start[1])
+            line_anchor = START if first_line is None else (start[0], first_line)
+            last_line = _line_start(text, end[0], line_anchor)
+            last = _offset_at(text, last_line, end[1])
+            # The text up to `first` stays: so does the line start before it.
+            anchor = line_anchor
+        inserted = change.text
+        self.text = text[:first] + inserted + text[last:]
+        if self.bare_cr:
+            self.bare_cr = None  # worked out again when needed
+        else:
+            # Only a CR just before the edit or inserted by it can now be bare.
+            self.bare_cr = _bare_carriage_return_near(self.text, first - 1, first + len(inserted))
+        self.anchor = anchor
 
 
 def apply_change(text: str, change: TextChange) -> str:
     """The text after one change; raises InvalidChange."""
-    if change.full:
-        return change.text
-    if change.end is None:
-        raise InvalidChange("a ranged change without an end")
-    start, end = _checked(change.start), _checked(change.end)
-    if end < start:
-        raise InvalidChange(f"range end {end} is before its start {start}")
-    if has_bare_carriage_return(text):
-        starts = lsp_line_starts(text)
-        first, last = offset_of(text, starts, start), offset_of(text, starts, end)
-    else:
-        lines = text.split("\n")
-        first, last = _offset_by_lines(text, lines, start), _offset_by_lines(text, lines, end)
-    return text[:first] + change.text + text[last:]
+    edited = _Edited(text)
+    edited.apply(change)
+    return edited.text
 
 
 def apply_changes(text: str, changes: list[TextChange]) -> str:
     """The text after every change in order; raises InvalidChange for any bad one."""
+    return _apply_all(_Edited(text), changes).text
+
+
+def _apply_all(edited: _Edited, changes: list[TextChange]) -> _Edited:
     for change in changes:
-        text = apply_change(text, change)
-        if len(text) > MAX_SYNCED_TEXT_CHARS:
+        edited.apply(change)
+        if len(edited.text) > MAX_SYNCED_TEXT_CHARS:
             raise InvalidChange(f"the text would exceed {MAX_SYNCED_TEXT_CHARS} characters")
-    return text
+    return edited
 
 
 @dataclass(slots=True)
@@ -113,6 +182,9 @@ class SyncedText:
     version: int | None
     text: str
     in_sync: bool = True
+    # Where the last change was and whether the text has a bare CR (`_Edited`).
+    anchor: Anchor = START
+    bare_cr: bool | None = None
 
 
 class TextStore:
@@ -149,11 +221,14 @@ class TextStore:
                 # computed against text we do not hold: start from it.
                 first_full = max(i for i, change in enumerate(changes) if change.full)
                 changes = changes[first_full:]
-            text = apply_changes(document.text, changes)
+            edited = _Edited(document.text, document.anchor, document.bare_cr)
+            _apply_all(edited, changes)
         except InvalidChange as refusal:
             self.refuse(uri, version, str(refusal))
             return False
-        self._documents[uri] = SyncedText(version, text)
+        self._documents[uri] = SyncedText(
+            version, edited.text, anchor=edited.anchor, bare_cr=edited.bare_cr
+        )
         return True
 
     def refuse(self, uri: str, version: object, reason: str) -> None:

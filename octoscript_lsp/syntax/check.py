@@ -13,7 +13,7 @@ from ..limits import (
 )
 from .diagnostics import Diagnostic, LineIndex, line_starts_after_edit
 from .formatter import format_tokens
-from .lexer import LexResult, common_prefix, common_suffix, retokenize, tokenize
+from .lexer import LexResult, edit_extent, retokenize, tokenize
 from .outline import Declaration, top_level_declarations
 from .parse_result import ParseResult, TailReuse
 from .parser import parse
@@ -118,10 +118,10 @@ def analyze_syntax(
         parsed = parse(lex.tokens, max_nesting)
         lines = LineIndex(source)
     else:
-        lex, shared = retokenize(source, previous.source, previous.lex, max_tokens)
         old = previous.source
-        unchanged = common_prefix(old, source)
-        same_tail = common_suffix(old, source, min(len(old), len(source)) - unchanged)
+        # Compared once, for the lexer, the parser and the line starts.
+        unchanged, same_tail = edit_extent(old, source)
+        lex, shared = retokenize(source, old, previous.lex, max_tokens, (unchanged, same_tail))
         tail = _tail_reuse(source, previous, lex, same_tail)
         parsed = parse(lex.tokens, max_nesting, previous.parsed, shared, tail)
         starts = line_starts_after_edit(

@@ -4,6 +4,9 @@ scope events, and the top-level steps taken over from an earlier parse.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+from operator import itemgetter
+
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
 from .moved import Piece, moved_pieces, pieces_of
@@ -28,6 +31,8 @@ from .tree import DEFINE, POP, PUSH, Node, SymbolKind
 CONTROL_WORDS = frozenset({"if", "try", "for", "loop", "while"})
 # Tokens that end a statement (a tuple: `in` compares enum members by identity).
 STATEMENT_ENDS = (NEWLINE, SEMICOLON)
+# A step entry's index of the token after the step (`ParseResult.units`).
+_AFTER_TOKEN = itemgetter(1)
 
 
 class ParserCursor:
@@ -200,10 +205,9 @@ class ParserCursor:
     def reuse_units(self, previous: ParseResult, shared_tokens: int) -> bool:
         """Adopt the leading steps of `previous` whose tokens are all shared."""
         units = previous.units
-        count = 0
-        # A step examined the token after it (index `next_index`) too.
-        while count < len(units) and units[count][1] < shared_tokens:
-            count += 1
+        # A step examined the token after it (index `next_index`) too; those
+        # indices grow from step to step.
+        count = bisect_left(units, shared_tokens, key=_AFTER_TOKEN)
         if count == 0:
             return False
         _, next_index, events_end, diagnostics_end, children_end = units[count - 1]
@@ -220,15 +224,22 @@ class ParserCursor:
         self.kept_runs.append((0, 0, count, 0))
         return True
 
-    def adopt_tail(self, tail: TailReuse, starts: dict[int, int], statements: list[Node]) -> bool:
-        """At a step start inside the unchanged tail, take every remaining old step."""
+    def adopt_tail(self, tail: TailReuse, statements: list[Node]) -> bool:
+        """At a step start inside the unchanged tail, take every remaining old step.
+
+        Costs a binary search where it fails; where it succeeds, the old
+        steps' events and nodes are taken as references (moved when read) and
+        only their step entries are copied, shifted in C.
+        """
         start = self.tokens[self.index].start
         if start < tail.from_offset:
             return False
-        position = starts.get(start - tail.delta)
-        if position is None:
-            return False
         previous = tail.previous
+        old_offsets = previous.unit_offsets
+        old_offset = start - tail.delta
+        position = bisect_left(old_offsets, old_offset)
+        if position == len(old_offsets) or old_offsets[position] != old_offset:
+            return False
         old_units = previous.units
         old_start = old_units[position][0]
         if not tail.same_tokens_from(self.index, old_start):
@@ -237,9 +248,10 @@ class ParserCursor:
         events_base, diagnostics_base, children_base = (
             old_units[position - 1][2:] if position > 0 else (0, 0, 0)
         )
-        new_events = self.events_base + len(self.events)
-        new_diagnostics = len(self.all_diagnostics)
-        new_children = self.children_base + len(statements)
+        # How far each running count moves: new count before the tail minus old.
+        events_move = self.events_base + len(self.events) - events_base
+        diagnostics_move = len(self.all_diagnostics) - diagnostics_base
+        children_move = self.children_base + len(statements) - children_base
         # References to the old steps' events and nodes, moved when read.
         old_events = pieces_of(previous.events, events_base, len(previous.events))
         self.events_tail = moved_pieces(old_events, shift, delta)
@@ -248,19 +260,24 @@ class ParserCursor:
         self.children_tail = moved_pieces(old_nodes, shift, delta)
         for diagnostic in previous.all_diagnostics[diagnostics_base:]:
             self.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
-        self.unit_offsets.extend(offset + delta for offset in previous.unit_offsets[position:])
-        self.unit_runtime_checks.extend(previous.unit_runtime_checks[position:])
+        kept_offsets = old_offsets[position:]
+        self.unit_offsets += map(delta.__add__, kept_offsets) if delta else kept_offsets
+        self.unit_runtime_checks += previous.unit_runtime_checks[position:]
         self.kept_runs.append((position, len(self.units), len(old_units) - position, delta))
-        for first, after, events_end, diagnostics_end, children_end in old_units[position:]:
-            self.units.append(
-                (
-                    first + shift,
-                    after + shift,
-                    events_end - events_base + new_events,
-                    diagnostics_end - diagnostics_base + new_diagnostics,
-                    children_end - children_base + new_children,
-                )
+        kept_units = old_units[position:]
+        if shift or events_move or diagnostics_move or children_move:
+            # Each field moved by its own amount: columns, added and zipped in C.
+            firsts, afters, events, diagnostics, children = zip(*kept_units, strict=True)
+            self.units += zip(
+                map(shift.__add__, firsts),
+                map(shift.__add__, afters),
+                map(events_move.__add__, events),
+                map(diagnostics_move.__add__, diagnostics),
+                map(children_move.__add__, children),
+                strict=True,
             )
+        else:
+            self.units += kept_units  # an edit that moved nothing: the very entries
         self.index = len(self.tokens) - 1
         return True
 

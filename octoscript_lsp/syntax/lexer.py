@@ -171,7 +171,11 @@ def tokenize(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
 
 
 def retokenize(
-    source: str, previous_source: str, previous: LexResult, max_tokens: int = MAX_SYNTAX_TOKENS
+    source: str,
+    previous_source: str,
+    previous: LexResult,
+    max_tokens: int = MAX_SYNTAX_TOKENS,
+    extent: tuple[int, int] | None = None,
 ) -> tuple[LexResult, int]:
     """Lex `source` reusing `previous` up to the last newline before the first change.
 
@@ -181,10 +185,12 @@ def retokenize(
     token and diagnostic before it depends only on unchanged text), or at the
     start of the text when the change is on the first line; either way it
     stops once it is back in step with the old tokens after the change.
+    `extent` is `edit_extent(previous_source, source)` when the caller has it.
     """
     if previous.truncated or len(previous.tokens) > max_tokens + 1:
         return tokenize(source, max_tokens), 0
-    restart, shared = _restart_point(source, previous_source, previous)
+    unchanged, tail = extent if extent is not None else edit_extent(previous_source, source)
+    restart, shared = _restart_point(previous, unchanged)
     limit = previous.token_limit_offset
     carried_limit = limit if limit is not None and limit < restart else None
     sink = DiagnosticSink()
@@ -192,12 +198,19 @@ def retokenize(
         if diagnostic.offset < restart:
             sink.report(diagnostic.offset, diagnostic.message, diagnostic.code)
     comments = previous.comments[: bisect_left(previous.comments, (restart, -1))]
-    resync = _Resync.after_change(source, previous_source, previous, restart)
+    resync = _Resync.after_change(source, previous_source, previous, restart, unchanged, tail)
     head = pieces_of(previous.tokens, 0, shared)
     result = _tokenize_from(
         source, max_tokens, restart, sink, head, comments, carried_limit, resync
     )
     return result, shared
+
+
+def edit_extent(old: str, new: str) -> tuple[int, int]:
+    """(unchanged, tail): how many leading characters two versions of a text
+    share, and how many trailing ones after those (the two never overlap)."""
+    unchanged = common_prefix(old, new)
+    return unchanged, common_suffix(old, new, min(len(old), len(new)) - unchanged)
 
 
 def common_prefix(left: str, right: str) -> int:
@@ -246,10 +259,10 @@ def common_suffix(left: str, right: str, limit: int) -> int:
     return low
 
 
-def _restart_point(source: str, previous_source: str, previous: LexResult) -> tuple[int, int]:
-    """(offset, token index) of the last reusable newline token, or (0, 0): the
-    start of the text, where the lexer is in its initial state too."""
-    unchanged = common_prefix(source, previous_source)
+def _restart_point(previous: LexResult, unchanged: int) -> tuple[int, int]:
+    """(offset, token index) of the last reusable newline token before offset
+    `unchanged`, or (0, 0): the start of the text, where the lexer is in its
+    initial state too."""
     tokens = previous.tokens
     comments = previous.comments
     index = _last_token_ending_by(tokens, unchanged)
@@ -309,15 +322,32 @@ class _Resync:
 
     @classmethod
     def after_change(
-        cls, source: str, previous_source: str, previous: LexResult, restart: int
+        cls,
+        source: str,
+        previous_source: str,
+        previous: LexResult,
+        restart: int,
+        unchanged: int,
+        tail: int,
     ) -> _Resync | None:
+        """`tail` is the texts' common suffix after their `unchanged` prefix;
+        the lexer may be back in step anywhere after `restart`."""
         if previous.token_limit_offset is not None:
             return None
-        common = min(len(source), len(previous_source)) - restart
-        tail = common_suffix(source, previous_source, common)
+        new_end, old_end = len(source), len(previous_source)
+        if tail == min(new_end, old_end) - unchanged and unchanged > restart:
+            # The suffix ran into the prefix's end: it may go on, up to `restart`
+            # (the slices end where the suffix starts: at most that stretch).
+            new_stop, old_stop = new_end - tail, old_end - tail
+            more = min(unchanged - restart, new_stop, old_stop)
+            tail += common_suffix(
+                source[new_stop - more : new_stop],
+                previous_source[old_stop - more : old_stop],
+                more,
+            )
         if tail == 0:
             return None
-        return cls(previous, len(source) - len(previous_source), len(source) - tail)
+        return cls(previous, new_end - old_end, new_end - tail)
 
     def adopt(self, pos: int, out: _TokenBuffer, sink: DiagnosticSink, comments: list) -> bool:
         """Append the old stream from the line break at new offset `pos`, if it is in step."""

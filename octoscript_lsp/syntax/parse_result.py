@@ -64,11 +64,6 @@ class TailReuse:
         )
 
 
-def unit_starts_by_offset(tail: TailReuse) -> dict[int, int]:
-    """Old step position by the offset of the step's first token."""
-    return {offset: position for position, offset in enumerate(tail.previous.unit_offsets)}
-
-
 def shifted_event(event: tuple, shift: int, delta: int) -> tuple:
     tag = event[0]
     if tag == REFERENCE:

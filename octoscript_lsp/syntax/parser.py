@@ -20,7 +20,6 @@ from .parse_result import (
     TailReuse,
     moved_events,
     moved_nodes,
-    unit_starts_by_offset,
 )
 from .statements import StepMap
 from .tokens import (
@@ -131,10 +130,9 @@ class _Parser(ExpressionRules):
             pass
         else:
             self.consume_statement_ends()
-        tail_starts = unit_starts_by_offset(tail) if tail is not None else None
         tokens = self.tokens
         while (first := tokens[self.index]).kind is not END:
-            if tail_starts is not None and self.adopt_tail(tail, tail_starts, statements):
+            if tail is not None and self.adopt_tail(tail, statements):
                 break
             unit_start = self.index
             self.unit_offsets.append(first.start)

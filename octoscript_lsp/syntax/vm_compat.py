@@ -11,6 +11,7 @@ run only on canonically valid source.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic
@@ -57,6 +58,8 @@ _TRANSPARENT = frozenset({"member", "binary", "assign", "unary"})
 # message, code); nothing in them depends on where the step stands.
 Relative = tuple[tuple[int, str, SyntaxCode], ...]
 VmMemo = StatementMemo[Relative]
+# A step's findings in `per_statement`'s (offset, findings).
+_FINDINGS = itemgetter(1)
 
 
 def vm_diagnostics(tree: Node, tokens: Sequence[Token]) -> list[Diagnostic]:
@@ -95,11 +98,9 @@ def vm_diagnostics_reusing(
 
     steps, memo = per_statement(source, lex, units, previous, compute, None)
     found: list[Diagnostic] = []
-    for start, relative in steps:
-        if relative:  # most statements have none: no generator per statement
-            found.extend(
-                Diagnostic(start + delta, message, code) for delta, message, code in relative
-            )
+    # Most statements have none: filtered in C, no Python step per statement.
+    for start, relative in filter(_FINDINGS, steps):
+        found.extend(Diagnostic(start + delta, message, code) for delta, message, code in relative)
     found.sort(key=lambda diagnostic: diagnostic.offset)
     return found, memo
 

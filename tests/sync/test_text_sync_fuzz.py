@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from octoscript_lsp.limits import MAX_POSITION_VALUE
+from octoscript_lsp.syntax.text import has_bare_carriage_return
 from octoscript_lsp.text_sync import TextChange, TextStore
 from tests.sync.differential import BASES, FRAGMENTS, spec_apply
 
@@ -52,3 +53,35 @@ def test_notifications_apply_in_order_or_are_refused_whole(base, notifications):
         else:
             in_sync = False
         assert store.text(URI) == expected
+
+
+# Long texts: the store finds a line by stepping from the last change's line
+# (`text_sync._line_start`), or by splitting past MAX_ANCHOR_DISTANCE lines.
+LONG_LINE = st.sampled_from(["let a = 1", "", "  x\r", "fn f() {", "\u00e9\U0001f600 y", "}"])
+LONG_TEXT = st.lists(LONG_LINE, min_size=300, max_size=700).map("\n".join)
+LINE = st.integers(0, 720)
+NEAR = st.integers(-3, 3)
+LONG_CHANGE = st.tuples(LINE, st.integers(0, 8), NEAR, st.integers(0, 8), TEXT)
+
+
+@settings(max_examples=150, deadline=None)
+@given(LONG_TEXT, st.lists(st.lists(LONG_CHANGE, min_size=1, max_size=3), max_size=8))
+def test_changes_far_and_near_in_long_texts_match_the_protocol(base, notifications):
+    store, expected = TextStore(), base
+    store.open(URI, 1, base)
+    for version, steps in enumerate(notifications, start=2):
+        changes = []
+        for line, character, lines_on, end_character, text in steps:
+            end_line = max(line + lines_on, line)
+            end = (end_line, end_character if end_line > line else max(end_character, character))
+            changes.append(TextChange(text, (line, character), end))
+        assert store.change(URI, version, changes)
+        expected = _spec(expected, changes)
+        assert store.text(URI) == expected
+        # What the store keeps about the text holds for it (a wrong "no bare
+        # CR" would send later changes down the LF-only path).
+        synced = store._documents[URI]
+        assert synced.bare_cr in (None, has_bare_carriage_return(expected))
+        line, offset = synced.anchor
+        assert offset == 0 if line == 0 else expected.count("\n", 0, offset) == line
+        assert offset == 0 or expected[offset - 1] == "\n"

@@ -7,8 +7,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from octoscript_lsp.syntax import lexer
 from octoscript_lsp.syntax import parser as parser_module
 from octoscript_lsp.syntax.check import SyntaxResult, analyze_syntax
+from octoscript_lsp.syntax.lexer import common_suffix, edit_extent
 from octoscript_lsp.syntax.moved import MovedList
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -258,6 +260,8 @@ def test_replacing_a_digit_shares_the_tail():
     edited = base.replace("let v10 = 10", "let v10 = 19")
     result = analyze_syntax(edited, previous=previous)
     assert result.lex.tokens[7000] is previous.lex.tokens[7000]
+    # An edit that moved nothing keeps the very step entries.
+    assert result.parsed.units[1500] is previous.parsed.units[1500]
     assert result.parsed.tree.children[1500] is previous.parsed.tree.children[1500]
     assert snapshot(result) == snapshot(analyze_syntax(edited))
 
@@ -339,3 +343,26 @@ def test_typing_on_the_first_line_reparses_one_statement(monkeypatch):
     assert deleted.lex.tokens == previous.lex.tokens
     assert deleted.lex.tokens[100] is previous.lex.tokens[100]
     assert snapshot(deleted) == snapshot(previous)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(BASES), edits)
+def test_the_lexer_resumes_where_the_whole_common_tail_allows(base: str, changes):
+    """The lexer takes the texts' extent from its caller (`edit_extent`, a
+    suffix that stops at the common prefix) and extends the suffix back to
+    its restart point itself: where it may adopt the old tokens again is
+    where the whole common suffix says."""
+    previous = analyze_syntax(base)
+    text = base
+    for change in changes:
+        text = apply(text, *change)
+        old = previous.source
+        unchanged, tail = edit_extent(old, text)
+        restart, _ = lexer._restart_point(previous.lex, unchanged)
+        resync = lexer._Resync.after_change(text, old, previous.lex, restart, unchanged, tail)
+        whole = common_suffix(old, text, min(len(old), len(text)) - restart)
+        if previous.lex.token_limit_offset is not None or whole == 0:
+            assert resync is None
+        else:
+            assert resync.from_offset == len(text) - whole
+        previous = analyze_syntax(text, previous=previous)
