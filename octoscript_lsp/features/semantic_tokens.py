@@ -36,9 +36,9 @@ from ..syntax.statements import (
     AFTER_TOKEN,
     EMPTY_MEMO,
     FIRST_TOKEN,
-    carried_values,
+    carried_value,
     children_of,
-    memo_of,
+    memo_replacing,
     walk_statements,
 )
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
@@ -292,11 +292,13 @@ def _spliced(analysis: DocumentAnalysis, layout: Layout | None) -> Layout | None
         return None
     source, index = analysis.source, analysis.completion_index
     resolve = _Resolver(index)
-    # This version's statement records: the kept ones', the edited ones' anew.
-    records = carried_values(analysis.reuse.left(_ROLES) or EMPTY_MEMO, len(syntax.parsed.units))
+    # This version's statement records: the kept ones' as they are, the
+    # edited ones' (`records`) anew; only those are looked at.
+    earlier = analysis.reuse.left(_ROLES) or EMPTY_MEMO
+    records: dict[int, _Statement] = {}
 
     def classify_one(position: int, base: int, end: int, cut: int, top, imports):
-        known = records[position]
+        known = carried_value(earlier, position)
         shape = known.shape if known is not None else _shape(analysis, position, base, end)
         if shape.exports != layout.shapes[position].exports:
             return None  # later statements may read other bindings
@@ -318,7 +320,7 @@ def _spliced(analysis: DocumentAnalysis, layout: Layout | None) -> Layout | None
         _comment_items,
     )
     if spliced is not None:
-        analysis.reuse.hand_on(_ROLES, memo_of(syntax.parsed.unit_offsets, records))
+        analysis.reuse.hand_on(_ROLES, memo_replacing(earlier, syntax.parsed.unit_offsets, records))
     return spliced
 
 

@@ -148,6 +148,30 @@ def _items(pieces: list[Piece], mover: Mover) -> list:
     return out
 
 
+def _joined(pieces: list[Piece], mover: Mover) -> list:
+    """The items of unmoved pieces as one new list.
+
+    An edit's pieces are mostly two long stretches of one earlier list (before
+    and after the edit) around a few new items. Copying the earlier list from
+    the first stretch's start to the second's end and replacing the few items
+    between touches each kept item once; joining slices touches it three
+    times (slice, extend, free), and these lists are the whole document's.
+    """
+    if len(pieces) > 1:
+        base, low, high, _ = pieces[0]
+        for last in range(len(pieces) - 1, 0, -1):
+            other, other_low, other_high, _ = pieces[last]
+            if other is base and other_low >= high:
+                # Copying the replaced items too never costs more than the kept ones.
+                if other_low - high <= (high - low) + (other_high - other_low):
+                    out = base[low:other_high]
+                    out[high - low : other_low - low] = _items(pieces[1:last], mover)
+                    out += _items(pieces[last + 1 :], mover)
+                    return out
+                break
+    return _items(pieces, mover)
+
+
 def pieces_of(items: Sequence, low: int, high: int) -> list[Piece]:
     """Pieces covering items[low:high] of a list or a MovedList."""
     if isinstance(items, MovedList):
@@ -175,7 +199,7 @@ def assemble(
     MovedList of at most MAX_MOVED_PIECES pieces, making 2**chunk_bits items
     at a time."""
     if all(move is None for _, _, _, move in pieces):
-        return _items(pieces, mover)
+        return _joined(pieces, mover)
     pieces = _merged(pieces)
     while len(pieces) > MAX_MOVED_PIECES:
         # Each edit at a new place adds two pieces; make the smallest moved one

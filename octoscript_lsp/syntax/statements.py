@@ -19,6 +19,7 @@ parser's map of kept steps, never by text, offset or object identity.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import count as counting
@@ -188,6 +189,60 @@ def memo_of(offsets: list[int], values: list[T]) -> StatementMemo[T]:
     return StatementMemo(
         list(zip(offsets, values, strict=True)), StepMap(((0, 0, len(values), 0),))
     )
+
+
+def carried_value(previous: StatementMemo[T], position: int) -> T | None:
+    """`carried_values` for the one step at `position`: a search over the
+    runs, for views that visit a few steps only."""
+    runs = previous.since.runs
+    at = bisect_right(runs, position, key=_new_first) - 1
+    if at >= 0:
+        old_first, new_first, run_count, _ = runs[at]
+        if position < new_first + run_count:
+            return previous.found[old_first + position - new_first][1]
+    return None
+
+
+def memo_replacing(
+    previous: StatementMemo[T], offsets: list[int], replaced: dict[int, T]
+) -> StatementMemo[T]:
+    """`memo_of` the carried values with the steps `replaced` names (position
+    -> value) given new values, for a view that visits those steps only.
+
+    Its cost follows the runs and the steps replaced, not the document: the
+    earlier values stay where they are, the new ones are added after them
+    and the runs point at both. The values no run reaches are dropped once
+    they outnumber the steps (or the runs grow past `MAX_STEP_MAP_RUNS`).
+    """
+    count = len(offsets)
+    earlier = previous.found
+    runs = _without_steps(previous.since.runs, replaced)
+    if len(earlier) + len(replaced) > 2 * count or len(runs) + len(replaced) > MAX_STEP_MAP_RUNS:
+        values = carried_values(previous, count)
+        for position, value in replaced.items():
+            values[position] = value
+        return memo_of(offsets, values)
+    found = earlier + [(offsets[position], value) for position, value in replaced.items()]
+    runs.extend((number, position, 1, 0) for number, position in enumerate(replaced, len(earlier)))
+    runs.sort(key=_new_first)
+    return StatementMemo(found, StepMap(tuple(runs)))
+
+
+def _without_steps(runs: tuple[Run, ...], steps: dict[int, object]) -> list[Run]:
+    """`runs` with the later parse's `steps` cut out of them."""
+    kept: list[Run] = []
+    for run in runs:
+        old_first, new_first, run_count, delta = run
+        inside = sorted(step for step in steps if new_first <= step < new_first + run_count)
+        if not inside:
+            kept.append(run)
+            continue
+        start = new_first
+        for step in inside + [new_first + run_count]:
+            if step > start:
+                kept.append((old_first + start - new_first, start, step - start, delta))
+            start = step + 1
+    return kept
 
 
 def _compute_until(

@@ -9,6 +9,7 @@ fresh full answer of that version's text.
 from __future__ import annotations
 
 import json
+from bisect import bisect_right
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -18,6 +19,7 @@ from octoscript_lsp.features import semantic_delta, semantic_tokens
 from octoscript_lsp.features.semantic_delta import Edit, edit_between
 from octoscript_lsp.features.semantic_tokens import full, full_items
 from octoscript_lsp.features.wire import integer_items
+from octoscript_lsp.syntax.statements import carried_values
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.features.test_semantic_tokens import COMMENTED, OVER_BUDGET
 from tests.syntax.test_incremental import BASES, apply
@@ -125,5 +127,11 @@ def test_a_keystroke_inside_a_statement_splices_the_last_answer():
             spliced = semantic_tokens._spliced(current, layout)
             assert spliced is not None
             assert spliced.text[1:] == integer_items(full(DocumentAnalysis(text)).data)
+            # The records handed on: every statement's the parser kept, and the edited one's.
+            parsed = current.syntax.parsed
+            records = carried_values(current.reuse.left(semantic_tokens._ROLES), len(parsed.units))
+            kept = [new + k for _, new, count, _ in parsed.kept.runs for k in range(count)]
+            edited = bisect_right(parsed.unit_offsets, at) - 1
+            assert all(records[position] is not None for position in [*kept, edited])
             layout = spliced
             previous = current

@@ -104,3 +104,32 @@ def test_a_length_change_does_not_make_the_tail():
     # The lexer and parser read a few tokens near the edit and the end, not 2,000.
     assert made <= 4
     assert list(tokens) == list(analyze_syntax(result.source).lex.tokens)
+
+
+@pytest.mark.parametrize(
+    "stretches",
+    [
+        [(0, 40), "new", (45, 100)],  # an edit: the earlier list around new items
+        [(0, 40), "new", (41, 60), "eof"],
+        [(0, 40), (40, 100)],  # nothing replaced
+        [(10, 20), "new", (90, 100)],  # more replaced than kept: joined as slices
+        [(50, 60), "new", (10, 20)],  # out of order
+        ["new", (0, 100)],
+        [(0, 30), "new", (30, 50), "eof", (60, 100)],
+    ],
+)
+def test_unmoved_pieces_join_to_the_items_in_order(stretches):
+    base = list(range(100))
+    others = {"new": [-1, -2, -3], "eof": [-9]}
+    pieces = []
+    expected: list[int] = []
+    for stretch in stretches:
+        if isinstance(stretch, str):
+            pieces += pieces_of(others[stretch], 0, len(others[stretch]))
+            expected += others[stretch]
+        else:
+            pieces += pieces_of(base, *stretch)
+            expected += base[stretch[0] : stretch[1]]
+    joined = assemble(pieces, plus)
+    assert type(joined) is list and joined == expected
+    assert base == list(range(100))  # the earlier list is left as it was

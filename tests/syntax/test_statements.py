@@ -10,8 +10,10 @@ from octoscript_lsp.syntax.statements import (
     EMPTY_MEMO,
     StatementMemo,
     StepMap,
+    carried_value,
     carried_values,
     memo_of,
+    memo_replacing,
     walk_statements,
 )
 
@@ -72,3 +74,31 @@ def test_carried_values_follow_the_runs_and_the_walk_hands_on_its_own():
     assert walked.found == [(0, "v1"), (10, "v2"), (20, "v3"), (30, "fresh")]
     assert carried_values(walked, 4) == ["v1", "v2", "v3", "fresh"]
     assert memo_of([3, 4], ["a", None]).found == [(3, "a"), (4, None)]
+
+
+@given(step_maps(), st.sets(st.integers(0, 39), max_size=6), st.integers(0, 4))
+def test_a_memo_replacing_steps_carries_what_the_full_rebuild_does(since, steps, rounds):
+    """`carried_value` and `memo_replacing` agree with `carried_values` and
+    `memo_of`, including over several versions replacing steps in turn."""
+    offsets = [10 * position for position in range(40)]
+    memo = StatementMemo([(offset, f"old{offset}") for offset in range(40)], since)
+    expected = carried_values(memo, 40)
+    for round_number in range(rounds + 1):
+        assert [carried_value(memo, position) for position in range(40)] == expected
+        replaced = {position: f"new{round_number}.{position}" for position in sorted(steps)}
+        memo = memo_replacing(memo, offsets, replaced)
+        for position, value in replaced.items():
+            expected[position] = value
+        assert carried_values(memo, 40) == expected
+        assert len(memo.since.runs) <= MAX_STEP_MAP_RUNS
+        assert len(memo.found) <= 2 * 40
+        # A new value sits at its step's offset in this version.
+        placed = {
+            new + k: memo.found[old + k][0] + delta
+            for old, new, count, delta in memo.since.runs
+            for k in range(count)
+        }
+        assert all(placed[position] == offsets[position] for position in replaced)
+        # The next version keeps every step, moved by one offset from step 20 on.
+        memo = memo.advanced(StepMap(((0, 0, 20, 0), (20, 20, 20, 1))))
+        steps = {(position * 7 + round_number) % 40 for position in steps}
