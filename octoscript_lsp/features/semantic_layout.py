@@ -229,36 +229,44 @@ class Layout:
         stop = last + 1
         segments = self.segments
         middle = "".join(encoded.parts)
-        text = self.text[: segments[first]] + middle + self.text[segments[stop] :]
+        text = "".join((self.text[: segments[first]], middle, self.text[segments[stop] :]))
         shift = len(middle) - (segments[stop] - segments[first])
         start = segments[first]
         return Layout(
             source,
             text,
-            self.bases[:first] + [place[0] for place in placed] + _moved(self.bases[after:], delta),
-            self.ends[:first] + [place[1] for place in placed] + _moved(self.ends[after:], delta),
-            self.read_ends[:first]
-            + [read_end for _, read_end in reads]
-            + _moved(self.read_ends[after:], delta),
-            self.initial[:first] + [initial for initial, _ in reads] + self.initial[after:],
-            self.shapes[:first] + [place[2] for place in placed] + self.shapes[after:],
-            self.rendered[:first] + [place[3] for place in placed] + self.rendered[after:],
-            segments[:first]
-            + [offset + start for offset in encoded.segments]
-            + _moved(segments[stop:], shift),
-            self.last_starts[:first] + encoded.last_starts + _moved(self.last_starts[stop:], delta),
-            self.last_ends[:first] + encoded.last_ends + _moved(self.last_ends[stop:], delta),
+            _replaced(self.bases, first, after, [place[0] for place in placed], delta),
+            _replaced(self.ends, first, after, [place[1] for place in placed], delta),
+            _replaced(self.read_ends, first, after, [read_end for _, read_end in reads], delta),
+            _replaced(self.initial, first, after, [initial for initial, _ in reads]),
+            _replaced(self.shapes, first, after, [place[2] for place in placed]),
+            _replaced(self.rendered, first, after, [place[3] for place in placed]),
+            _replaced(
+                segments, first, stop, [offset + start for offset in encoded.segments], shift
+            ),
+            _replaced(self.last_starts, first, stop, encoded.last_starts, delta, True),
+            _replaced(self.last_ends, first, stop, encoded.last_ends, delta, True),
             cut,
             index_cut,
             self.exporters,  # positions and names are unchanged (the caller checked)
         )
 
 
-def _moved(offsets: list[int], delta: int) -> list[int]:
-    """Offsets moved by `delta`; -1 (none) stays."""
+def _replaced(
+    items: list, first: int, after: int, middle: list, delta: int = 0, absent: bool = False
+) -> list:
+    """items[:first] + middle + items[after:], the last offsets moved by
+    `delta` (`absent`: -1, none, stays). Most edits move nothing: one copy of
+    the list with the middle replaced in place then costs least."""
     if delta == 0:
-        return offsets
-    return [offset + delta if offset >= 0 else -1 for offset in offsets]
+        out = items.copy()
+        out[first:after] = middle
+        return out
+    if absent:
+        moved = [offset + delta if offset >= 0 else -1 for offset in items[after:]]
+    else:
+        moved = list(map(delta.__add__, items[after:]))
+    return items[:first] + middle + moved
 
 
 def splice(
