@@ -426,18 +426,14 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
     first, after = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
     children_start, children_end = children_of(units, position)
     program = Node("program", 0, 0, parsed.tree.children[children_start:children_end])
-    roles = _tree_roles(program, tokens, {})
+    roles, members, imported = _structure(program, tokens, {})
     receivers: dict[int, int] = {}
-    import_paths: dict[int, tuple[str, ...]] = {}
-    for node in program.walk():
-        if node.kind == "member" and node.token >= 0 and node.children:
+    for node in members:
+        if node.token >= 0 and node.children:
             receiver = node.children[0]
             if receiver.kind == "name" and roles.get(tokens[node.token].start) == (PROPERTY, 0):
                 receivers[tokens[node.token].start] = receiver.start
-        elif node.kind == "use" and len(node.children) > 1:
-            import_paths[node.children[-1].start - base] = tuple(
-                tokens[item.token].text for item in node.children
-            )
+    import_paths = {binding - base: path for binding, path in imported.items()}
     # Its bindings and references as the lexical summary has them (the one
     # replay of a statement's scope events).
     summary = analysis.statement_summaries[position][1]
@@ -636,6 +632,14 @@ def _occurrence_map(index: LexicalIndex) -> dict[int, Symbol]:
 
 def _tree_roles(tree: Node, tokens: list[Token], occurrences: dict[int, Symbol]) -> dict[int, Role]:
     """Structural roles keyed by token start offset."""
+    return _structure(tree, tokens, occurrences)[0]
+
+
+def _structure(
+    tree: Node, tokens: list[Token], occurrences: dict[int, Symbol]
+) -> tuple[dict[int, Role], list[Node], dict[int, tuple[str, ...]]]:
+    """`_tree_roles`, with the member nodes and the `use` paths by binding
+    start it found on the way (one walk of the tree serves all three)."""
     roles: dict[int, Role] = {}
     import_paths: dict[int, tuple[str, ...]] = {}
     members: list[Node] = []
@@ -658,7 +662,7 @@ def _tree_roles(tree: Node, tokens: list[Token], occurrences: dict[int, Symbol])
             _catch_role(node, tokens, roles)
     for node in members:
         _member_role(node, tokens, roles, occurrences, import_paths)
-    return roles
+    return roles, members, import_paths
 
 
 def _use_roles(
