@@ -30,6 +30,7 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.resolution import AwaitKeyword, StdModuleMember, classify_member_token
+from ..analysis.statement_index import StatementIndex
 from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
 from ..syntax.lexer import starts_in_initial_state
 from ..syntax.statements import (
@@ -380,18 +381,26 @@ class _Resolver:
     An index that ran out of occurrences answers from what it recorded
     (`occurrence_at`, then the table): only that is exact then."""
 
-    __slots__ = ("index", "lookups", "table", "truncated")
+    __slots__ = ("index", "lookups", "table", "truncated", "whole_before")
 
-    def __init__(self, index: LexicalIndex) -> None:
+    def __init__(self, index: LexicalIndex | StatementIndex) -> None:
         self.index = index
         self.lookups = 0
         self.table: dict[int, Symbol] | None = None
         self.truncated = index.truncated
+        # A statement index records the statements before the one where its
+        # budget ran out whole, from the same summaries the parser's
+        # definitions come from.
+        self.whole_before = (
+            index.pieces[index.cut][0]
+            if isinstance(index, StatementIndex) and index.cut is not None
+            else -1
+        )
 
     def definition(self, kind: SymbolKind, offset: int) -> SymbolKind | None:
         """The kind of the binding the parser defines at `offset` as the index
         has it (none once its occurrence budget ran out before it)."""
-        if not self.truncated:
+        if not self.truncated or offset < self.whole_before:
             return kind
         symbol = self._recorded(offset)
         return symbol.kind if symbol is not None and symbol.start == offset else None
