@@ -385,6 +385,15 @@ def index_cut_of(index: LexicalIndex | StatementIndex) -> tuple | None:
     return None
 
 
+def recorded_whole_before(index: LexicalIndex | StatementIndex) -> int:
+    """Where the statement a truncated statement index cut starts (-1: none):
+    the statements before it are recorded whole, from the same summaries
+    the parser's definitions come from."""
+    if isinstance(index, StatementIndex) and index.cut is not None:
+        return index.pieces[index.cut][0]
+    return -1
+
+
 class BindingsBefore:
     """The last top-level binding of each name before an edited statement:
     those the edited statements made (`found`), else the layout's."""

@@ -30,7 +30,6 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.resolution import AwaitKeyword, StdModuleMember, classify_member_token
-from ..analysis.statement_index import StatementIndex
 from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
 from ..syntax.lexer import starts_in_initial_state
 from ..syntax.statements import (
@@ -45,7 +44,14 @@ from ..syntax.statements import (
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.tree import Node, SymbolKind
 from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
-from .semantic_layout import Layout, encode_segments, in_order, index_cut_of, splice
+from .semantic_layout import (
+    Layout,
+    encode_segments,
+    in_order,
+    index_cut_of,
+    recorded_whole_before,
+    splice,
+)
 from .wire import WireText, integer_items
 
 TOKEN_TYPES: tuple[str, ...] = (
@@ -158,7 +164,7 @@ def classify(analysis: DocumentAnalysis, carried: bool = False) -> list[Item]:
         return _placed_items(analysis, placed)
     index = analysis.completion_index
     tokens = syntax.tokens
-    roles = _tree_roles(syntax.parsed.tree, tokens, _occurrence_map(index))
+    roles = _tree_roles(syntax.parsed.tree, tokens, _occurrence_map(index))[0]
     _apply_index_roles(roles, index)
     return _merge(_token_items(tokens, roles), _comment_items(analysis.source, syntax.lex.comments))
 
@@ -383,19 +389,12 @@ class _Resolver:
 
     __slots__ = ("index", "lookups", "table", "truncated", "whole_before")
 
-    def __init__(self, index: LexicalIndex | StatementIndex) -> None:
+    def __init__(self, index: LexicalIndex) -> None:
         self.index = index
         self.lookups = 0
         self.table: dict[int, Symbol] | None = None
         self.truncated = index.truncated
-        # A statement index records the statements before the one where its
-        # budget ran out whole, from the same summaries the parser's
-        # definitions come from.
-        self.whole_before = (
-            index.pieces[index.cut][0]
-            if isinstance(index, StatementIndex) and index.cut is not None
-            else -1
-        )
+        self.whole_before = recorded_whole_before(index)
 
     def definition(self, kind: SymbolKind, offset: int) -> SymbolKind | None:
         """The kind of the binding the parser defines at `offset` as the index
@@ -435,7 +434,7 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
     first, after = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
     children_start, children_end = children_of(units, position)
     program = Node("program", 0, 0, parsed.tree.children[children_start:children_end])
-    roles, members, imported = _structure(program, tokens, {})
+    roles, members, imported = _tree_roles(program, tokens, {})
     receivers: dict[int, int] = {}
     for node in members:
         if node.token >= 0 and node.children:
@@ -639,16 +638,11 @@ def _occurrence_map(index: LexicalIndex) -> dict[int, Symbol]:
     return found
 
 
-def _tree_roles(tree: Node, tokens: list[Token], occurrences: dict[int, Symbol]) -> dict[int, Role]:
-    """Structural roles keyed by token start offset."""
-    return _structure(tree, tokens, occurrences)[0]
-
-
-def _structure(
+def _tree_roles(
     tree: Node, tokens: list[Token], occurrences: dict[int, Symbol]
 ) -> tuple[dict[int, Role], list[Node], dict[int, tuple[str, ...]]]:
-    """`_tree_roles`, with the member nodes and the `use` paths by binding
-    start it found on the way (one walk of the tree serves all three)."""
+    """Structural roles keyed by token start offset, with the member nodes
+    and the `use` paths by binding start found on the same walk."""
     roles: dict[int, Role] = {}
     import_paths: dict[int, tuple[str, ...]] = {}
     members: list[Node] = []
