@@ -21,6 +21,8 @@ Presentation labels never echo a name that is not a valid catalog tool name.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import compress, count, repeat
+from operator import attrgetter, eq
 from typing import TYPE_CHECKING
 
 from blake3 import blake3
@@ -157,8 +159,14 @@ def decode_string_literal(literal: str) -> str | None:
 # ------------------------------------------------------------ direct hints
 
 
+_text_of = attrgetter("text")
+
+# The receiver of a direct tool call.
+_TOOL_RECEIVER = "tool"
+
+
 def direct_tool_call_kind(tokens: list[Token], index: int) -> str | None:
-    if not is_member_call(tokens, index) or tokens[index].text != "tool":
+    if not is_member_call(tokens, index) or tokens[index].text != _TOOL_RECEIVER:
         return None
     method = tokens[index + 2].text
     return method if tool_method(method) is not None else None
@@ -178,7 +186,10 @@ def collect_tool_calls(source: str, tokens: list[Token]) -> tuple[tuple[ToolCall
     """Direct sites in source order; later sites past the cap only set the flag."""
     found: list[ToolCallHint] = []
     truncated = False
-    for index in range(len(tokens)):
+    # Only a `tool` token can start one: those are picked out by builtins
+    # (the review runs over the whole document after every pause in typing).
+    named_tool = map(eq, map(_text_of, tokens), repeat(_TOOL_RECEIVER))
+    for index in compress(count(), named_tool):
         kind = direct_tool_call_kind(tokens, index)
         if kind is None or follows_dot(tokens, index):
             continue

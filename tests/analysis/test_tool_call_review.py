@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 from blake3 import blake3
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.tool_call_review import (
@@ -13,6 +15,7 @@ from octoscript_lsp.analysis.tool_call_review import (
     catalog_status,
     collect_tool_calls,
     decode_string_literal,
+    direct_tool_call_kind,
     hints_for_syntax,
     label_for,
     tool_call_label,
@@ -30,6 +33,7 @@ from octoscript_lsp.limits import (
 )
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.lexer import tokenize
+from octoscript_lsp.syntax.member_calls import follows_dot
 
 EMPTY_BLAKE3 = "af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262"
 
@@ -478,3 +482,54 @@ def test_document_analysis_caches_the_same_report():
     assert analysis.hints is analysis.hints
     assert analysis.hints == hints_for_syntax(analyze_syntax(source))
     assert DocumentAnalysis('var x = 1\ntool.call("x")\n').hints == EMPTY_HINTS
+
+
+def every_index_scan(tokens: list) -> tuple[list[tuple[str, int]], bool]:
+    """(kind, callee start) of the direct sites as a scan that tries every
+    token (no pre-filter), and whether the cap cut it."""
+    found: list[tuple[str, int]] = []
+    for index in range(len(tokens)):
+        kind = direct_tool_call_kind(tokens, index)
+        if kind is not None and not follows_dot(tokens, index):
+            found.append((kind, tokens[index].start))
+    return found[:MAX_TOOL_CALL_HINTS], len(found) > MAX_TOOL_CALL_HINTS
+
+
+def sites(text: str, tokens: list) -> tuple[list[tuple[str, int]], bool]:
+    found, truncated = collect_tool_calls(text, tokens)
+    return [(hint.kind, hint.callee_start) for hint in found], truncated
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "tool",
+                ".",
+                "call",
+                "invoke",
+                "(",
+                ")",
+                '"svc.a"',
+                "x",
+                "tool.call(",
+                "\n",
+                " ",
+                "obj.",
+            ]
+        ),
+        max_size=40,
+    ).map("".join)
+)
+def test_only_tool_tokens_are_tried_and_the_sites_are_those_of_every_token(text: str):
+    tokens = tokenize(text).tokens
+    assert sites(text, tokens) == every_index_scan(tokens)
+
+
+def test_the_direct_sites_past_the_cap_set_the_flag_as_before():
+    text = 'tool.call("a")\n' * (MAX_TOOL_CALL_HINTS + 3)
+    tokens = tokenize(text).tokens
+    found, truncated = sites(text, tokens)
+    assert (found, truncated) == every_index_scan(tokens)
+    assert len(found) == MAX_TOOL_CALL_HINTS and truncated
