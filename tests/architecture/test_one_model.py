@@ -23,6 +23,18 @@ def _trees() -> dict[str, tuple[Path, ast.Module]]:
     return {module: (path, ast.parse(path.read_text())) for module, path in modules().items()}
 
 
+def _functions_outside_the_grammar(grammar: set[str], matches) -> list[str]:
+    """`module.function` of every function that `matches`, outside the
+    syntax modules named in `grammar` (which read the grammar itself)."""
+    return sorted(
+        f"{module}.{node.name}"
+        for module, (path, tree) in _trees().items()
+        if not (path.parent.name == "syntax" and path.stem in grammar)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.FunctionDef) and matches(node)
+    )
+
+
 def _string_constants(tree: ast.Module) -> list[tuple[int, str]]:
     return [
         (node.lineno, node.value)
@@ -223,13 +235,7 @@ def test_one_member_call_recognizer():
         "octoscript_lsp.syntax.member_calls",
         "octoscript_lsp.analysis.surfaces.header",
     }
-    found = sorted(
-        f"{module}.{node.name}"
-        for module, (path, tree) in _trees().items()
-        if not (path.parent.name == "syntax" and path.stem in grammar)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef) and _matches_member_call_shape(node)
-    )
+    found = _functions_outside_the_grammar(grammar, _matches_member_call_shape)
     offenders = [
         name
         for name in found
@@ -340,13 +346,7 @@ def test_one_record_literal_reader():
     site at the cursor); the parser, the formatter and the runtime parser's
     checks read the grammar, not this shape."""
     grammar = {"parser", "lexer", "control", "cursor", "formatter", "vm_compat"}
-    found = sorted(
-        f"{module}.{node.name}"
-        for module, (path, tree) in _trees().items()
-        if not (path.parent.name == "syntax" and path.stem in grammar)
-        for node in ast.walk(tree)
-        if isinstance(node, ast.FunctionDef) and _reads_separated_braces(node)
-    )
+    found = _functions_outside_the_grammar(grammar, _reads_separated_braces)
     assert found == ["octoscript_lsp.analysis.record_scan.record_entries"]
 
 
