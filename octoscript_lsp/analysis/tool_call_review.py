@@ -37,7 +37,7 @@ from .imports import ImportReport
 from .lexical import LexicalIndex, build_lexical_index
 from .records import RecordReport
 from .statement_facts import PrefixFacts, facts_of, import_report
-from .surfaces import tool_method
+from .surfaces import TOOL_BINDING, tool_method
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
@@ -161,12 +161,9 @@ def decode_string_literal(literal: str) -> str | None:
 
 _text_of = attrgetter("text")
 
-# The receiver of a direct tool call.
-_TOOL_RECEIVER = "tool"
-
 
 def direct_tool_call_kind(tokens: list[Token], index: int) -> str | None:
-    if not is_member_call(tokens, index) or tokens[index].text != _TOOL_RECEIVER:
+    if not is_member_call(tokens, index) or tokens[index].text != TOOL_BINDING:
         return None
     method = tokens[index + 2].text
     return method if tool_method(method) is not None else None
@@ -188,7 +185,7 @@ def collect_tool_calls(source: str, tokens: list[Token]) -> tuple[tuple[ToolCall
     truncated = False
     # Only a `tool` token can start one: those are picked out by builtins
     # (the review runs over the whole document after every pause in typing).
-    named_tool = map(eq, map(_text_of, tokens), repeat(_TOOL_RECEIVER))
+    named_tool = map(eq, map(_text_of, tokens), repeat(TOOL_BINDING))
     for index in compress(count(), named_tool):
         kind = direct_tool_call_kind(tokens, index)
         if kind is None or follows_dot(tokens, index):
