@@ -12,14 +12,13 @@ nothing shown; see docs/performance.md).
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 from dataclasses import dataclass
 
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..syntax.outline import Declaration, placed_declarations
-from ..syntax.statements import EMPTY_MEMO, carried_values, memo_of
+from ..syntax.statements import EMPTY_MEMO, StepMap, carried_values, memo_of
 from .positions import PositionMap
 from .wire import WireList, WireText
 
@@ -74,7 +73,7 @@ def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
     found: list[_Piece] = []
     source = analysis.source
     line_of = positions.line_of
-    settled = _Settled(memo.since.runs)
+    settled = _Settled(memo.since)
     for anchored in outline:
         offset, origin, declarations, position = anchored
         piece = carried[position] if by_statement else None
@@ -120,11 +119,10 @@ class _Settled:
     piece or two per run, not of every declaration.
     """
 
-    __slots__ = ("ends", "runs", "first", "end")
+    __slots__ = ("kept", "first", "end")
 
-    def __init__(self, runs: tuple[tuple[int, int, int, int], ...]) -> None:
-        self.runs = runs
-        self.ends = [new_first + count for _, new_first, count, _ in runs]
+    def __init__(self, kept: StepMap) -> None:
+        self.kept = kept
         self.first = self.end = 0  # the settled run's positions [first, end)
 
     def holds(self, position: int) -> bool:
@@ -132,9 +130,9 @@ class _Settled:
 
     def checked(self, position: int) -> None:
         """The piece carried to `position` was found on its line, with its lead."""
-        run = bisect_right(self.ends, position)
-        if run < len(self.runs) and self.runs[run][1] <= position:
-            self.first, self.end = self.runs[run][1], self.ends[run]
+        run = self.kept.run_at(position)
+        if run is not None:
+            self.first, self.end = run[1], run[1] + run[2]
 
 
 def _entry(item: Declaration, positions: PositionMap) -> dict:

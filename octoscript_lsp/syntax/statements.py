@@ -51,6 +51,14 @@ class StepMap:
 
     runs: tuple[Run, ...]
 
+    def run_at(self, position: int) -> Run | None:
+        """The run that holds step `position` of the later parse, if any."""
+        runs = self.runs
+        at = bisect_right(runs, position, key=_new_first) - 1
+        if at >= 0 and position < runs[at][1] + runs[at][2]:
+            return runs[at]
+        return None
+
     def then(self, later: StepMap) -> StepMap:
         """The map from this one's earlier parse to `later`'s later parse."""
         runs: list[Run] = []
@@ -194,13 +202,10 @@ def memo_of(offsets: list[int], values: list[T]) -> StatementMemo[T]:
 def carried_value(previous: StatementMemo[T], position: int) -> T | None:
     """`carried_values` for the one step at `position`: a search over the
     runs, for views that visit a few steps only."""
-    runs = previous.since.runs
-    at = bisect_right(runs, position, key=_new_first) - 1
-    if at >= 0:
-        old_first, new_first, run_count, _ = runs[at]
-        if position < new_first + run_count:
-            return previous.found[old_first + position - new_first][1]
-    return None
+    run = previous.since.run_at(position)
+    if run is None:
+        return None
+    return previous.found[run[0] + position - run[1]][1]
 
 
 def memo_replacing(
