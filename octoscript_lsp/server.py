@@ -52,6 +52,9 @@ workspace_symbols = lazy_module("octoscript_lsp.features.workspace_symbols")
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.3
+# After an open or a settings change nobody is typing: advice waits only for
+# the requests a client sends with the open (outline, colours) to go first.
+SETTLED_ADVISORY_DELAY_SECONDS = 0.05
 
 
 # `octoscript-lsp` started with no stdin or stdout (file descriptor closed).
@@ -180,14 +183,18 @@ class OctoscriptServer(LanguageServer):
     def republish_all(self) -> None:
         for uri, state in list(self.documents.open.items()):
             state.advice = None  # worked out under the catalogs before this change
-            self.publish(uri, state.version, state)
+            self.publish(uri, state.version, state, settled=True)
 
-    def publish(self, uri: str, version: int | None, state: OpenDocument) -> None:
+    def publish(
+        self, uri: str, version: int | None, state: OpenDocument, settled: bool = False
+    ) -> None:
         """Syntax diagnostics at once; catalog advice in a second pass.
 
         Advisory diagnostics need the lexical index and the call review,
         which cost far more than the parse; sending the syntax verdict first
         keeps the editor's error squiggles a keystroke behind at most.
+        A `settled` text (opened, or republished under new settings) is not
+        being typed, so its advice pass waits only a moment.
         """
         if state.refused:
             self.push_diagnostics(uri, version, diagnostics.too_many_documents())
@@ -210,8 +217,9 @@ class OctoscriptServer(LanguageServer):
             pending = self._advice_timers.get(uri)
             if pending is not None:
                 pending.cancel()
+            delay = SETTLED_ADVISORY_DELAY_SECONDS if settled else ADVISORY_DELAY_SECONDS
             self._advice_timers[uri] = asyncio.get_event_loop().call_later(
-                ADVISORY_DELAY_SECONDS, self._publish_advice, uri, cached, syntax_only
+                delay, self._publish_advice, uri, cached, syntax_only
             )
 
     def prefill_snippets(self) -> bool:
@@ -357,7 +365,7 @@ def did_open(ls: OctoscriptServer, params: types.DidOpenTextDocumentParams) -> N
         ls.texts.close(document.uri)
     else:
         ls.texts.open(document.uri, document.version, document.text)
-    ls.publish(document.uri, document.version, state)
+    ls.publish(document.uri, document.version, state, settled=True)
 
 
 @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
