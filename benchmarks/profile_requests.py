@@ -9,7 +9,13 @@ cProfile of that kind instead.
 
 `--crlf` gives the document CRLF line ends (an editor on Windows).
 
+`--cold` prints, per kind, the first answer after a fresh open and one
+keystroke (the views it reads built whole) beside the next one (built from
+the version before). `lsptyping.py` asks each kind 40 times without a
+warm-up, so its per-request figure carries a fortieth of the first answer.
+
     python benchmarks/profile_requests.py [--lines 2500] [--repeat 40] [--profile hover] [--crlf]
+    python benchmarks/profile_requests.py --cold [--lines 4090]
 
 (`--lines 4090` is the largest generated document under the token budget.)
 """
@@ -22,6 +28,7 @@ import io
 import json
 import pstats
 import re
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -71,6 +78,12 @@ class Session:
         server.protocol.handle_message(
             json.loads(body, object_hook=server.protocol.structure_message)
         )
+
+    def reopen(self) -> None:
+        """Close the document and open it afresh: no view of it is built."""
+        self.send("textDocument/didClose", {"textDocument": {"uri": URI}}, notify=True)
+        self.send("textDocument/didOpen", open_params(self.text), notify=True)
+        self.edit_at = edit_offset(self.text)
 
     def keystroke(self) -> None:
         self.version += 1
@@ -130,6 +143,19 @@ def run_kind(session: Session, method: str | None, params, repeat: int) -> float
     return (time.process_time() - before) * 1000 / repeat
 
 
+def first_and_next(
+    session: Session, method: str | None, params, rounds: int = 3
+) -> tuple[float, float]:
+    """CPU ms of keystroke+request, the median over `rounds` fresh opens: the
+    first after the open, then the next."""
+    first, following = [], []
+    for _ in range(rounds):
+        session.reopen()
+        first.append(run_kind(session, method, params, 1))
+        following.append(run_kind(session, method, params, 1))
+    return statistics.median(first), statistics.median(following)
+
+
 def print_profile(run, lines: int = 45) -> None:
     """Run `run()` under cProfile and print the costliest calls by cumulative time."""
     profiler = cProfile.Profile()
@@ -147,9 +173,15 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=40)
     parser.add_argument("--profile", default=None)
     parser.add_argument("--crlf", action="store_true", help="CRLF line ends")
+    parser.add_argument("--cold", action="store_true", help="first answer after open, and next")
     args = parser.parse_args()
     session = Session(args.lines, "\r\n" if args.crlf else "\n")
     kinds = requests(session)
+    if args.cold:
+        for name, (method, params) in kinds.items():
+            first, following = first_and_next(session, method, params)
+            print(f"{name:24} first {first:7.2f} ms   next {following:6.2f} ms")
+        return 0
     for name, (method, params) in kinds.items():
         if args.profile and name != args.profile:
             continue
