@@ -27,6 +27,7 @@ from .documents import DocumentStore, OpenDocument, collector_paused
 from .features import catalog_files, diagnostics, semantic_tokens
 from .features.wire import WireDict, WireText
 from .lazy_modules import lazy_module
+from .limits import HEAP_RESERVE_SECONDS
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
 from .transport import MessageReader, ReadExecutor, shallow_copy_text
@@ -135,6 +136,10 @@ class OctoscriptServer(LanguageServer):
     def reload_catalog_files(self) -> None:
         if self.catalogs.reload_files():
             self.republish_all()
+
+    def release_heap_reserve_later(self, seconds: float = HEAP_RESERVE_SECONDS) -> None:
+        """No document opened within `seconds`: the first analysis's reserve goes."""
+        asyncio.get_event_loop().call_later(seconds, self.documents.heap_reserve.release)
 
     def watch_catalog_files(self) -> None:
         """Ask the client to watch the named catalog files (again when the list changes)."""
@@ -326,6 +331,7 @@ def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
 
 @server.feature(types.INITIALIZED)
 def initialized(ls: OctoscriptServer, params: types.InitializedParams) -> None:
+    ls.release_heap_reserve_later()
     ls.watch_catalog_files()
     if catalog_files.opted_in(ls.client_capabilities):
         # The first status waits for a pause, as advice does: it parses the catalogs.
