@@ -16,6 +16,11 @@ from .wire import integer_items
 
 # (start, end, type, modifiers), code-point offsets on a single line.
 Item = tuple[int, int, int, int]
+# Items laid end to end, four numbers each: a statement's classification is
+# kept for later versions, and one tuple of numbers per statement (instead
+# of one tuple per token) keeps a first answer's tens of thousands of items
+# from setting off the cyclic collector's passes over the whole analysis.
+Flat = Sequence[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +38,14 @@ class Fragment:
     last_end: int  # end of its last item, relative
 
 
-def encode_fragment(source: str, base: int, items: Sequence[Item]) -> Fragment:
-    """A statement's items (offsets relative to `base`, never empty) encoded."""
-    first = items[0][0] + base
+def encode_fragment(source: str, base: int, items: Sequence[int]) -> Fragment:
+    """A statement's items (flat, see `Flat`; offsets relative to `base`,
+    never empty) encoded."""
+    first = items[0] + base
     run = _encode_run(source, items, base, source.rfind("\n", 0, first) + 1)
     shift = run.data[1] if run.line == 0 else 0  # the first item's column
     return Fragment(
-        items[0][0],
+        items[0],
         "," + integer_items(run.data[2:]),
         run.line,
         run.last_column - shift,
@@ -56,7 +62,7 @@ def _utf16_width(text: str) -> int:
 
 def encode(source: str, items: list[Item]) -> list[int]:
     """LSP relative encoding with UTF-16 columns, computed incrementally."""
-    return _encode_run(source, items, 0, 0).data
+    return _encode_run(source, [number for item in items for number in item], 0, 0).data
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,21 +74,23 @@ class _Run:
     cursor_column: int  # its UTF-16 column
 
 
-def _encode_run(source: str, items: Sequence[Item], base: int, line_start: int) -> _Run:
-    """`items` (offsets relative to `base`) encoded from `line_start`, a line's start."""
+def _encode_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
+    """`items` (flat, offsets relative to `base`) encoded from `line_start`, a line's start."""
     data: list[int] = []
     ascii_source = source.isascii()
+    rfind, count = source.rfind, source.count
     line = 0
     previous_line = 0
     previous_column = 0
     cursor = line_start  # offset whose UTF-16 column on `line` is `cursor_column`
     cursor_column = 0
-    for start, end, token_type, modifiers in items:
+    numbers = iter(items)
+    for start, end, token_type, modifiers in zip(numbers, numbers, numbers, numbers, strict=True):
         start += base
         end += base
-        newline = source.rfind("\n", cursor, start)
+        newline = rfind("\n", cursor, start)
         if newline != -1:
-            line += source.count("\n", cursor, newline + 1)
+            line += count("\n", cursor, newline + 1)
             line_start = newline + 1
             cursor, cursor_column = line_start, 0
         if ascii_source:
@@ -92,10 +100,12 @@ def _encode_run(source: str, items: Sequence[Item], base: int, line_start: int) 
             column = cursor_column + _utf16_width(source[cursor:start])
             length = _utf16_width(source[start:end])
         cursor, cursor_column = end, column + length
-        delta_line = line - previous_line
-        delta_column = column - previous_column if delta_line == 0 else column
-        data.extend((delta_line, delta_column, length, token_type, modifiers))
-        previous_line, previous_column = line, column
+        if line == previous_line:
+            data += (0, column - previous_column, length, token_type, modifiers)
+        else:
+            data += (line - previous_line, column, length, token_type, modifiers)
+            previous_line = line
+        previous_column = column
     return _Run(data, line, previous_column, cursor, cursor_column)
 
 

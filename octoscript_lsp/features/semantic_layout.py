@@ -35,7 +35,8 @@ from .semantic_encoding import Encoder, Fragment, Item
 from .wire import integer_items
 
 # (offset of its first token, where the next statement starts, its shape
-# (with `comment_count` and `exports`), its classification (with `items`) or None).
+# (with `comment_count` and `exports`), its classification (with `items`,
+# flat: `semantic_encoding.Flat`) or None).
 Place = tuple[int, int, Any, Any]
 
 
@@ -124,8 +125,8 @@ def encode_segments(
             parts.append(deltas)
             parts.append(fragment.head)
             length += len(deltas) + len(fragment.head)
-            last = rendered.items[-1]
-            last_starts[-1], last_ends[-1] = start + last[0], start + last[1]
+            items = rendered.items  # flat: the last item's start and end are 4th and 3rd last
+            last_starts[-1], last_ends[-1] = start + items[-4], start + items[-3]
     while current < first + len(placed) - (0 if tail else 1):
         segments.append(length)
         last_starts.append(-1)
