@@ -76,9 +76,9 @@ class _Run:
 
 def _encode_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
     """`items` (flat, offsets relative to `base`) encoded from `line_start`, a line's start."""
+    if source.isascii():
+        return _encode_ascii_run(source, items, base, line_start)
     data: list[int] = []
-    ascii_source = source.isascii()
-    rfind, count = source.rfind, source.count
     line = 0
     previous_line = 0
     previous_column = 0
@@ -88,17 +88,12 @@ def _encode_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
     for start, end, token_type, modifiers in zip(numbers, numbers, numbers, numbers, strict=True):
         start += base
         end += base
-        newline = rfind("\n", cursor, start)
+        newline = source.rfind("\n", cursor, start)
         if newline != -1:
-            line += count("\n", cursor, newline + 1)
-            line_start = newline + 1
-            cursor, cursor_column = line_start, 0
-        if ascii_source:
-            column = start - line_start
-            length = end - start
-        else:
-            column = cursor_column + _utf16_width(source[cursor:start])
-            length = _utf16_width(source[start:end])
+            line += source.count("\n", cursor, newline + 1)
+            cursor, cursor_column = newline + 1, 0
+        column = cursor_column + _utf16_width(source[cursor:start])
+        length = _utf16_width(source[start:end])
         cursor, cursor_column = end, column + length
         if line == previous_line:
             data += (0, column - previous_column, length, token_type, modifiers)
@@ -107,6 +102,33 @@ def _encode_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
             previous_line = line
         previous_column = column
     return _Run(data, line, previous_column, cursor, cursor_column)
+
+
+def _encode_ascii_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
+    """`_encode_run` where a column is an offset from its line's start (the
+    loop a first answer runs for every item of the document)."""
+    data: list[int] = []
+    rfind, count = source.rfind, source.count
+    line = previous_line = previous_column = column = 0
+    cursor = line_start  # the end of the last item
+    end = line_start
+    numbers = iter(items)
+    for start, end, token_type, modifiers in zip(numbers, numbers, numbers, numbers, strict=True):
+        start += base
+        end += base
+        newline = rfind("\n", cursor, start)
+        column = start - line_start
+        if newline == -1:
+            data += (0, column - previous_column, end - start, token_type, modifiers)
+        else:
+            line += count("\n", cursor, newline + 1)
+            line_start = newline + 1
+            column = start - line_start
+            data += (line - previous_line, column, end - start, token_type, modifiers)
+            previous_line = line
+        previous_column = column
+        cursor = end
+    return _Run(data, line, column, end, column + (end - start) if data else 0)
 
 
 class Encoder:

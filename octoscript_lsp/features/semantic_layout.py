@@ -240,8 +240,8 @@ class Layout:
             _replaced(self.ends, first, after, [place[1] for place in placed], delta),
             _replaced(self.read_ends, first, after, [read_end for _, read_end in reads], delta),
             _replaced(self.initial, first, after, [initial for initial, _ in reads]),
-            _replaced(self.shapes, first, after, [place[2] for place in placed]),
-            _replaced(self.rendered, first, after, [place[3] for place in placed]),
+            _replaced(self.shapes, first, after, [place[2] for place in placed], fresh=True),
+            _replaced(self.rendered, first, after, [place[3] for place in placed], fresh=True),
             _replaced(
                 segments, first, stop, [offset + start for offset in encoded.segments], shift
             ),
@@ -254,19 +254,31 @@ class Layout:
 
 
 def _replaced(
-    items: list, first: int, after: int, middle: list, delta: int = 0, absent: bool = False
+    items: list,
+    first: int,
+    after: int,
+    middle: list,
+    delta: int = 0,
+    absent: bool = False,
+    fresh: bool = False,
 ) -> list:
     """items[:first] + middle + items[after:], the last offsets moved by
     `delta` (`absent`: -1, none, stays). Most edits move nothing: one copy of
-    the list with the middle replaced in place then costs least."""
+    the list with the middle replaced in place then costs least, and none
+    when the middle's numbers are the same too (a layout never changes its
+    lists, so two may share one). `fresh`: the middle's objects are new
+    ones, to be kept whatever they equal."""
     if delta == 0:
+        if not fresh and items[first:after] == middle:
+            return items
         out = items.copy()
         out[first:after] = middle
         return out
-    if absent:
-        moved = [offset + delta if offset >= 0 else -1 for offset in items[after:]]
+    moved = items[after:]
+    if absent and -1 in moved:
+        moved = [offset + delta if offset >= 0 else -1 for offset in moved]
     else:
-        moved = list(map(delta.__add__, items[after:]))
+        moved = list(map(delta.__add__, moved))
     return items[:first] + middle + moved
 
 

@@ -519,25 +519,30 @@ def _render(
     for start, stop, token_type, modifiers, receiver, referenced, defined in zip(
         *(entries,) * _ENTRY_SIZE, strict=True
     ):
-        symbol = None
         if referenced:
             name = source[start + base : stop + base]
             symbol = resolve(name, start + base)
-            if symbol is None or not base <= symbol.start < end:
+            if symbol is not None:
+                if not base <= symbol.start < end:
+                    free.append(name)
+                symbols[start] = symbol
+                token_type, modifiers = SYMBOL_TYPES[symbol.kind], 0
+            else:
                 free.append(name)
-        elif defined is not None:
-            kind = resolve.definition(defined, start + base)
-            if kind is not None:
-                token_type, modifiers = SYMBOL_TYPES[kind], DECLARATION
-        if symbol is not None:
-            symbols[start] = symbol
-            token_type, modifiers = SYMBOL_TYPES[symbol.kind], 0
-        elif receiver >= 0:
-            # A member `_shape` gave the plain property role: never `.await(`.
-            member = source[start + base : stop + base]
-            token_type, modifiers = member_token_role(
-                symbols.get(receiver), member, False, import_paths
-            )
+                if receiver >= 0:
+                    token_type, modifiers = member_token_role(
+                        symbols.get(receiver), name, False, import_paths
+                    )
+        else:
+            if defined is not None:
+                kind = resolve.definition(defined, start + base)
+                if kind is not None:
+                    token_type, modifiers = SYMBOL_TYPES[kind], DECLARATION
+            if receiver >= 0:
+                # A member `_shape` gave the plain property role: never `.await(`.
+                token_type, modifiers = member_token_role(
+                    symbols.get(receiver), source[start + base : stop + base], False, import_paths
+                )
         if token_type >= 0:
             items += (start, stop, token_type, modifiers)
     items = merge_flat(items, shape.comments)
