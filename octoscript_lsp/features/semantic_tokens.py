@@ -439,10 +439,10 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
         for number in summary.tops
     ]
     # The loop below runs once per token of the document on a first answer:
-    # its lookups are bound to locals.
+    # its lookups are bound to locals, and membership tests (no call) come
+    # before the few lookups that find something.
     ident, string, number, operator = Kind.IDENT, Kind.STRING, Kind.NUMBER, Kind.OPERATOR
-    role_of, receiver_of, definition_of = roles.get, receivers.get, definitions.get
-    no_receiver = base - 1
+    role_of = roles.get
     entries: list = []
     for token in tokens[first:after]:
         kind = token.kind
@@ -461,9 +461,9 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
                 token.end - base,
                 token_type,
                 modifiers,
-                receiver_of(at, no_receiver) - base,
+                receivers[at] - base if at in receivers else -1,
                 start in references,
-                definition_of(start),
+                definitions[start] if start in definitions else None,
             )
         elif kind is string:
             entries += (token.start - base, token.end - base, STRING, 0, -1, False, None)
