@@ -15,8 +15,11 @@ from lsprotocol import types
 
 from ..analysis.lexical import LexicalIndex, Symbol
 from ..analysis.resolution import AwaitKeyword, StdModuleMember, classify_member_token
-from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
-from ..syntax.tree import Node, SymbolKind
+from ..syntax.tokens import IDENT, LPAREN, RESERVED_WORDS, Token, first_token_from
+from ..syntax.tokens import NUMBER as NUMBER_TOKEN
+from ..syntax.tokens import OPERATOR as OPERATOR_TOKEN
+from ..syntax.tokens import STRING as STRING_TOKEN
+from ..syntax.tree import SYMBOL_IMPORT, Node, SymbolKind
 from .semantic_encoding import Item
 
 TOKEN_TYPES: tuple[str, ...] = (
@@ -45,7 +48,7 @@ READONLY = 1 << 1
 # Punctuation spelled as operators that is not worth colouring.
 PUNCTUATION_OPERATORS = frozenset({".", ":"})
 
-SYMBOL_TYPES = {
+_SYMBOL_TYPES = {
     SymbolKind.IMPORT: NAMESPACE,
     SymbolKind.FUNCTION: FUNCTION,
     SymbolKind.PARAMETER: PARAMETER,
@@ -53,6 +56,10 @@ SYMBOL_TYPES = {
     SymbolKind.LET: VARIABLE,
     SymbolKind.LOOP_BINDING: VARIABLE,
 }
+# The same by the kind's name: an Enum member hashes through a Python-level
+# `__hash__` (CPython 3.11), its name (a str) in C; a first answer looks up
+# the kind of every definition and resolved reference.
+SYMBOL_TYPES_BY_NAME = {kind._name_: token_type for kind, token_type in _SYMBOL_TYPES.items()}
 
 Role = tuple[int, int]
 
@@ -63,7 +70,7 @@ def member_token_role(
     """The role of a member token, from the member classifier's value
     (`receiver`: the binding of a plain-name receiver, if resolved)."""
     path = None
-    if receiver is not None and receiver.kind is SymbolKind.IMPORT:
+    if receiver is not None and receiver.kind is SYMBOL_IMPORT:
         path = import_paths.get(receiver.start)
     match classify_member_token(path, member, called):
         case AwaitKeyword():
@@ -183,7 +190,7 @@ def _member_role(
         return
     token = tokens[node.token]
     following = tokens[node.token + 1] if node.token + 1 < len(tokens) else None
-    called = following is not None and following.kind is Kind.LPAREN
+    called = following is not None and following.kind is LPAREN
     receiver = node.children[0] if node.children else None
     symbol = None
     if receiver is not None and receiver.kind == "name":
@@ -193,7 +200,7 @@ def _member_role(
 
 def apply_index_roles(roles: dict[int, Role], index: LexicalIndex) -> None:
     for symbol in index.symbols:
-        token_type = SYMBOL_TYPES[symbol.kind]
+        token_type = SYMBOL_TYPES_BY_NAME[symbol.kind._name_]
         roles[symbol.start] = (token_type, DECLARATION)
         for start, _ in symbol.references:
             roles[start] = (token_type, 0)
@@ -212,17 +219,17 @@ def token_items(tokens: list[Token], roles: dict[int, Role]) -> list[Item]:
     items: list[Item] = []
     for token in tokens:
         kind = token.kind
-        if kind is Kind.IDENT:
+        if kind is IDENT:
             role = roles.get(token.start)
             if role is None and token.text in RESERVED_WORDS:
                 role = (KEYWORD, 0)
             if role is not None:
                 items.append((token.start, token.end, role[0], role[1]))
-        elif kind is Kind.STRING:
+        elif kind is STRING_TOKEN:
             items.append((token.start, token.end, STRING, 0))
-        elif kind is Kind.NUMBER:
+        elif kind is NUMBER_TOKEN:
             items.append((token.start, token.end, NUMBER, 0))
-        elif kind is Kind.OPERATOR and token.text not in PUNCTUATION_OPERATORS:
+        elif kind is OPERATOR_TOKEN and token.text not in PUNCTUATION_OPERATORS:
             items.append((token.start, token.end, OPERATOR, 0))
     return items
 

@@ -40,8 +40,11 @@ from ..syntax.statements import (
     memo_replacing,
     walk_statements,
 )
-from ..syntax.tokens import RESERVED_WORDS, Kind
-from ..syntax.tree import SymbolKind
+from ..syntax.tokens import IDENT, RESERVED_WORDS
+from ..syntax.tokens import NUMBER as NUMBER_TOKEN
+from ..syntax.tokens import OPERATOR as OPERATOR_TOKEN
+from ..syntax.tokens import STRING as STRING_TOKEN
+from ..syntax.tree import SYMBOL_IMPORT, SymbolKind
 from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
 from .semantic_layout import (
     Layout,
@@ -58,7 +61,7 @@ from .semantic_roles import (
     PROPERTY,
     PUNCTUATION_OPERATORS,
     STRING,
-    SYMBOL_TYPES,
+    SYMBOL_TYPES_BY_NAME,
     apply_index_roles,
     comment_items,
     member_token_role,
@@ -157,12 +160,16 @@ def classify(analysis: DocumentAnalysis, carried: bool = False) -> list[Item]:
 # One token of a statement, offsets relative to the statement's first token:
 # (start, end, structural type or -1, modifiers, member receiver start or
 # -1, whether the parser resolves a reference there, the kind of binding
-# the parser defines there or None). A definition is classified from that
-# kind alone while the index kept every occurrence: it is one whatever else
-# the document holds. A statement's entries lie end to end in one tuple
-# (`_ENTRY_SIZE` values each), as its items do (`semantic_encoding.Flat`).
-_Entry = tuple[int, int, int, int, int, bool, SymbolKind | None]
+# the parser defines there as its place in `_KINDS` or -1). A definition is
+# classified from that kind alone while the index kept every occurrence: it
+# is one whatever else the document holds. A statement's entries lie end to
+# end in one tuple (`_ENTRY_SIZE` values each), as its items do
+# (`semantic_encoding.Flat`): numbers only, which the cyclic collector stops
+# tracking.
+_Entry = tuple[int, int, int, int, int, bool, int]
 _ENTRY_SIZE = 7
+_KINDS = tuple(SymbolKind)
+_KIND_CODES = {kind._name_: code for code, kind in enumerate(_KINDS)}  # see SYMBOL_TYPES_BY_NAME
 # What a top-level binding means to the statements after it: its kind and,
 # for an import, its `use` path (which decides std members' `readonly`).
 _Binding = tuple[SymbolKind, tuple[str, ...] | None]
@@ -432,7 +439,7 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
     # replay of a statement's scope events).
     summary = analysis.statement_summaries[position][1]
     symbols = summary.symbols
-    definitions = {symbol.start: symbol.kind for symbol in symbols}
+    definitions = {symbol.start: _KIND_CODES[symbol.kind._name_] for symbol in symbols}
     references = {start for start, _ in summary.sites}
     exports = [
         (symbols[number].name, symbols[number].start, symbols[number].kind)
@@ -441,7 +448,7 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
     # The loop below runs once per token of the document on a first answer:
     # its lookups are bound to locals, and membership tests (no call) come
     # before the few lookups that find something.
-    ident, string, number, operator = Kind.IDENT, Kind.STRING, Kind.NUMBER, Kind.OPERATOR
+    ident, string, number, operator = IDENT, STRING_TOKEN, NUMBER_TOKEN, OPERATOR_TOKEN
     role_of = roles.get
     entries: list = []
     for token in tokens[first:after]:
@@ -463,20 +470,20 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
                 modifiers,
                 receivers[at] - base if at in receivers else -1,
                 start in references,
-                definitions[start] if start in definitions else None,
+                definitions[start] if start in definitions else -1,
             )
         elif kind is string:
-            entries += (token.start - base, token.end - base, STRING, 0, -1, False, None)
+            entries += (token.start - base, token.end - base, STRING, 0, -1, False, -1)
         elif kind is number:
-            entries += (token.start - base, token.end - base, NUMBER, 0, -1, False, None)
+            entries += (token.start - base, token.end - base, NUMBER, 0, -1, False, -1)
         elif kind is operator and token.text not in PUNCTUATION_OPERATORS:
-            entries += (token.start - base, token.end - base, OPERATOR, 0, -1, False, None)
+            entries += (token.start - base, token.end - base, OPERATOR, 0, -1, False, -1)
     owned = _owned_comments(syntax.lex.comments, base, end)
     return _Shape(
         tuple(entries),
         tuple(import_paths.items()),
         tuple(
-            (name, (kind, import_paths.get(start) if kind is SymbolKind.IMPORT else None))
+            (name, (kind, import_paths.get(start) if kind is SYMBOL_IMPORT else None))
             for name, start, kind in exports
         ),
         summary.balanced,
@@ -526,7 +533,7 @@ def _render(
                 if not base <= symbol.start < end:
                     free.append(name)
                 symbols[start] = symbol
-                token_type, modifiers = SYMBOL_TYPES[symbol.kind], 0
+                token_type, modifiers = SYMBOL_TYPES_BY_NAME[symbol.kind._name_], 0
             else:
                 free.append(name)
                 if receiver >= 0:
@@ -534,10 +541,10 @@ def _render(
                         symbols.get(receiver), name, False, import_paths
                     )
         else:
-            if defined is not None:
-                kind = resolve.definition(defined, start + base)
+            if defined >= 0:
+                kind = resolve.definition(_KINDS[defined], start + base)
                 if kind is not None:
-                    token_type, modifiers = SYMBOL_TYPES[kind], DECLARATION
+                    token_type, modifiers = SYMBOL_TYPES_BY_NAME[kind._name_], DECLARATION
             if receiver >= 0:
                 # A member `_shape` gave the plain property role: never `.await(`.
                 token_type, modifiers = member_token_role(
