@@ -16,6 +16,11 @@ from .wire import integer_items
 
 # (start, end, type, modifiers), code-point offsets on a single line.
 Item = tuple[int, int, int, int]
+# Items laid end to end, four numbers each: a statement's classification is
+# kept for later versions, and one tuple of numbers per statement (instead
+# of one tuple per token) keeps a first answer's tens of thousands of items
+# from setting off the cyclic collector's passes over the whole analysis.
+Flat = Sequence[int]
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,13 +38,14 @@ class Fragment:
     last_end: int  # end of its last item, relative
 
 
-def encode_fragment(source: str, base: int, items: Sequence[Item]) -> Fragment:
-    """A statement's items (offsets relative to `base`, never empty) encoded."""
-    first = items[0][0] + base
+def encode_fragment(source: str, base: int, items: Sequence[int]) -> Fragment:
+    """A statement's items (flat, see `Flat`; offsets relative to `base`,
+    never empty) encoded."""
+    first = items[0] + base
     run = _encode_run(source, items, base, source.rfind("\n", 0, first) + 1)
     shift = run.data[1] if run.line == 0 else 0  # the first item's column
     return Fragment(
-        items[0][0],
+        items[0],
         "," + integer_items(run.data[2:]),
         run.line,
         run.last_column - shift,
@@ -56,7 +62,7 @@ def _utf16_width(text: str) -> int:
 
 def encode(source: str, items: list[Item]) -> list[int]:
     """LSP relative encoding with UTF-16 columns, computed incrementally."""
-    return _encode_run(source, items, 0, 0).data
+    return _encode_run(source, [number for item in items for number in item], 0, 0).data
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,35 +74,61 @@ class _Run:
     cursor_column: int  # its UTF-16 column
 
 
-def _encode_run(source: str, items: Sequence[Item], base: int, line_start: int) -> _Run:
-    """`items` (offsets relative to `base`) encoded from `line_start`, a line's start."""
+def _encode_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
+    """`items` (flat, offsets relative to `base`) encoded from `line_start`, a line's start."""
+    if source.isascii():
+        return _encode_ascii_run(source, items, base, line_start)
     data: list[int] = []
-    ascii_source = source.isascii()
     line = 0
     previous_line = 0
     previous_column = 0
     cursor = line_start  # offset whose UTF-16 column on `line` is `cursor_column`
     cursor_column = 0
-    for start, end, token_type, modifiers in items:
+    numbers = iter(items)
+    for start, end, token_type, modifiers in zip(numbers, numbers, numbers, numbers, strict=True):
         start += base
         end += base
         newline = source.rfind("\n", cursor, start)
         if newline != -1:
             line += source.count("\n", cursor, newline + 1)
-            line_start = newline + 1
-            cursor, cursor_column = line_start, 0
-        if ascii_source:
-            column = start - line_start
-            length = end - start
-        else:
-            column = cursor_column + _utf16_width(source[cursor:start])
-            length = _utf16_width(source[start:end])
+            cursor, cursor_column = newline + 1, 0
+        column = cursor_column + _utf16_width(source[cursor:start])
+        length = _utf16_width(source[start:end])
         cursor, cursor_column = end, column + length
-        delta_line = line - previous_line
-        delta_column = column - previous_column if delta_line == 0 else column
-        data.extend((delta_line, delta_column, length, token_type, modifiers))
-        previous_line, previous_column = line, column
+        if line == previous_line:
+            data += (0, column - previous_column, length, token_type, modifiers)
+        else:
+            data += (line - previous_line, column, length, token_type, modifiers)
+            previous_line = line
+        previous_column = column
     return _Run(data, line, previous_column, cursor, cursor_column)
+
+
+def _encode_ascii_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
+    """`_encode_run` where a column is an offset from its line's start (the
+    loop a first answer runs for every item of the document)."""
+    data: list[int] = []
+    rfind, count = source.rfind, source.count
+    line = previous_line = previous_column = column = 0
+    cursor = line_start  # the end of the last item
+    end = line_start
+    numbers = iter(items)
+    for start, end, token_type, modifiers in zip(numbers, numbers, numbers, numbers, strict=True):
+        start += base
+        end += base
+        newline = rfind("\n", cursor, start)
+        column = start - line_start
+        if newline == -1:
+            data += (0, column - previous_column, end - start, token_type, modifiers)
+        else:
+            line += count("\n", cursor, newline + 1)
+            line_start = newline + 1
+            column = start - line_start
+            data += (line - previous_line, column, end - start, token_type, modifiers)
+            previous_line = line
+        previous_column = column
+        cursor = end
+    return _Run(data, line, column, end, column + (end - start) if data else 0)
 
 
 class Encoder:

@@ -35,7 +35,8 @@ from .semantic_encoding import Encoder, Fragment, Item
 from .wire import integer_items
 
 # (offset of its first token, where the next statement starts, its shape
-# (with `comment_count` and `exports`), its classification (with `items`) or None).
+# (with `comment_count` and `exports`), its classification (with `items`,
+# flat: `semantic_encoding.Flat`) or None).
 Place = tuple[int, int, Any, Any]
 
 
@@ -124,8 +125,8 @@ def encode_segments(
             parts.append(deltas)
             parts.append(fragment.head)
             length += len(deltas) + len(fragment.head)
-            last = rendered.items[-1]
-            last_starts[-1], last_ends[-1] = start + last[0], start + last[1]
+            items = rendered.items  # flat: the last item's start and end are 4th and 3rd last
+            last_starts[-1], last_ends[-1] = start + items[-4], start + items[-3]
     while current < first + len(placed) - (0 if tail else 1):
         segments.append(length)
         last_starts.append(-1)
@@ -239,8 +240,8 @@ class Layout:
             _replaced(self.ends, first, after, [place[1] for place in placed], delta),
             _replaced(self.read_ends, first, after, [read_end for _, read_end in reads], delta),
             _replaced(self.initial, first, after, [initial for initial, _ in reads]),
-            _replaced(self.shapes, first, after, [place[2] for place in placed]),
-            _replaced(self.rendered, first, after, [place[3] for place in placed]),
+            _replaced(self.shapes, first, after, [place[2] for place in placed], fresh=True),
+            _replaced(self.rendered, first, after, [place[3] for place in placed], fresh=True),
             _replaced(
                 segments, first, stop, [offset + start for offset in encoded.segments], shift
             ),
@@ -253,19 +254,31 @@ class Layout:
 
 
 def _replaced(
-    items: list, first: int, after: int, middle: list, delta: int = 0, absent: bool = False
+    items: list,
+    first: int,
+    after: int,
+    middle: list,
+    delta: int = 0,
+    absent: bool = False,
+    fresh: bool = False,
 ) -> list:
     """items[:first] + middle + items[after:], the last offsets moved by
     `delta` (`absent`: -1, none, stays). Most edits move nothing: one copy of
-    the list with the middle replaced in place then costs least."""
+    the list with the middle replaced in place then costs least, and none
+    when the middle's numbers are the same too (a layout never changes its
+    lists, so two may share one). `fresh`: the middle's objects are new
+    ones, to be kept whatever they equal."""
     if delta == 0:
+        if not fresh and items[first:after] == middle:
+            return items
         out = items.copy()
         out[first:after] = middle
         return out
-    if absent:
-        moved = [offset + delta if offset >= 0 else -1 for offset in items[after:]]
+    moved = items[after:]
+    if absent and -1 in moved:
+        moved = [offset + delta if offset >= 0 else -1 for offset in moved]
     else:
-        moved = list(map(delta.__add__, items[after:]))
+        moved = list(map(delta.__add__, moved))
     return items[:first] + middle + moved
 
 

@@ -29,7 +29,6 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Symbol
-from ..analysis.resolution import AwaitKeyword, StdModuleMember, classify_member_token
 from ..limits import MAX_SEMANTIC_VISIBLE_LOOKUPS
 from ..syntax.lexer import starts_in_initial_state
 from ..syntax.statements import (
@@ -41,8 +40,11 @@ from ..syntax.statements import (
     memo_replacing,
     walk_statements,
 )
-from ..syntax.tokens import RESERVED_WORDS, Kind, Token, first_token_from
-from ..syntax.tree import Node, SymbolKind
+from ..syntax.tokens import IDENT, RESERVED_WORDS
+from ..syntax.tokens import NUMBER as NUMBER_TOKEN
+from ..syntax.tokens import OPERATOR as OPERATOR_TOKEN
+from ..syntax.tokens import STRING as STRING_TOKEN
+from ..syntax.tree import SYMBOL_IMPORT, SymbolKind
 from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
 from .semantic_layout import (
     Layout,
@@ -52,44 +54,28 @@ from .semantic_layout import (
     recorded_whole_before,
     splice,
 )
+from .semantic_roles import (
+    DECLARATION,
+    KEYWORD,
+    NUMBER,
+    PROPERTY,
+    PUNCTUATION_OPERATORS,
+    STRING,
+    SYMBOL_TYPES_BY_NAME,
+    apply_index_roles,
+    comment_items,
+    member_token_role,
+    merge,
+    merge_flat,
+    occurrence_map,
+    token_items,
+    tree_roles,
+)
+from .semantic_roles import LEGEND as LEGEND  # the server's and tests' names for them
+from .semantic_roles import OPERATOR as OPERATOR
+from .semantic_roles import TOKEN_MODIFIERS as TOKEN_MODIFIERS
+from .semantic_roles import TOKEN_TYPES as TOKEN_TYPES
 from .wire import WireText, integer_items
-
-TOKEN_TYPES: tuple[str, ...] = (
-    "namespace",
-    "function",
-    "parameter",
-    "variable",
-    "property",
-    "keyword",
-    "string",
-    "number",
-    "comment",
-    "operator",
-)
-TOKEN_MODIFIERS: tuple[str, ...] = ("declaration", "readonly")
-
-LEGEND = types.SemanticTokensLegend(
-    token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS)
-)
-
-NAMESPACE, FUNCTION, PARAMETER, VARIABLE, PROPERTY = 0, 1, 2, 3, 4
-KEYWORD, STRING, NUMBER, COMMENT, OPERATOR = 5, 6, 7, 8, 9
-DECLARATION = 1 << 0
-READONLY = 1 << 1
-
-# Punctuation spelled as operators that is not worth colouring.
-_PUNCTUATION_OPERATORS = frozenset({".", ":"})
-
-_SYMBOL_TYPES = {
-    SymbolKind.IMPORT: NAMESPACE,
-    SymbolKind.FUNCTION: FUNCTION,
-    SymbolKind.PARAMETER: PARAMETER,
-    SymbolKind.LAMBDA_PARAMETER: PARAMETER,
-    SymbolKind.LET: VARIABLE,
-    SymbolKind.LOOP_BINDING: VARIABLE,
-}
-
-Role = tuple[int, int]
 
 
 def full(analysis: DocumentAnalysis, carried: bool = False) -> types.SemanticTokens:
@@ -164,9 +150,9 @@ def classify(analysis: DocumentAnalysis, carried: bool = False) -> list[Item]:
         return _placed_items(analysis, placed)
     index = analysis.completion_index
     tokens = syntax.tokens
-    roles = _tree_roles(syntax.parsed.tree, tokens, _occurrence_map(index))[0]
-    _apply_index_roles(roles, index)
-    return _merge(_token_items(tokens, roles), _comment_items(analysis.source, syntax.lex.comments))
+    roles = tree_roles([syntax.parsed.tree], tokens, occurrence_map(index))[0]
+    apply_index_roles(roles, index)
+    return merge(token_items(tokens, roles), comment_items(analysis.source, syntax.lex.comments))
 
 
 # ------------------------------------------------------------- per statement
@@ -174,10 +160,16 @@ def classify(analysis: DocumentAnalysis, carried: bool = False) -> list[Item]:
 # One token of a statement, offsets relative to the statement's first token:
 # (start, end, structural type or -1, modifiers, member receiver start or
 # -1, whether the parser resolves a reference there, the kind of binding
-# the parser defines there or None). A definition is classified from that
-# kind alone while the index kept every occurrence: it is one whatever else
-# the document holds.
-_Entry = tuple[int, int, int, int, int, bool, SymbolKind | None]
+# the parser defines there as its place in `_KINDS` or -1). A definition is
+# classified from that kind alone while the index kept every occurrence: it
+# is one whatever else the document holds. A statement's entries lie end to
+# end in one tuple (`_ENTRY_SIZE` values each), as its items do
+# (`semantic_encoding.Flat`): numbers only, which the cyclic collector stops
+# tracking.
+_Entry = tuple[int, int, int, int, int, bool, int]
+_ENTRY_SIZE = 7
+_KINDS = tuple(SymbolKind)
+_KIND_CODES = {kind._name_: code for code, kind in enumerate(_KINDS)}  # see SYMBOL_TYPES_BY_NAME
 # What a top-level binding means to the statements after it: its kind and,
 # for an import, its `use` path (which decides std members' `readonly`).
 _Binding = tuple[SymbolKind, tuple[str, ...] | None]
@@ -187,7 +179,7 @@ _Binding = tuple[SymbolKind, tuple[str, ...] | None]
 class _Shape:
     """What a statement's text alone decides (offsets relative to its first token)."""
 
-    entries: tuple[_Entry, ...]
+    entries: tuple  # its `_Entry`s, flat
     imports: tuple[tuple[int, tuple[str, ...]], ...]  # (binding start, `use` path)
     exports: tuple[tuple[str, _Binding], ...]  # its top-level bindings, in order
     balanced: bool  # it closes every scope it opens
@@ -202,7 +194,7 @@ class _Rendered:
 
     free: tuple[str, ...]
     bindings: tuple[_Binding | None, ...]
-    items: tuple[Item, ...]  # relative to the statement's first token; never empty
+    items: tuple[int, ...]  # flat, relative to the statement's first token; never empty
     encoded: Fragment | None = None  # made by the first answer that needs it
 
 
@@ -324,7 +316,7 @@ def _spliced(analysis: DocumentAnalysis, layout: Layout | None) -> Layout | None
         index,
         classify_one,
         lambda base, rendered: _fragment(source, base, rendered),
-        _comment_items,
+        comment_items,
     )
     if spliced is not None:
         analysis.reuse.hand_on(_ROLES, memo_replacing(earlier, syntax.parsed.unit_offsets, records))
@@ -411,7 +403,7 @@ class _Resolver:
             self.lookups += 1
             if self.lookups <= MAX_SEMANTIC_VISIBLE_LOOKUPS:
                 return self.index.visible(name, offset)
-            self.table = _occurrence_map(self.index)
+            self.table = occurrence_map(self.index)
         return self.table.get(offset)
 
     def _recorded(self, offset: int) -> Symbol | None:
@@ -421,20 +413,21 @@ class _Resolver:
             if self.lookups <= MAX_SEMANTIC_VISIBLE_LOOKUPS:
                 found = self.index.occurrence_at(offset)
                 return found.symbol if found is not None and found.start == offset else None
-            self.table = _occurrence_map(self.index)
+            self.table = occurrence_map(self.index)
         return self.table.get(offset)
 
 
 def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _Shape:
-    """What one statement's text decides: structural roles as `_tree_roles`
+    """What one statement's text decides: structural roles as `tree_roles`
     finds them, definitions, references and comments, all relative."""
     syntax = analysis.syntax
     tokens, parsed = syntax.tokens, syntax.parsed
     units = parsed.units
     first, after = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
     children_start, children_end = children_of(units, position)
-    program = Node("program", 0, 0, parsed.tree.children[children_start:children_end])
-    roles, members, imported = _tree_roles(program, tokens, {})
+    roles, members, imported = tree_roles(
+        parsed.tree.children[children_start:children_end], tokens, {}
+    )
     receivers: dict[int, int] = {}
     for node in members:
         if node.token >= 0 and node.children:
@@ -446,51 +439,57 @@ def _shape(analysis: DocumentAnalysis, position: int, base: int, end: int) -> _S
     # replay of a statement's scope events).
     summary = analysis.statement_summaries[position][1]
     symbols = summary.symbols
-    definitions = {symbol.start: symbol.kind for symbol in symbols}
+    definitions = {symbol.start: _KIND_CODES[symbol.kind._name_] for symbol in symbols}
     references = {start for start, _ in summary.sites}
     exports = [
         (symbols[number].name, symbols[number].start, symbols[number].kind)
         for number in summary.tops
     ]
-    entries: list[_Entry] = []
+    # The loop below runs once per token of the document on a first answer:
+    # its lookups are bound to locals, and membership tests (no call) come
+    # before the few lookups that find something.
+    ident, string, number, operator = IDENT, STRING_TOKEN, NUMBER_TOKEN, OPERATOR_TOKEN
+    role_of = roles.get
+    entries: list = []
     for token in tokens[first:after]:
         kind = token.kind
-        start, stop = token.start - base, token.end - base
-        if kind is Kind.IDENT:
-            role = roles.get(token.start)
-            if role is None and token.text in RESERVED_WORDS:
-                role = (KEYWORD, 0)
-            token_type, modifiers = role if role is not None else (-1, 0)
-            receiver = receivers.get(token.start, base - 1) - base
-            entries.append(
-                (
-                    start,
-                    stop,
-                    token_type,
-                    modifiers,
-                    receiver,
-                    start in references,
-                    definitions.get(start),
-                )
+        if kind is ident:
+            at = token.start
+            start = at - base
+            role = role_of(at)
+            if role is not None:
+                token_type, modifiers = role
+            elif token.text in RESERVED_WORDS:
+                token_type, modifiers = KEYWORD, 0
+            else:
+                token_type, modifiers = -1, 0
+            entries += (
+                start,
+                token.end - base,
+                token_type,
+                modifiers,
+                receivers[at] - base if at in receivers else -1,
+                start in references,
+                definitions[start] if start in definitions else -1,
             )
-        elif kind is Kind.STRING:
-            entries.append((start, stop, STRING, 0, -1, False, None))
-        elif kind is Kind.NUMBER:
-            entries.append((start, stop, NUMBER, 0, -1, False, None))
-        elif kind is Kind.OPERATOR and token.text not in _PUNCTUATION_OPERATORS:
-            entries.append((start, stop, OPERATOR, 0, -1, False, None))
+        elif kind is string:
+            entries += (token.start - base, token.end - base, STRING, 0, -1, False, -1)
+        elif kind is number:
+            entries += (token.start - base, token.end - base, NUMBER, 0, -1, False, -1)
+        elif kind is operator and token.text not in PUNCTUATION_OPERATORS:
+            entries += (token.start - base, token.end - base, OPERATOR, 0, -1, False, -1)
     owned = _owned_comments(syntax.lex.comments, base, end)
     return _Shape(
         tuple(entries),
         tuple(import_paths.items()),
         tuple(
-            (name, (kind, import_paths.get(start) if kind is SymbolKind.IMPORT else None))
+            (name, (kind, import_paths.get(start) if kind is SYMBOL_IMPORT else None))
             for name, start, kind in exports
         ),
         summary.balanced,
         tuple(
             (start - base, stop - base, token_type, modifiers)
-            for start, stop, token_type, modifiers in _comment_items(analysis.source, owned)
+            for start, stop, token_type, modifiers in comment_items(analysis.source, owned)
         ),
         len(owned),
     )
@@ -522,30 +521,38 @@ def _render(
     """Classify one statement's tokens through the index and encode them."""
     free: list[str] = []
     symbols: dict[int, Symbol] = {}  # by relative start, for member receivers
-    items: list[Item] = []
-    for start, stop, token_type, modifiers, receiver, referenced, defined in shape.entries:
-        symbol = None
+    items: list[int] = []
+    entries = iter(shape.entries)
+    for start, stop, token_type, modifiers, receiver, referenced, defined in zip(
+        *(entries,) * _ENTRY_SIZE, strict=True
+    ):
         if referenced:
             name = source[start + base : stop + base]
             symbol = resolve(name, start + base)
-            if symbol is None or not base <= symbol.start < end:
+            if symbol is not None:
+                if not base <= symbol.start < end:
+                    free.append(name)
+                symbols[start] = symbol
+                token_type, modifiers = SYMBOL_TYPES_BY_NAME[symbol.kind._name_], 0
+            else:
                 free.append(name)
-        elif defined is not None:
-            kind = resolve.definition(defined, start + base)
-            if kind is not None:
-                token_type, modifiers = _SYMBOL_TYPES[kind], DECLARATION
-        if symbol is not None:
-            symbols[start] = symbol
-            token_type, modifiers = _SYMBOL_TYPES[symbol.kind], 0
-        elif receiver >= 0:
-            # A member `_shape` gave the plain property role: never `.await(`.
-            member = source[start + base : stop + base]
-            token_type, modifiers = _member_token_role(
-                symbols.get(receiver), member, False, import_paths
-            )
+                if receiver >= 0:
+                    token_type, modifiers = member_token_role(
+                        symbols.get(receiver), name, False, import_paths
+                    )
+        else:
+            if defined >= 0:
+                kind = resolve.definition(_KINDS[defined], start + base)
+                if kind is not None:
+                    token_type, modifiers = SYMBOL_TYPES_BY_NAME[kind._name_], DECLARATION
+            if receiver >= 0:
+                # A member `_shape` gave the plain property role: never `.await(`.
+                token_type, modifiers = member_token_role(
+                    symbols.get(receiver), source[start + base : stop + base], False, import_paths
+                )
         if token_type >= 0:
-            items.append((start, stop, token_type, modifiers))
-    items = _merge(items, list(shape.comments))
+            items += (start, stop, token_type, modifiers)
+    items = merge_flat(items, shape.comments)
     if not items:
         return None
     return _Rendered(tuple(free), tuple(map(top.get, free)), tuple(items))
@@ -573,7 +580,7 @@ def _assemble(
         Encoder(source),
         True,
         lambda base, rendered: _fragment(source, base, rendered),
-        _comment_items,
+        comment_items,
     )
     text = "".join(encoded.parts)
     index = analysis.completion_index
@@ -599,199 +606,9 @@ def _placed_items(analysis: DocumentAnalysis, placed: list[_Place]) -> list[Item
     items: list[Item] = []
     for start, end, rendered, _ in in_order(analysis.syntax.lex.comments, placed):
         if rendered is None:
-            items.extend(_comment_items(source, [(start, end)]))
+            items.extend(comment_items(source, [(start, end)]))
         else:
-            items.extend(
-                (first + start, stop + start, token_type, modifiers)
-                for first, stop, token_type, modifiers in rendered.items
-            )
+            numbers = iter(rendered.items)
+            for first, stop, token_type, modifiers in zip(*(numbers,) * 4, strict=True):
+                items.append((first + start, stop + start, token_type, modifiers))
     return items
-
-
-def _member_token_role(
-    receiver: Symbol | None, member: str, called: bool, import_paths: dict[int, tuple[str, ...]]
-) -> Role:
-    """The role of a member token, from the member classifier's value
-    (`receiver`: the binding of a plain-name receiver, if resolved)."""
-    path = None
-    if receiver is not None and receiver.kind is SymbolKind.IMPORT:
-        path = import_paths.get(receiver.start)
-    match classify_member_token(path, member, called):
-        case AwaitKeyword():
-            return (KEYWORD, 0)
-        case StdModuleMember(member=found) if found is not None:
-            return (PROPERTY, READONLY)
-        case _:
-            return (PROPERTY, 0)
-
-
-# --------------------------------------------------------------------------- roles
-
-
-def _occurrence_map(index: LexicalIndex) -> dict[int, Symbol]:
-    """Start offset of every definition and resolved reference -> its symbol."""
-    found: dict[int, Symbol] = {}
-    for symbol in index.symbols:
-        found[symbol.start] = symbol
-        for start, _ in symbol.references:
-            found[start] = symbol
-    return found
-
-
-def _tree_roles(
-    tree: Node, tokens: list[Token], occurrences: dict[int, Symbol]
-) -> tuple[dict[int, Role], list[Node], dict[int, tuple[str, ...]]]:
-    """Structural roles keyed by token start offset, with the member nodes
-    and the `use` paths by binding start found on the same walk."""
-    roles: dict[int, Role] = {}
-    import_paths: dict[int, tuple[str, ...]] = {}
-    members: list[Node] = []
-    for node in tree.walk():
-        kind = node.kind
-        if kind == "use":
-            _use_roles(node, tokens, roles, import_paths)
-        elif kind in ("let", "fn", "for"):
-            _definition_roles(node, roles)
-        elif kind == "params":
-            for child in node.children:
-                roles[tokens[child.token].start] = (PARAMETER, DECLARATION)
-        elif kind == "name":
-            roles.setdefault(node.start, (VARIABLE, 0))
-        elif kind == "member":
-            members.append(node)
-        elif kind == "field" and node.token >= 0:
-            roles[tokens[node.token].start] = (PROPERTY, 0)
-        elif kind == "try":
-            _catch_role(node, tokens, roles)
-    for node in members:
-        _member_role(node, tokens, roles, occurrences, import_paths)
-    return roles, members, import_paths
-
-
-def _use_roles(
-    node: Node,
-    tokens: list[Token],
-    roles: dict[int, Role],
-    import_paths: dict[int, tuple[str, ...]],
-) -> None:
-    segments = node.children
-    for segment in segments:
-        roles[segment.start] = (NAMESPACE, 0)
-    if len(segments) > 1:
-        binding = segments[-1]
-        roles[binding.start] = (NAMESPACE, DECLARATION)
-        import_paths[binding.start] = tuple(tokens[item.token].text for item in segments)
-
-
-def _definition_roles(node: Node, roles: dict[int, Role]) -> None:
-    if node.kind == "for":
-        children = node.children
-        names = children if not children or children[-1].kind == "name" else children[:-2]
-        for child in names:
-            roles[child.start] = (VARIABLE, DECLARATION)
-        return
-    first = node.children[0] if node.children else None
-    if first is not None and first.kind == "name" and first.token == node.token:
-        roles[first.start] = (FUNCTION if node.kind == "fn" else VARIABLE, DECLARATION)
-
-
-def _catch_role(node: Node, tokens: list[Token], roles: dict[int, Role]) -> None:
-    if not node.children:
-        return
-    after = _token_index_at(tokens, node.children[0].end)
-    if after is not None and tokens[after].is_ident("catch"):
-        roles[tokens[after].start] = (KEYWORD, 0)
-
-
-def _member_role(
-    node: Node,
-    tokens: list[Token],
-    roles: dict[int, Role],
-    occurrences: dict[int, Symbol],
-    import_paths: dict[int, tuple[str, ...]],
-) -> None:
-    if node.token < 0:
-        return
-    token = tokens[node.token]
-    following = tokens[node.token + 1] if node.token + 1 < len(tokens) else None
-    called = following is not None and following.kind is Kind.LPAREN
-    receiver = node.children[0] if node.children else None
-    symbol = None
-    if receiver is not None and receiver.kind == "name":
-        symbol = occurrences.get(receiver.start)
-    roles[token.start] = _member_token_role(symbol, token.text, called, import_paths)
-
-
-def _apply_index_roles(roles: dict[int, Role], index: LexicalIndex) -> None:
-    for symbol in index.symbols:
-        token_type = _SYMBOL_TYPES[symbol.kind]
-        roles[symbol.start] = (token_type, DECLARATION)
-        for start, _ in symbol.references:
-            roles[start] = (token_type, 0)
-
-
-def _token_index_at(tokens: list[Token], offset: int) -> int | None:
-    """Index of the first token starting at or after `offset`."""
-    index = first_token_from(tokens, offset)
-    return index if index < len(tokens) else None
-
-
-# --------------------------------------------------------------------------- items
-
-
-def _token_items(tokens: list[Token], roles: dict[int, Role]) -> list[Item]:
-    items: list[Item] = []
-    for token in tokens:
-        kind = token.kind
-        if kind is Kind.IDENT:
-            role = roles.get(token.start)
-            if role is None and token.text in RESERVED_WORDS:
-                role = (KEYWORD, 0)
-            if role is not None:
-                items.append((token.start, token.end, role[0], role[1]))
-        elif kind is Kind.STRING:
-            items.append((token.start, token.end, STRING, 0))
-        elif kind is Kind.NUMBER:
-            items.append((token.start, token.end, NUMBER, 0))
-        elif kind is Kind.OPERATOR and token.text not in _PUNCTUATION_OPERATORS:
-            items.append((token.start, token.end, OPERATOR, 0))
-    return items
-
-
-def _comment_items(source: str, comments: list[tuple[int, int]]) -> list[Item]:
-    """One item per comment line: LSP tokens may not span lines."""
-    items: list[Item] = []
-    for start, end in comments:
-        piece_start = start
-        newline = source.find("\n", piece_start, end)
-        while newline != -1:
-            _append_comment_piece(items, source, piece_start, newline)
-            piece_start = newline + 1
-            newline = source.find("\n", piece_start, end)
-        _append_comment_piece(items, source, piece_start, end)
-    return items
-
-
-def _append_comment_piece(items: list[Item], source: str, start: int, end: int) -> None:
-    if end > start and source[end - 1] == "\r":
-        end -= 1
-    if end > start:
-        items.append((start, end, COMMENT, 0))
-
-
-def _merge(first: list[Item], second: list[Item]) -> list[Item]:
-    """Merge two start-sorted, non-overlapping lists."""
-    if not second:
-        return first
-    merged: list[Item] = []
-    i = j = 0
-    while i < len(first) and j < len(second):
-        if first[i][0] <= second[j][0]:
-            merged.append(first[i])
-            i += 1
-        else:
-            merged.append(second[j])
-            j += 1
-    merged.extend(first[i:])
-    merged.extend(second[j:])
-    return merged
