@@ -212,6 +212,13 @@ class OctoscriptServer(LanguageServer):
                 return  # no client-sent text to analyse
             syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
             self.push_diagnostics(uri, version, syntax_only)
+            if settled:
+                # A whole document's tokens and nodes (~80,000 objects at the
+                # token budget) were just made with the collector paused. None
+                # is in a reference cycle: counting frees them when versions
+                # move on. Left young, they would cost a young-generation
+                # pass now and a whole-heap pass at some later request.
+                gc.freeze()
         self.documents.heap_reserve.release()  # the first analysis is made
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises

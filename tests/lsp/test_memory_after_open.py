@@ -1,8 +1,9 @@
-"""The first analysis's heap reserve is given back when no document comes."""
+"""Memory around the first analysis: the heap reserve, and the collector."""
 
 from __future__ import annotations
 
 import asyncio
+import gc
 
 from lsprotocol import types
 
@@ -36,3 +37,25 @@ def test_initialized_starts_the_wait(monkeypatch):
     server_module.initialized(ls, types.InitializedParams())
     assert waits == [1.0]
     assert HEAP_RESERVE_SECONDS >= 5.0  # an editor opens its document well before
+
+
+def test_an_opened_documents_objects_are_kept_out_of_the_collector(monkeypatch):
+    """Its tokens and nodes are frozen once its diagnostics are out; a typed
+    version's are left to the collector."""
+    ls = OctoscriptServer()
+    monkeypatch.setattr(ls, "_send_diagnostics", lambda uri, version, found: None)
+    monkeypatch.setattr(ls, "catalogs_can_advise", lambda: False)
+    uri = "file:///opened.octoscript"
+    ls.texts.open(uri, 1, "let total = 1\n" * 400)
+    frozen = gc.get_freeze_count()
+    try:
+        ls.publish(uri, 1, ls.documents.track(uri, 1), settled=True)
+        opened = gc.get_freeze_count() - frozen
+        tokens = ls.cached(uri).analysis.syntax.tokens
+        ls.texts.open(uri, 2, "let total = 2\n" * 400)
+        ls.publish(uri, 2, ls.documents.track(uri, 2))
+        typed = gc.get_freeze_count() - frozen - opened
+    finally:
+        gc.unfreeze()
+    assert opened >= len(tokens) >= 400 * 5
+    assert typed <= 0  # nothing frozen; version 1's unshared objects were freed
