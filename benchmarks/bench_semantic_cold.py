@@ -22,7 +22,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from profile_requests import Session, requests  # noqa: E402
-from typing_steps import URI, open_params  # noqa: E402
 
 # Keystroke+delta pairs timed after each round's first answers.
 DELTAS_PER_ROUND = 10
@@ -45,8 +44,7 @@ def main() -> int:
         figures[name].append((time.process_time() - before) * 1000)
 
     for _ in range(args.rounds):
-        session.send("textDocument/didClose", {"textDocument": {"uri": URI}}, notify=True)
-        session.send("textDocument/didOpen", open_params(session.text), notify=True)
+        session.reopen()
         session.keystroke()
         timed("cold full", lambda: session.send(full_method, full_params()))
         session.keystroke()
