@@ -8,10 +8,12 @@ tokens of source that already passed the checker.
 
 from __future__ import annotations
 
+from operator import attrgetter
+
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
 from .lexer import LexResult
 from .moved import MovedList
-from .statements import StatementMemo, Unit, walk_statements
+from .statements import AFTER_TOKEN, FIRST_TOKEN, StatementMemo, Unit, carried_values, memo_of
 from .tokens import Kind, Token
 
 INDENT = "    "
@@ -69,6 +71,7 @@ class Stretch:
 
 
 FormatMemo = StatementMemo[Stretch]
+_FORMATTED = attrgetter("formatted")
 
 
 def format_by_statement(
@@ -84,13 +87,24 @@ def format_by_statement(
     After a line break outside every brace and lambda parameter list the
     formatter is in its initial state, so the text up to the next such break
     formats the same wherever it stands; a stretch whose statements the
-    parser kept (after the same lead) is not formatted again. `units` and
-    `offsets` are the parser's (`ParseResult.units`, `unit_offsets`). Falls
-    back to one pass where a stretch does not end in that state.
+    parser kept (after the same lead) is not formatted again, and inside a
+    run of kept statements the stretches are taken without visiting their
+    statements (`_Stretches.take_run`). `units` and `offsets` are the
+    parser's (`ParseResult.units`, `unit_offsets`). Falls back to one pass
+    where a stretch does not end in that state.
     """
     tokens = lex.tokens
-    stretches = _Stretches(source, tokens, len(units))
-    memo = walk_statements(units, offsets, previous, stretches.visit)
+    count = len(units)
+    stretches = _Stretches(source, tokens, count)
+    # Each step's stretch: the carried one until the step is visited or taken.
+    values: list = carried_values(previous, count)
+    position = 0
+    for _, new_first, run_count, _ in previous.since.runs:
+        stretches.walk(units, values, position, new_first)
+        position = new_first + run_count
+        stretches.take_run(units, values, new_first, position)
+    stretches.walk(units, values, position, count)
+    memo = memo_of(offsets, values)
     if stretches.broken:
         return format_tokens(source, tokens, max_tokens), memo
     # The statements after the last top-level line break before a statement.
@@ -134,6 +148,51 @@ class _Stretches:
         self.earlier: Stretch | None = None
         self.broken = False
         self.moved = isinstance(tokens, MovedList)
+
+    def walk(self, units: list[Unit], values: list, low: int, high: int) -> None:
+        """Visit the steps [low, high) in order; each one's stretch goes to
+        `values` (which holds the carried stretch of a kept step until then)."""
+        visit = self.visit
+        for position in range(low, high):
+            unit = units[position]
+            values[position] = visit(
+                position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], values[position]
+            )
+
+    def take_run(self, units: list[Unit], values: list, low: int, high: int) -> None:
+        """The steps [low, high), a run the parser kept (`StepMap`): unchanged
+        text from the first one's start to the last one's end, only moved.
+
+        Its first stretch is visited: its lead lies partly before the run,
+        and it may go on from a stretch that started before it. Once a
+        stretch closes inside the run, the next step starts a stretch in both
+        versions (a step ends one where its last token is a line break and
+        another step follows; both hold there in both versions), and every
+        later stretch that closes inside the run is the carried one: its
+        lead and its statements lie in the run's text. Those are taken
+        whole. The run's last stretch is visited again: it may go on past
+        the run, or hold the last statement, which ends none.
+        """
+        position = low
+        while position < high:
+            self.walk(units, values, position, position + 1)
+            position += 1
+            if self.open is None:
+                break
+        # Where the run's last stretch starts: the steps carrying one
+        # stretch are the consecutive statements it covers.
+        end = high
+        last = values[high - 1]
+        while end > position and values[end - 1] is last:
+            end -= 1
+        if end > position:
+            # One entry per stretch, in order (a stretch hashes by identity).
+            formatted = list(map(_FORMATTED, dict.fromkeys(values[position:end])))
+            if None in formatted:
+                self.broken = True
+            elif not self.broken:
+                self.parts += formatted
+        self.walk(units, values, end, high)
 
     def visit(self, position: int, first: int, after: int, carried: Stretch | None) -> Stretch:
         tokens = self.tokens
