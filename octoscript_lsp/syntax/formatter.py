@@ -8,28 +8,44 @@ tokens of source that already passed the checker.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from operator import attrgetter
 
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
 from .lexer import LexResult
 from .moved import MovedList
 from .statements import AFTER_TOKEN, FIRST_TOKEN, StatementMemo, Unit, carried_values, memo_of
-from .tokens import Kind, Token
+from .tokens import (
+    COMMA,
+    END,
+    IDENT,
+    LBRACE,
+    LBRACKET,
+    LPAREN,
+    NEWLINE,
+    NUMBER,
+    OPERATOR,
+    RBRACE,
+    RBRACKET,
+    RPAREN,
+    SEMICOLON,
+    STRING,
+    Kind,
+    Token,
+)
 
 INDENT = "    "
 _HORIZONTAL_SPACE = " \t\f"
 _CONTROL_WORDS = ("if", "elif", "while")
-_NO_SPACE_BEFORE = (Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE, Kind.COMMA, Kind.SEMICOLON)
-_INDEXABLE = (
-    Kind.IDENT,
-    Kind.NUMBER,
-    Kind.STRING,
-    Kind.LPAREN,
-    Kind.LBRACKET,
-    Kind.RPAREN,
-    Kind.RBRACKET,
-    Kind.RBRACE,
-)
+_NO_SPACE_BEFORE = (RPAREN, RBRACKET, RBRACE, COMMA, SEMICOLON)
+# What the spacing between two tokens depends on, per token (`SpaceKey`):
+# its kind, but the spelling of the operators `|`, `.` and `:`, and
+# `_CONTROL` for the words before which `(` takes a space (`if (`).
+_CONTROL = "control word"
+_SPACED_OPERATORS = ("|", ".", ":")
+SpaceKey = Kind | str
+# A control word is an identifier: `if [` is spaced as `x [` is.
+_INDEXABLE = (IDENT, _CONTROL, NUMBER, STRING, LPAREN, LBRACKET, RPAREN, RBRACKET, RBRACE)
 
 
 class FormattedSourceTooLarge(Exception):
@@ -38,10 +54,7 @@ class FormattedSourceTooLarge(Exception):
 
 def format_tokens(source: str, tokens: list[Token], max_tokens: int) -> str:
     formatter = _Pass(source, 0)
-    for token in tokens:
-        if token.kind is Kind.END:
-            break
-        formatter.token(token)
+    formatter.feed(tokens)
     # A newline is a token: under an exactly full token budget the final
     # newline is left off so the output still checks.
     return formatter.finish("", len(tokens) <= max_tokens)
@@ -109,10 +122,7 @@ def format_by_statement(
         return format_tokens(source, tokens, max_tokens), memo
     # The statements after the last top-level line break before a statement.
     formatter = _Pass(source, stretches.start_offset)
-    for token in tokens[stretches.start_token :]:
-        if token.kind is Kind.END:
-            break
-        formatter.token(token)
+    formatter.feed(tokens[stretches.start_token :])
     return formatter.finish("".join(stretches.parts), len(tokens) <= max_tokens), memo
 
 
@@ -198,7 +208,7 @@ class _Stretches:
         tokens = self.tokens
         if self.moved:
             return self.visit_moved(position, first, after, carried)
-        ends = position != self.last and tokens[after - 1].kind is Kind.NEWLINE
+        ends = position != self.last and tokens[after - 1].kind is NEWLINE
         if self.open is not None:
             return self.grow(after, carried, ends)
         lead_start = tokens[first - 1].end if position else 0
@@ -212,7 +222,7 @@ class _Stretches:
         stretch taken from the memo makes none."""
         peek = self.tokens.peek  # type: ignore[attr-defined]
         token, move = peek(after - 1)
-        ends = position != self.last and token.kind is Kind.NEWLINE
+        ends = position != self.last and token.kind is NEWLINE
         if self.open is not None:
             return self.grow(after, carried, ends)
         lead_start = 0
@@ -286,19 +296,25 @@ def _format_stretch(
     source: str, tokens: list[Token], first: int, after: int, offset: int
 ) -> str | None:
     formatter = _Pass(source, offset)
-    for token in tokens[first:after]:
-        formatter.token(token)
+    formatter.feed(tokens[first:after])
     if not formatter.at_top_level_line_start():
         return None
-    return formatter.writer.text()
+    return "".join(formatter.parts)
 
 
 class _Pass:
-    """One left-to-right formatting pass over tokens from `cursor` on."""
+    """One left-to-right formatting pass over tokens from `cursor` on.
+
+    `feed` is the formatter's one loop over tokens: it runs once per token
+    of every stretch formatted, so its state lives in locals and the
+    spacing rule is read from a table (`_SPACES`) rather than worked out.
+    """
 
     __slots__ = (
         "source",
-        "writer",
+        "parts",
+        "indentation",
+        "at_line_start",
         "cursor",
         "previous",
         "lambda_params_open",
@@ -307,55 +323,100 @@ class _Pass:
 
     def __init__(self, source: str, cursor: int) -> None:
         self.source = source
-        self.writer = _Writer()
+        self.parts: list[str] = []
+        self.indentation = 0
+        self.at_line_start = True
         self.cursor = cursor
-        self.previous: Token | None = None
+        # The previous token's `_space_key` on this line (None at a line start).
+        self.previous: SpaceKey | None = None
         self.lambda_params_open = False
         self.previous_closed_lambda_params = False
 
     def at_top_level_line_start(self) -> bool:
-        writer = self.writer
-        return writer.at_line_start and writer.indentation == 0 and not self.lambda_params_open
+        return self.at_line_start and self.indentation == 0 and not self.lambda_params_open
 
-    def token(self, token: Token) -> None:
-        source, writer = self.source, self.writer
-        preserved_gap = writer.write_gap(source[self.cursor : token.start])
-        if token.kind is Kind.NEWLINE:
-            writer.newline()
-            self.previous = None
-            self.previous_closed_lambda_params = False
-            self.cursor = token.end
-            return
-        if token.kind is Kind.RBRACE and writer.indentation > 0:
-            writer.indentation -= 1
-        is_pipe = token.kind is Kind.OPERATOR and token.text == "|"
-        previous = self.previous
-        if writer.at_line_start:
-            writer.indent()
-        elif (
-            not preserved_gap
-            and previous is not None
-            and _needs_space(
-                previous,
-                token,
-                self.previous_closed_lambda_params,
-                is_pipe and self.lambda_params_open,
-            )
-        ):
-            writer.parts.append(" ")
-        writer.write(source[token.start : token.end])
-        if token.kind is Kind.LBRACE:
-            writer.indentation += 1
-        self.previous_closed_lambda_params = is_pipe and self.lambda_params_open
-        if is_pipe:
-            self.lambda_params_open = not self.lambda_params_open
-        self.previous = token
-        self.cursor = token.end
+    def feed(self, tokens: Iterable[Token]) -> None:
+        """Format `tokens` in order, up to an END token."""
+        source, parts, spaces = self.source, self.parts, _SPACES
+        append = parts.append
+        indentation, at_line_start, cursor = self.indentation, self.at_line_start, self.cursor
+        previous, lambda_open = self.previous, self.lambda_params_open
+        previous_closed = self.previous_closed_lambda_params
+        for token in tokens:
+            kind = token.kind
+            if kind is END:
+                break
+            start = token.start
+            # The gap before the token: only a comment in it is written.
+            preserved_gap = False
+            if start != cursor:
+                gap = source[cursor:start]
+                if gap.strip(_HORIZONTAL_SPACE):
+                    if at_line_start:
+                        if indentation:
+                            append(INDENT * indentation)
+                        append(gap.lstrip(_HORIZONTAL_SPACE))
+                    else:
+                        append(gap)
+                    at_line_start = False
+                    preserved_gap = True
+            cursor = token.end
+            if kind is NEWLINE:
+                # Trailing whitespace goes: trim the parts written on this line.
+                while parts:
+                    trimmed = parts[-1].rstrip(_HORIZONTAL_SPACE)
+                    if trimmed:
+                        parts[-1] = trimmed
+                        break
+                    parts.pop()
+                append("\n")
+                at_line_start = True
+                previous = None
+                previous_closed = False
+                continue
+            if kind is OPERATOR:
+                text = token.text
+                key = text if text in _SPACED_OPERATORS else OPERATOR
+            elif kind is IDENT and token.text in _CONTROL_WORDS:
+                key = _CONTROL
+            else:
+                if kind is RBRACE and indentation > 0:
+                    indentation -= 1
+                key = kind
+            is_pipe = key == "|"
+            if at_line_start:
+                if indentation:
+                    append(INDENT * indentation)
+            elif not preserved_gap and previous is not None:
+                if is_pipe and lambda_open:
+                    pass  # `|a, b|`: no space before the closing bar
+                elif previous == "|":
+                    if previous_closed:
+                        append(" ")
+                elif spaces[previous, key]:
+                    append(" ")
+            append(source[start:cursor])
+            at_line_start = False
+            if kind is LBRACE:
+                indentation += 1
+            previous_closed = is_pipe and lambda_open
+            if is_pipe:
+                lambda_open = not lambda_open
+            previous = key
+        self.indentation, self.at_line_start, self.cursor = indentation, at_line_start, cursor
+        self.previous, self.lambda_params_open = previous, lambda_open
+        self.previous_closed_lambda_params = previous_closed
 
     def finish(self, before: str, append_final_newline: bool) -> str:
         """The whole text: `before` (formatted earlier stretches), then this pass."""
-        self.writer.write_gap(self.source[self.cursor :])
-        text = (before + self.writer.text()).rstrip(_HORIZONTAL_SPACE)
+        gap = self.source[self.cursor :]
+        if gap.strip(_HORIZONTAL_SPACE):
+            if self.at_line_start:
+                if self.indentation:
+                    self.parts.append(INDENT * self.indentation)
+                gap = gap.lstrip(_HORIZONTAL_SPACE)
+            self.parts.append(gap)
+        text = (before + "".join(self.parts)).rstrip(_HORIZONTAL_SPACE)
         if append_final_newline and text and not text.endswith("\n"):
             text += "\n"
         if len(text.encode("utf-8", "surrogatepass")) > MAX_FORMATTED_SOURCE_BYTES:
@@ -363,82 +424,24 @@ class _Pass:
         return text
 
 
-class _Writer:
-    __slots__ = ("parts", "indentation", "at_line_start")
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.indentation = 0
-        self.at_line_start = True
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-    def write(self, text: str) -> None:
-        self.parts.append(text)
-        self.at_line_start = False
-
-    def indent(self) -> None:
-        if self.at_line_start:
-            self.parts.append(INDENT * self.indentation)
-            self.at_line_start = False
-
-    def write_gap(self, gap: str) -> bool:
-        """Write the comment text in a gap; report whether anything was kept."""
-        if not gap.strip(_HORIZONTAL_SPACE):
-            return False
-        if self.at_line_start:
-            self.indent()
-            self.parts.append(gap.lstrip(_HORIZONTAL_SPACE))
-        else:
-            self.parts.append(gap)
-        self.at_line_start = False
-        return True
-
-    def newline(self) -> None:
-        self._trim_trailing_space()
-        self.parts.append("\n")
-        self.at_line_start = True
-
-    def _trim_trailing_space(self) -> None:
-        while self.parts:
-            last = self.parts[-1]
-            trimmed = last.rstrip(_HORIZONTAL_SPACE)
-            if trimmed:
-                self.parts[-1] = trimmed
-                return
-            self.parts.pop()
-
-
-def _is_op(token: Token, op: str) -> bool:
-    return token.kind is Kind.OPERATOR and token.text == op
-
-
-def _needs_space(
-    previous: Token,
-    current: Token,
-    previous_closed_lambda_params: bool,
-    current_closes_lambda_params: bool,
-) -> bool:
-    if current_closes_lambda_params:
-        return False
-    if _is_op(previous, "|"):
-        return previous_closed_lambda_params
+def _needs_space(previous: SpaceKey, current: SpaceKey) -> bool:
+    """Whether a space goes between two tokens on a line (by `_space_key`),
+    the lambda bars aside (`_Pass.feed` decides those)."""
     # `5 .field`: an adjacent dot would read as a decimal point.
-    if previous.kind is Kind.NUMBER and _is_op(current, "."):
+    if previous is NUMBER and current == ".":
         return True
-    if (
-        previous.kind in (Kind.LPAREN, Kind.LBRACKET)
-        or _is_op(previous, ".")
-        or current.kind in _NO_SPACE_BEFORE
-        or _is_op(current, ".")
-        or _is_op(current, ":")
-    ):
+    if previous in (LPAREN, LBRACKET, ".") or current in _NO_SPACE_BEFORE or current in (".", ":"):
         return False
-    if current.kind is Kind.LPAREN:
-        return previous.kind is Kind.IDENT and previous.text in _CONTROL_WORDS
-    if current.kind is Kind.LBRACKET:
-        return previous.kind not in _INDEXABLE
-    if current.kind is Kind.LBRACE:
-        return previous.kind is not Kind.LBRACE
-    return previous.kind is not Kind.LBRACE
+    if current is LPAREN:
+        return previous == _CONTROL
+    if current is LBRACKET:
+        return previous not in _INDEXABLE
+    return previous is not LBRACE
+
+
+_SPACE_KEYS: tuple[SpaceKey, ...] = (*Kind, *_SPACED_OPERATORS, _CONTROL)
+_SPACES = {
+    (previous, current): _needs_space(previous, current)
+    for previous in _SPACE_KEYS
+    for current in _SPACE_KEYS
+}
