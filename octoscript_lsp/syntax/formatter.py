@@ -38,12 +38,12 @@ INDENT = "    "
 _HORIZONTAL_SPACE = " \t\f"
 _CONTROL_WORDS = ("if", "elif", "while")
 _NO_SPACE_BEFORE = (RPAREN, RBRACKET, RBRACE, COMMA, SEMICOLON)
-# What the spacing between two tokens depends on, per token (`SpaceKey`):
+# What the spacing between two tokens depends on, per token (`SpaceItem`):
 # its kind, but the spelling of the operators `|`, `.` and `:`, and
 # `_CONTROL` for the words before which `(` takes a space (`if (`).
 _CONTROL = "control word"
 _SPACED_OPERATORS = ("|", ".", ":")
-SpaceKey = Kind | str
+SpaceItem = Kind | str
 # A control word is an identifier: `if [` is spaced as `x [` is.
 _INDEXABLE = (IDENT, _CONTROL, NUMBER, STRING, LPAREN, LBRACKET, RPAREN, RBRACKET, RBRACE)
 
@@ -307,19 +307,10 @@ class _Pass:
 
     `feed` is the formatter's one loop over tokens: it runs once per token
     of every stretch formatted, so its state lives in locals and the
-    spacing rule is read from a table (`_SPACES`) rather than worked out.
+    spacing rule (`_needs_space`) is read from a table (`_SPACES`).
     """
 
-    __slots__ = (
-        "source",
-        "parts",
-        "indentation",
-        "at_line_start",
-        "cursor",
-        "previous",
-        "lambda_params_open",
-        "previous_closed_lambda_params",
-    )
+    __slots__ = ("source", "parts", "indentation", "at_line_start", "cursor", "previous", "bars")
 
     def __init__(self, source: str, cursor: int) -> None:
         self.source = source
@@ -327,21 +318,20 @@ class _Pass:
         self.indentation = 0
         self.at_line_start = True
         self.cursor = cursor
-        # The previous token's `_space_key` on this line (None at a line start).
-        self.previous: SpaceKey | None = None
-        self.lambda_params_open = False
-        self.previous_closed_lambda_params = False
+        # The spacing after the previous token on this line, by the next
+        # token's key (`_SPACES`; None at a line start).
+        self.previous: dict[str, bool] | None = None
+        self.bars = False  # inside a lambda's parameter bars (`|a, b|`)
 
     def at_top_level_line_start(self) -> bool:
-        return self.at_line_start and self.indentation == 0 and not self.lambda_params_open
+        return self.at_line_start and self.indentation == 0 and not self.bars
 
     def feed(self, tokens: Iterable[Token]) -> None:
         """Format `tokens` in order, up to an END token."""
         source, parts, spaces = self.source, self.parts, _SPACES
         append = parts.append
         indentation, at_line_start, cursor = self.indentation, self.at_line_start, self.cursor
-        previous, lambda_open = self.previous, self.lambda_params_open
-        previous_closed = self.previous_closed_lambda_params
+        previous, bars = self.previous, self.bars
         for token in tokens:
             kind = token.kind
             if kind is END:
@@ -372,40 +362,39 @@ class _Pass:
                 append("\n")
                 at_line_start = True
                 previous = None
-                previous_closed = False
                 continue
+            # The token's key (`_space_key`), read here without a call.
             if kind is OPERATOR:
-                text = token.text
-                key = text if text in _SPACED_OPERATORS else OPERATOR
-            elif kind is IDENT and token.text in _CONTROL_WORDS:
-                key = _CONTROL
+                key = token.text
+                if key not in _SPACED_OPERATORS:
+                    key = _OPERATOR_KEY
+            elif kind is IDENT:
+                key = _CONTROL if token.text in _CONTROL_WORDS else _IDENT_KEY
             else:
                 if kind is RBRACE and indentation > 0:
                     indentation -= 1
-                key = kind
-            is_pipe = key == "|"
+                key = kind._value_
             if at_line_start:
                 if indentation:
                     append(INDENT * indentation)
-            elif not preserved_gap and previous is not None:
-                if is_pipe and lambda_open:
-                    pass  # `|a, b|`: no space before the closing bar
-                elif previous == "|":
-                    if previous_closed:
-                        append(" ")
-                elif spaces[previous, key]:
-                    append(" ")
+                at_line_start = False
+            elif preserved_gap or previous is None:
+                pass
+            elif bars and key == "|":
+                pass  # `|a, b|`: no space before the closing bar
+            elif previous[key]:
+                append(" ")
             append(source[start:cursor])
-            at_line_start = False
-            if kind is LBRACE:
-                indentation += 1
-            previous_closed = is_pipe and lambda_open
-            if is_pipe:
-                lambda_open = not lambda_open
-            previous = key
+            if key == "|":
+                # After the closing bar a space, after the opening one none.
+                previous = _AFTER_BAR[bars]
+                bars = not bars
+            else:
+                previous = spaces[key]
+                if kind is LBRACE:
+                    indentation += 1
         self.indentation, self.at_line_start, self.cursor = indentation, at_line_start, cursor
-        self.previous, self.lambda_params_open = previous, lambda_open
-        self.previous_closed_lambda_params = previous_closed
+        self.previous, self.bars = previous, bars
 
     def finish(self, before: str, append_final_newline: bool) -> str:
         """The whole text: `before` (formatted earlier stretches), then this pass."""
@@ -424,9 +413,14 @@ class _Pass:
         return text
 
 
-def _needs_space(previous: SpaceKey, current: SpaceKey) -> bool:
-    """Whether a space goes between two tokens on a line (by `_space_key`),
-    the lambda bars aside (`_Pass.feed` decides those)."""
+def _space_key(item: SpaceItem) -> str:
+    """What the spacing table is keyed by: a kind's value, or the spelling."""
+    return item._value_ if isinstance(item, Kind) else item
+
+
+def _needs_space(previous: SpaceItem, current: SpaceItem) -> bool:
+    """Whether a space goes between two tokens on a line, the lambda bars
+    aside (`_Pass.feed` decides those)."""
     # `5 .field`: an adjacent dot would read as a decimal point.
     if previous is NUMBER and current == ".":
         return True
@@ -439,9 +433,18 @@ def _needs_space(previous: SpaceKey, current: SpaceKey) -> bool:
     return previous is not LBRACE
 
 
-_SPACE_KEYS: tuple[SpaceKey, ...] = (*Kind, *_SPACED_OPERATORS, _CONTROL)
-_SPACES = {
-    (previous, current): _needs_space(previous, current)
-    for previous in _SPACE_KEYS
-    for current in _SPACE_KEYS
+_SPACE_ITEMS: tuple[SpaceItem, ...] = (*Kind, *_SPACED_OPERATORS, _CONTROL)
+_OPERATOR_KEY, _IDENT_KEY = _space_key(OPERATOR), _space_key(IDENT)
+# By the previous token's key, by the next token's: whether a space goes
+# between them (string keys: a Kind hashes through Python code).
+_SPACES: dict[str, dict[str, bool]] = {
+    _space_key(previous): {
+        _space_key(current): _needs_space(previous, current) for current in _SPACE_ITEMS
+    }
+    for previous in _SPACE_ITEMS
 }
+# After a lambda's opening bar (`|a`) and after its closing one (`|a| a`).
+_AFTER_BAR = (
+    dict.fromkeys(map(_space_key, _SPACE_ITEMS), False),
+    dict.fromkeys(map(_space_key, _SPACE_ITEMS), True),
+)
