@@ -12,13 +12,15 @@ nothing shown; see docs/performance.md).
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from dataclasses import dataclass
+from operator import attrgetter, is_, itemgetter
 
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..syntax.outline import Declaration, placed_declarations
-from ..syntax.statements import EMPTY_MEMO, StepMap, carried_values, memo_of
+from ..syntax.outline import AnchoredDeclarations, Declaration, placed_declarations
+from ..syntax.statements import EMPTY_MEMO, carried_values, memo_of
 from .positions import PositionMap
 from .wire import WireList, WireText
 
@@ -26,9 +28,10 @@ _FUNCTION = int(types.SymbolKind.Function)
 _VARIABLE = int(types.SymbolKind.Variable)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Piece:
-    """One top-level statement's entries, rendered for one placement."""
+    """One top-level statement's entries, rendered for one placement
+    (compared by identity: the same piece is the same rendering)."""
 
     declarations: tuple[Declaration, ...]
     line: int  # the line of the first declaration
@@ -45,6 +48,11 @@ class _Piece:
 # everything else it shows lies in its statement's own text.
 _RENDERING = "outline rendering"
 
+_POSITION = itemgetter(3)  # of an `AnchoredDeclarations`
+_DECLARATIONS = itemgetter(2)  # of an `AnchoredDeclarations`
+_PIECE_DECLARATIONS = attrgetter("declarations")
+_TEXT = attrgetter("text")
+
 
 def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> WireList:
     """The outline; statements whose rendering holds from an earlier version
@@ -56,7 +64,7 @@ def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> Wire
 def document_symbols_wire(analysis: DocumentAnalysis, positions: PositionMap) -> WireText:
     """`document_symbols` as JSON text, joined from per-statement texts."""
     pieces = _pieces(analysis, positions)
-    return WireText("[" + ",".join([piece.text for piece in pieces]) + "]")
+    return WireText("[" + ",".join(map(_TEXT, pieces)) + "]")
 
 
 def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
@@ -64,75 +72,104 @@ def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
     if syntax is None or not syntax.valid:
         return []
     outline = analysis.outline_pieces
+    placing = _Placing(analysis.source, positions)
+    if syntax.lex.token_limit_offset is not None:
+        # Past the token budget the outline is found without statements: no memo.
+        return [placing.rendered(anchored) for anchored in outline]
     offsets = syntax.parsed.unit_offsets
-    # Past the token budget the outline is found without statements: no memo.
-    by_statement = syntax.lex.token_limit_offset is None
-    memo = (analysis.reuse.left(_RENDERING) or EMPTY_MEMO) if by_statement else EMPTY_MEMO
-    carried: list[_Piece | None] = carried_values(memo, len(offsets)) if by_statement else []
-    kept: list[_Piece | None] = [None] * len(carried)
+    memo = analysis.reuse.left(_RENDERING) or EMPTY_MEMO
+    # Per statement: its carried piece until it is placed, then its piece now.
+    pieces: list = carried_values(memo, len(offsets))
     found: list[_Piece] = []
-    source = analysis.source
-    line_of = positions.line_of
-    settled = _Settled(memo.since)
-    for anchored in outline:
-        offset, origin, declarations, position = anchored
-        piece = carried[position] if by_statement else None
-        if piece is not None and piece.declarations is declarations and settled.holds(position):
-            kept[position] = piece
-            found.append(piece)
-            continue
-        start = declarations[0].start + offset - origin
-        line = line_of(start)
-        lead = source[line[1] : start]
-        if (
-            piece is None
-            or piece.declarations is not declarations
-            or piece.line != line[0]
-            or piece.lead != lead
-        ):
-            placed = placed_declarations(anchored)
-            entries = tuple(_entry(item, positions) for item in placed)
-            text = ",".join(_entry_text(entry) for entry in entries)
-            piece = _Piece(declarations, line[0], lead, entries, text)
-        else:
-            settled.checked(position)
-        if by_statement:
-            kept[position] = piece
-        found.append(piece)
-    if by_statement:
-        analysis.reuse.hand_on(_RENDERING, memo_of(offsets, kept))
+    done = 0  # outline entries placed so far
+    for _, new_first, run_count, _ in memo.since.runs:
+        low = bisect_left(outline, new_first, done, key=_POSITION)
+        high = bisect_left(outline, new_first + run_count, low, key=_POSITION)
+        placing.place(outline[done:low], pieces, found, False)  # nothing carried there
+        placing.place_run(outline[low:high], pieces, found)
+        done = high
+    placing.place(outline[done:], pieces, found, False)
+    analysis.reuse.hand_on(_RENDERING, memo_of(offsets, pieces))
     return found
 
 
-class _Settled:
-    """Which carried pieces hold without finding their line again.
+class _Placing:
+    """One version's outline pieces: carried ones taken where they hold,
+    the others rendered.
 
-    A run of statements the parser kept is a stretch of the earlier text
-    that is unchanged from its first statement's start to its last
-    statement's end, only moved (the parser keeps steps only where the text
-    before the edit and after it is the same). So once one carried piece in
-    a run is found on its earlier line with the same text before it there,
-    nothing in the run moved a line, and every later piece in it has its
-    line and the text before it on that line as when it was rendered: text
-    of the run, or on the first piece's line, text the first piece's lead
-    already compared. Typing inside one statement so finds the lines of a
+    A run of statements the parser kept (`StepMap`) is a stretch of the
+    earlier text that is unchanged from its first statement's start to its
+    last statement's end, only moved (the parser keeps steps only where the
+    text before the edit and after it is the same). So once one carried
+    piece in a run is found on its earlier line with the same text before
+    it there, nothing in the run moved a line, and every later piece in it
+    has its line and the text before it on that line as when it was
+    rendered: text of the run, or on the first piece's line, text the first
+    piece's lead already compared. The run is settled then: its later
+    pieces that carry the statement's declaration tuple are taken as they
+    are, all at once. Typing inside one statement so finds the lines of a
     piece or two per run, not of every declaration.
     """
 
-    __slots__ = ("kept", "first", "end")
+    __slots__ = ("source", "positions")
 
-    def __init__(self, kept: StepMap) -> None:
-        self.kept = kept
-        self.first = self.end = 0  # the settled run's positions [first, end)
+    def __init__(self, source: str, positions: PositionMap) -> None:
+        self.source, self.positions = source, positions
 
-    def holds(self, position: int) -> bool:
-        return self.first <= position < self.end
+    def place_run(self, outline: list[AnchoredDeclarations], pieces: list, found: list) -> None:
+        """Place the entries of statements of one kept run, in order."""
+        for index, anchored in enumerate(outline):
+            if self.place_one(anchored, pieces, found, False):
+                rest = outline[index + 1 :]
+                carried = list(map(pieces.__getitem__, map(_POSITION, rest)))
+                if None not in carried and all(
+                    map(is_, map(_PIECE_DECLARATIONS, carried), map(_DECLARATIONS, rest))
+                ):
+                    found += carried  # `pieces` holds them already
+                else:
+                    self.place(rest, pieces, found, True)
+                return
 
-    def checked(self, position: int) -> None:
-        """The piece carried to `position` was found on its line, with its lead."""
-        run = self.kept.run_at(position)
-        if run is not None:
-            self.first, self.end = run[1], run[1] + run[2]
+    def place(
+        self, outline: list[AnchoredDeclarations], pieces: list, found: list, settled: bool
+    ) -> None:
+        """Place entries one by one (`settled`: their run is settled)."""
+        for anchored in outline:
+            self.place_one(anchored, pieces, found, settled)
+
+    def place_one(
+        self, anchored: AnchoredDeclarations, pieces: list, found: list, settled: bool
+    ) -> bool:
+        """Place one statement's entries; whether its carried piece was found
+        on its earlier line with its lead (which settles its run)."""
+        offset, origin, declarations, position = anchored
+        piece = pieces[position]
+        if piece is not None and piece.declarations is declarations and settled:
+            found.append(piece)
+            return False
+        start = declarations[0].start + offset - origin
+        line = self.positions.line_of(start)
+        lead = self.source[line[1] : start]
+        holds = (
+            piece is not None
+            and piece.declarations is declarations
+            and piece.line == line[0]
+            and piece.lead == lead
+        )
+        if not holds:
+            piece = pieces[position] = self.rendered(anchored, line[0], lead)
+        found.append(piece)
+        return holds
+
+    def rendered(
+        self, anchored: AnchoredDeclarations, line: int | None = None, lead: str = ""
+    ) -> _Piece:
+        """A new piece for a statement whose first declaration is on `line`
+        after `lead` (None: not kept, as past the token budget)."""
+        positions = self.positions
+        entries = tuple(_entry(item, positions) for item in placed_declarations(anchored))
+        text = ",".join(_entry_text(entry) for entry in entries)
+        return _Piece(anchored[2], -1 if line is None else line, lead, entries, text)
 
 
 def _entry(item: Declaration, positions: PositionMap) -> dict:

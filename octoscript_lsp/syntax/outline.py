@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import count as counting
+from operator import itemgetter
 
 from .lexer import LexResult
 from .statements import AFTER_TOKEN, FIRST_TOKEN, StatementMemo, per_statement
@@ -155,11 +157,16 @@ def declarations_by_statement(
         return tokens[first].start, tuple(top_level_declarations(tokens[first:after]))
 
     pieces, memo = per_statement(source, lex, units, previous, found_at, None)
-    return [
-        (offset, origin, declarations, position)
-        for position, (offset, (origin, declarations)) in enumerate(pieces)
-        if declarations
-    ], memo
+    # (offset, origin, declarations, position) of the statements with any,
+    # put together column by column in C: it is made again every version.
+    found = list(map(_VALUE, pieces))
+    anchored = zip(
+        map(_FIRST, pieces), map(_FIRST, found), map(_VALUE, found), counting(), strict=False
+    )
+    return list(filter(_DECLARATIONS, anchored)), memo
+
+
+_FIRST, _VALUE, _DECLARATIONS = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def placed_declarations(piece: AnchoredDeclarations) -> tuple[Declaration, ...]:
