@@ -185,10 +185,18 @@ def _entry(item: Declaration, positions: PositionMap) -> dict:
 def _entry_text(entry: dict) -> str:
     """An entry as compact JSON (a format string: faster than the encoder here)."""
     return (
-        f'{{"name":{json.dumps(entry["name"])},"kind":{entry["kind"]},'
+        f'{{"name":{_name_text(entry["name"])},"kind":{entry["kind"]},'
         f'"range":{_range_text(entry["range"])},'
         f'"selectionRange":{_range_text(entry["selectionRange"])}}}'
     )
+
+
+def _name_text(name: str) -> str:
+    """A name as a JSON string: an ASCII identifier holds nothing the encoder
+    would escape, so it is only quoted."""
+    if name.isascii() and name.isidentifier():
+        return f'"{name}"'
+    return json.dumps(name)
 
 
 def _range_text(wire_range: dict) -> str:

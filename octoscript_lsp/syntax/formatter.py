@@ -9,7 +9,8 @@ tokens of source that already passed the checker.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, is_not
 
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
 from .lexer import LexResult
@@ -196,8 +197,11 @@ class _Stretches:
         while end > position and values[end - 1] is last:
             end -= 1
         if end > position:
-            # One entry per stretch, in order (a stretch hashes by identity).
-            formatted = list(map(_FORMATTED, dict.fromkeys(values[position:end])))
+            # One entry per stretch, in order: each stretch's last statement
+            # is the one followed by another stretch's (`end` starts one).
+            taken = values[position:end]
+            last_ones = compress(taken, map(is_not, taken, values[position + 1 : end + 1]))
+            formatted = list(map(_FORMATTED, last_ones))
             if None in formatted:
                 self.broken = True
             elif not self.broken:
@@ -408,7 +412,9 @@ class _Pass:
         text = (before + "".join(self.parts)).rstrip(_HORIZONTAL_SPACE)
         if append_final_newline and text and not text.endswith("\n"):
             text += "\n"
-        if len(text.encode("utf-8", "surrogatepass")) > MAX_FORMATTED_SOURCE_BYTES:
+        # An ASCII text's length is its size (`isascii` reads a flag of the string).
+        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_FORMATTED_SOURCE_BYTES:
             raise FormattedSourceTooLarge(len(text))
         return text
 
