@@ -8,14 +8,14 @@ tokens of source that already passed the checker.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import compress
 from operator import attrgetter, is_not
 
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
 from .lexer import LexResult
 from .moved import MovedList
-from .statements import AFTER_TOKEN, FIRST_TOKEN, StatementMemo, Unit, carried_values, memo_of
+from .statements import StatementMemo, Unit, walk_runs
 from .tokens import (
     COMMA,
     END,
@@ -108,17 +108,8 @@ def format_by_statement(
     where a stretch does not end in that state.
     """
     tokens = lex.tokens
-    count = len(units)
-    stretches = _Stretches(source, tokens, count)
-    # Each step's stretch: the carried one until the step is visited or taken.
-    values: list = carried_values(previous, count)
-    position = 0
-    for _, new_first, run_count, _ in previous.since.runs:
-        stretches.walk(units, values, position, new_first)
-        position = new_first + run_count
-        stretches.take_run(units, values, new_first, position)
-    stretches.walk(units, values, position, count)
-    memo = memo_of(offsets, values)
+    stretches = _Stretches(source, tokens, len(units))
+    memo = walk_runs(units, offsets, previous, stretches.visit, stretches.take_run)
     if stretches.broken:
         return format_tokens(source, tokens, max_tokens), memo
     # The statements after the last top-level line break before a statement.
@@ -160,17 +151,7 @@ class _Stretches:
         self.broken = False
         self.moved = isinstance(tokens, MovedList)
 
-    def walk(self, units: list[Unit], values: list, low: int, high: int) -> None:
-        """Visit the steps [low, high) in order; each one's stretch goes to
-        `values` (which holds the carried stretch of a kept step until then)."""
-        visit = self.visit
-        for position in range(low, high):
-            unit = units[position]
-            values[position] = visit(
-                position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], values[position]
-            )
-
-    def take_run(self, units: list[Unit], values: list, low: int, high: int) -> None:
+    def take_run(self, low: int, high: int, values: list, step: Callable[[int], None]) -> None:
         """The steps [low, high), a run the parser kept (`StepMap`): unchanged
         text from the first one's start to the last one's end, only moved.
 
@@ -181,12 +162,12 @@ class _Stretches:
         another step follows; both hold there in both versions), and every
         later stretch that closes inside the run is the carried one: its
         lead and its statements lie in the run's text. Those are taken
-        whole. The run's last stretch is visited again: it may go on past
+        whole. The run's last stretch is visited as well: it may go on past
         the run, or hold the last statement, which ends none.
         """
         position = low
         while position < high:
-            self.walk(units, values, position, position + 1)
+            step(position)
             position += 1
             if self.open is None:
                 break
@@ -206,7 +187,8 @@ class _Stretches:
                 self.broken = True
             elif not self.broken:
                 self.parts += formatted
-        self.walk(units, values, end, high)
+        for later in range(end, high):
+            step(later)
 
     def visit(self, position: int, first: int, after: int, carried: Stretch | None) -> Stretch:
         tokens = self.tokens
