@@ -20,7 +20,7 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..syntax.outline import AnchoredDeclarations, Declaration, placed_declarations
-from ..syntax.statements import EMPTY_MEMO, carried_values, memo_of
+from ..syntax.statements import EMPTY_MEMO, memo_replacing
 from .positions import PositionMap
 from .wire import WireList, WireText
 
@@ -51,6 +51,7 @@ _RENDERING = "outline rendering"
 _POSITION = itemgetter(3)  # of an `AnchoredDeclarations`
 _DECLARATIONS = itemgetter(2)  # of an `AnchoredDeclarations`
 _PIECE_DECLARATIONS = attrgetter("declarations")
+_VALUE = itemgetter(1)  # of a memo's (offset, value)
 _TEXT = attrgetter("text")
 
 
@@ -63,8 +64,13 @@ def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> Wire
 
 def document_symbols_wire(analysis: DocumentAnalysis, positions: PositionMap) -> WireText:
     """`document_symbols` as JSON text, joined from per-statement texts."""
-    pieces = _pieces(analysis, positions)
-    return WireText("[" + ",".join(map(_TEXT, pieces)) + "]")
+    texts = list(map(_TEXT, _pieces(analysis, positions)))
+    if not texts:
+        return WireText("[]")
+    # The brackets go on the first and last texts: the answer is copied once.
+    texts[0] = "[" + texts[0]
+    texts[-1] += "]"
+    return WireText(",".join(texts))
 
 
 def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
@@ -73,23 +79,24 @@ def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
         return []
     outline = analysis.outline_pieces
     placing = _Placing(analysis.source, positions)
+    found: list[_Piece] = []
     if syntax.lex.token_limit_offset is not None:
         # Past the token budget the outline is found without statements: no memo.
-        return [placing.rendered(anchored) for anchored in outline]
-    offsets = syntax.parsed.unit_offsets
+        placing.place(outline, found, {})
+        return found
     memo = analysis.reuse.left(_RENDERING) or EMPTY_MEMO
-    # Per statement: its carried piece until it is placed, then its piece now.
-    pieces: list = carried_values(memo, len(offsets))
-    found: list[_Piece] = []
+    rendered: dict[int, _Piece] = {}  # by statement position, the pieces made now
     done = 0  # outline entries placed so far
-    for _, new_first, run_count, _ in memo.since.runs:
+    for old_first, new_first, run_count, _ in memo.since.runs:
         low = bisect_left(outline, new_first, done, key=_POSITION)
         high = bisect_left(outline, new_first + run_count, low, key=_POSITION)
-        placing.place(outline[done:low], pieces, found, False)  # nothing carried there
-        placing.place_run(outline[low:high], pieces, found)
+        placing.place(outline[done:low], found, rendered)  # nothing carried there
+        # The carried values of the run's statements, by position - new_first.
+        carried = memo.found[old_first : old_first + run_count]
+        placing.place_run(outline[low:high], carried, new_first, found, rendered)
         done = high
-    placing.place(outline[done:], pieces, found, False)
-    analysis.reuse.hand_on(_RENDERING, memo_of(offsets, pieces))
+    placing.place(outline[done:], found, rendered)
+    analysis.reuse.hand_on(_RENDERING, memo_replacing(memo, syntax.parsed.unit_offsets, rendered))
     return found
 
 
@@ -116,34 +123,55 @@ class _Placing:
     def __init__(self, source: str, positions: PositionMap) -> None:
         self.source, self.positions = source, positions
 
-    def place_run(self, outline: list[AnchoredDeclarations], pieces: list, found: list) -> None:
-        """Place the entries of statements of one kept run, in order."""
+    def place_run(
+        self,
+        outline: list[AnchoredDeclarations],
+        carried: list[tuple[int, _Piece | None]],
+        first: int,
+        found: list,
+        rendered: dict[int, _Piece],
+    ) -> None:
+        """Place the entries of the statements of one kept run, in order
+        (`carried`: the memo's (offset, piece) of the run's statements, the
+        first at position `first`)."""
         for index, anchored in enumerate(outline):
-            if self.place_one(anchored, pieces, found, False):
-                rest = outline[index + 1 :]
-                carried = list(map(pieces.__getitem__, map(_POSITION, rest)))
-                if None not in carried and all(
-                    map(is_, map(_PIECE_DECLARATIONS, carried), map(_DECLARATIONS, rest))
-                ):
-                    found += carried  # `pieces` holds them already
-                else:
-                    self.place(rest, pieces, found, True)
-                return
+            piece = carried[anchored[3] - first][1]
+            if not self.place_one(anchored, piece, found, rendered, False):
+                continue
+            # Settled: the carried pieces of the later statements with
+            # declarations (the others carry none), if each holds its
+            # statement's declaration tuple still.
+            rest = outline[index + 1 :]
+            later = list(filter(None, map(_VALUE, carried[anchored[3] - first + 1 :])))
+            if len(later) == len(rest) and all(
+                map(is_, map(_PIECE_DECLARATIONS, later), map(_DECLARATIONS, rest))
+            ):
+                found += later
+            else:
+                for settled in rest:
+                    piece = carried[settled[3] - first][1]
+                    self.place_one(settled, piece, found, rendered, True)
+            return
 
     def place(
-        self, outline: list[AnchoredDeclarations], pieces: list, found: list, settled: bool
+        self, outline: list[AnchoredDeclarations], found: list, rendered: dict[int, _Piece]
     ) -> None:
-        """Place entries one by one (`settled`: their run is settled)."""
+        """Place entries of statements that carry no piece, one by one."""
         for anchored in outline:
-            self.place_one(anchored, pieces, found, settled)
+            self.place_one(anchored, None, found, rendered, False)
 
     def place_one(
-        self, anchored: AnchoredDeclarations, pieces: list, found: list, settled: bool
+        self,
+        anchored: AnchoredDeclarations,
+        piece: _Piece | None,
+        found: list,
+        rendered: dict[int, _Piece],
+        settled: bool,
     ) -> bool:
-        """Place one statement's entries; whether its carried piece was found
-        on its earlier line with its lead (which settles its run)."""
+        """Place one statement's entries, `piece` being the one it carries;
+        whether that piece was found on its earlier line with its lead
+        (which settles its run)."""
         offset, origin, declarations, position = anchored
-        piece = pieces[position]
         if piece is not None and piece.declarations is declarations and settled:
             found.append(piece)
             return False
@@ -157,19 +185,17 @@ class _Placing:
             and piece.lead == lead
         )
         if not holds:
-            piece = pieces[position] = self.rendered(anchored, line[0], lead)
+            piece = rendered[position] = self.rendered(anchored, line[0], lead)
         found.append(piece)
         return holds
 
-    def rendered(
-        self, anchored: AnchoredDeclarations, line: int | None = None, lead: str = ""
-    ) -> _Piece:
+    def rendered(self, anchored: AnchoredDeclarations, line: int, lead: str) -> _Piece:
         """A new piece for a statement whose first declaration is on `line`
-        after `lead` (None: not kept, as past the token budget)."""
+        after `lead`."""
         positions = self.positions
         entries = tuple(_entry(item, positions) for item in placed_declarations(anchored))
         text = ",".join(_entry_text(entry) for entry in entries)
-        return _Piece(anchored[2], -1 if line is None else line, lead, entries, text)
+        return _Piece(anchored[2], line, lead, entries, text)
 
 
 def _entry(item: Declaration, positions: PositionMap) -> dict:

@@ -11,10 +11,11 @@ statement. This module holds the one loop over top-level statements:
 (outline, record findings, lexical summaries, runtime-parser checks), and
 `walk_statements` for views that visit every statement in order and check
 a kept statement's value against what surrounds it now (semantic tokens;
-`walk_runs` where the view takes a run of kept statements at once once
-it has checked the run's start: formatted stretches). A view that visits only some statements (the
-rendered outline entries) takes the carried values (`carried_values`) and
-hands on `memo_of` its own. Every memo is keyed this one way: by the
+`walk_runs` where the view takes a run of kept statements at once once it
+has checked the run's start: formatted stretches). A view that visits only
+some statements (the rendered outline entries) reads the carried values
+(`carried_values`, or the memo's runs) and hands on `memo_of` its own or
+`memo_replacing` the ones it made. Every memo is keyed this one way: by the
 parser's map of kept steps, never by text, offset or object identity.
 """
 
@@ -192,14 +193,16 @@ def walk_runs(
     run [low, high) goes, in its turn, to `take_run(low, high, values,
     step)`, where `values` holds the carried values (by step, as they
     were) and `step(position)` visits one step of the run, its value
-    replacing the carried one. What `take_run` leaves in `values` is the
-    run's values in this version's memo.
+    replacing the carried one there and in this version's memo; the steps
+    of a run not visited keep their carried values in it.
     """
     values = carried_values(previous, len(units))
+    stepped: dict[int, T] = {}  # the values visits gave, by step
 
     def step(position: int) -> None:
         unit = units[position]
-        values[position] = visit(position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], values[position])
+        value = visit(position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], values[position])
+        values[position] = stepped[position] = value
 
     position = 0
     for _, new_first, run_count, _ in previous.since.runs:
@@ -209,7 +212,9 @@ def walk_runs(
         take_run(new_first, position, values, step)
     for outside in range(position, len(units)):
         step(outside)
-    return memo_of(offsets, values)
+    # The carried values, but those visited: a memo whose cost follows the
+    # visits where few steps were visited.
+    return memo_replacing(previous, offsets, stepped)
 
 
 def carried_values(previous: StatementMemo[T], count: int) -> list[T | None]:
@@ -255,7 +260,10 @@ def memo_replacing(
     """
     count = len(offsets)
     earlier = previous.found
-    runs = _without_steps(previous.since.runs, replaced)
+    # Past `MAX_STEP_MAP_RUNS` steps replaced the runs are not cut at all.
+    runs = (
+        _without_steps(previous.since.runs, replaced) if len(replaced) <= MAX_STEP_MAP_RUNS else []
+    )
     if len(earlier) + len(replaced) > 2 * count or len(runs) + len(replaced) > MAX_STEP_MAP_RUNS:
         values = carried_values(previous, count)
         for position, value in replaced.items():
