@@ -193,16 +193,14 @@ def walk_runs(
     run [low, high) goes, in its turn, to `take_run(low, high, values,
     step)`, where `values` holds the carried values (by step, as they
     were) and `step(position)` visits one step of the run, its value
-    replacing the carried one there and in this version's memo; the steps
-    of a run not visited keep their carried values in it.
+    replacing the carried one. What `take_run` leaves in `values` is the
+    run's values in this version's memo.
     """
     values = carried_values(previous, len(units))
-    stepped: dict[int, T] = {}  # the values visits gave, by step
 
     def step(position: int) -> None:
         unit = units[position]
-        value = visit(position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], values[position])
-        values[position] = stepped[position] = value
+        values[position] = visit(position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], values[position])
 
     position = 0
     for _, new_first, run_count, _ in previous.since.runs:
@@ -212,9 +210,10 @@ def walk_runs(
         take_run(new_first, position, values, step)
     for outside in range(position, len(units)):
         step(outside)
-    # The carried values, but those visited: a memo whose cost follows the
-    # visits where few steps were visited.
-    return memo_replacing(previous, offsets, stepped)
+    # One run over all steps: the next walk takes runs of kept steps, each
+    # checked at its edges, so the memo is not split at the steps visited
+    # (as `memo_replacing` would).
+    return memo_of(offsets, values)
 
 
 def carried_values(previous: StatementMemo[T], count: int) -> list[T | None]:
