@@ -12,13 +12,15 @@ nothing shown; see docs/performance.md).
 from __future__ import annotations
 
 import json
+from bisect import bisect_left
 from dataclasses import dataclass
+from operator import attrgetter, is_, itemgetter
 
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..syntax.outline import Declaration, placed_declarations
-from ..syntax.statements import EMPTY_MEMO, StepMap, carried_values, memo_of
+from ..syntax.outline import AnchoredDeclarations, Declaration, placed_declarations
+from ..syntax.statements import EMPTY_MEMO, memo_replacing
 from .positions import PositionMap
 from .wire import WireList, WireText
 
@@ -26,9 +28,10 @@ _FUNCTION = int(types.SymbolKind.Function)
 _VARIABLE = int(types.SymbolKind.Variable)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _Piece:
-    """One top-level statement's entries, rendered for one placement."""
+    """One top-level statement's entries, rendered for one placement
+    (compared by identity: the same piece is the same rendering)."""
 
     declarations: tuple[Declaration, ...]
     line: int  # the line of the first declaration
@@ -45,6 +48,12 @@ class _Piece:
 # everything else it shows lies in its statement's own text.
 _RENDERING = "outline rendering"
 
+_POSITION = itemgetter(3)  # of an `AnchoredDeclarations`
+_DECLARATIONS = itemgetter(2)  # of an `AnchoredDeclarations`
+_PIECE_DECLARATIONS = attrgetter("declarations")
+_VALUE = itemgetter(1)  # of a memo's (offset, value)
+_TEXT = attrgetter("text")
+
 
 def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> WireList:
     """The outline; statements whose rendering holds from an earlier version
@@ -55,8 +64,13 @@ def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> Wire
 
 def document_symbols_wire(analysis: DocumentAnalysis, positions: PositionMap) -> WireText:
     """`document_symbols` as JSON text, joined from per-statement texts."""
-    pieces = _pieces(analysis, positions)
-    return WireText("[" + ",".join([piece.text for piece in pieces]) + "]")
+    texts = list(map(_TEXT, _pieces(analysis, positions)))
+    if not texts:
+        return WireText("[]")
+    # The brackets go on the first and last texts: the answer is copied once.
+    texts[0] = "[" + texts[0]
+    texts[-1] += "]"
+    return WireText(",".join(texts))
 
 
 def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
@@ -64,75 +78,124 @@ def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
     if syntax is None or not syntax.valid:
         return []
     outline = analysis.outline_pieces
-    offsets = syntax.parsed.unit_offsets
-    # Past the token budget the outline is found without statements: no memo.
-    by_statement = syntax.lex.token_limit_offset is None
-    memo = (analysis.reuse.left(_RENDERING) or EMPTY_MEMO) if by_statement else EMPTY_MEMO
-    carried: list[_Piece | None] = carried_values(memo, len(offsets)) if by_statement else []
-    kept: list[_Piece | None] = [None] * len(carried)
+    placing = _Placing(analysis.source, positions)
     found: list[_Piece] = []
-    source = analysis.source
-    line_of = positions.line_of
-    settled = _Settled(memo.since)
-    for anchored in outline:
-        offset, origin, declarations, position = anchored
-        piece = carried[position] if by_statement else None
-        if piece is not None and piece.declarations is declarations and settled.holds(position):
-            kept[position] = piece
-            found.append(piece)
-            continue
-        start = declarations[0].start + offset - origin
-        line = line_of(start)
-        lead = source[line[1] : start]
-        if (
-            piece is None
-            or piece.declarations is not declarations
-            or piece.line != line[0]
-            or piece.lead != lead
-        ):
-            placed = placed_declarations(anchored)
-            entries = tuple(_entry(item, positions) for item in placed)
-            text = ",".join(_entry_text(entry) for entry in entries)
-            piece = _Piece(declarations, line[0], lead, entries, text)
-        else:
-            settled.checked(position)
-        if by_statement:
-            kept[position] = piece
-        found.append(piece)
-    if by_statement:
-        analysis.reuse.hand_on(_RENDERING, memo_of(offsets, kept))
+    if syntax.lex.token_limit_offset is not None:
+        # Past the token budget the outline is found without statements: no memo.
+        placing.place(outline, found, {})
+        return found
+    memo = analysis.reuse.left(_RENDERING) or EMPTY_MEMO
+    rendered: dict[int, _Piece] = {}  # by statement position, the pieces made now
+    done = 0  # outline entries placed so far
+    for old_first, new_first, run_count, _ in memo.since.runs:
+        low = bisect_left(outline, new_first, done, key=_POSITION)
+        high = bisect_left(outline, new_first + run_count, low, key=_POSITION)
+        placing.place(outline[done:low], found, rendered)  # nothing carried there
+        # The carried values of the run's statements, by position - new_first.
+        carried = memo.found[old_first : old_first + run_count]
+        placing.place_run(outline[low:high], carried, new_first, found, rendered)
+        done = high
+    placing.place(outline[done:], found, rendered)
+    analysis.reuse.hand_on(_RENDERING, memo_replacing(memo, syntax.parsed.unit_offsets, rendered))
     return found
 
 
-class _Settled:
-    """Which carried pieces hold without finding their line again.
+class _Placing:
+    """One version's outline pieces: carried ones taken where they hold,
+    the others rendered.
 
-    A run of statements the parser kept is a stretch of the earlier text
-    that is unchanged from its first statement's start to its last
-    statement's end, only moved (the parser keeps steps only where the text
-    before the edit and after it is the same). So once one carried piece in
-    a run is found on its earlier line with the same text before it there,
-    nothing in the run moved a line, and every later piece in it has its
-    line and the text before it on that line as when it was rendered: text
-    of the run, or on the first piece's line, text the first piece's lead
-    already compared. Typing inside one statement so finds the lines of a
+    A run of statements the parser kept (`StepMap`) is a stretch of the
+    earlier text that is unchanged from its first statement's start to its
+    last statement's end, only moved (the parser keeps steps only where the
+    text before the edit and after it is the same). So once one carried
+    piece in a run is found on its earlier line with the same text before
+    it there, nothing in the run moved a line, and every later piece in it
+    has its line and the text before it on that line as when it was
+    rendered: text of the run, or on the first piece's line, text the first
+    piece's lead already compared. The run is settled then: its later
+    pieces that carry the statement's declaration tuple are taken as they
+    are, all at once. Typing inside one statement so finds the lines of a
     piece or two per run, not of every declaration.
     """
 
-    __slots__ = ("kept", "first", "end")
+    __slots__ = ("source", "positions")
 
-    def __init__(self, kept: StepMap) -> None:
-        self.kept = kept
-        self.first = self.end = 0  # the settled run's positions [first, end)
+    def __init__(self, source: str, positions: PositionMap) -> None:
+        self.source, self.positions = source, positions
 
-    def holds(self, position: int) -> bool:
-        return self.first <= position < self.end
+    def place_run(
+        self,
+        outline: list[AnchoredDeclarations],
+        carried: list[tuple[int, _Piece | None]],
+        first: int,
+        found: list,
+        rendered: dict[int, _Piece],
+    ) -> None:
+        """Place the entries of the statements of one kept run, in order
+        (`carried`: the memo's (offset, piece) of the run's statements, the
+        first at position `first`)."""
+        for index, anchored in enumerate(outline):
+            piece = carried[anchored[3] - first][1]
+            if not self.place_one(anchored, piece, found, rendered, False):
+                continue
+            # Settled: the carried pieces of the later statements with
+            # declarations (the others carry none), if each holds its
+            # statement's declaration tuple still.
+            rest = outline[index + 1 :]
+            later = list(filter(None, map(_VALUE, carried[anchored[3] - first + 1 :])))
+            if len(later) == len(rest) and all(
+                map(is_, map(_PIECE_DECLARATIONS, later), map(_DECLARATIONS, rest))
+            ):
+                found += later
+            else:
+                for settled in rest:
+                    piece = carried[settled[3] - first][1]
+                    self.place_one(settled, piece, found, rendered, True)
+            return
 
-    def checked(self, position: int) -> None:
-        """The piece carried to `position` was found on its line, with its lead."""
-        run = self.kept.run_at(position)
-        if run is not None:
-            self.first, self.end = run[1], run[1] + run[2]
+    def place(
+        self, outline: list[AnchoredDeclarations], found: list, rendered: dict[int, _Piece]
+    ) -> None:
+        """Place entries of statements that carry no piece, one by one."""
+        for anchored in outline:
+            self.place_one(anchored, None, found, rendered, False)
+
+    def place_one(
+        self,
+        anchored: AnchoredDeclarations,
+        piece: _Piece | None,
+        found: list,
+        rendered: dict[int, _Piece],
+        settled: bool,
+    ) -> bool:
+        """Place one statement's entries, `piece` being the one it carries;
+        whether that piece was found on its earlier line with its lead
+        (which settles its run)."""
+        offset, origin, declarations, position = anchored
+        if piece is not None and piece.declarations is declarations and settled:
+            found.append(piece)
+            return False
+        start = declarations[0].start + offset - origin
+        line = self.positions.line_of(start)
+        lead = self.source[line[1] : start]
+        holds = (
+            piece is not None
+            and piece.declarations is declarations
+            and piece.line == line[0]
+            and piece.lead == lead
+        )
+        if not holds:
+            piece = rendered[position] = self.rendered(anchored, line[0], lead)
+        found.append(piece)
+        return holds
+
+    def rendered(self, anchored: AnchoredDeclarations, line: int, lead: str) -> _Piece:
+        """A new piece for a statement whose first declaration is on `line`
+        after `lead`."""
+        positions = self.positions
+        entries = tuple(_entry(item, positions) for item in placed_declarations(anchored))
+        text = ",".join(_entry_text(entry) for entry in entries)
+        return _Piece(anchored[2], line, lead, entries, text)
 
 
 def _entry(item: Declaration, positions: PositionMap) -> dict:
@@ -148,10 +211,18 @@ def _entry(item: Declaration, positions: PositionMap) -> dict:
 def _entry_text(entry: dict) -> str:
     """An entry as compact JSON (a format string: faster than the encoder here)."""
     return (
-        f'{{"name":{json.dumps(entry["name"])},"kind":{entry["kind"]},'
+        f'{{"name":{_name_text(entry["name"])},"kind":{entry["kind"]},'
         f'"range":{_range_text(entry["range"])},'
         f'"selectionRange":{_range_text(entry["selectionRange"])}}}'
     )
+
+
+def _name_text(name: str) -> str:
+    """A name as a JSON string: an ASCII identifier holds nothing the encoder
+    would escape, so it is only quoted."""
+    if name.isascii() and name.isidentifier():
+        return f'"{name}"'
+    return json.dumps(name)
 
 
 def _range_text(wire_range: dict) -> str:

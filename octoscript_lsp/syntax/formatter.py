@@ -8,26 +8,45 @@ tokens of source that already passed the checker.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from itertools import compress
+from operator import attrgetter, is_not
+
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
 from .lexer import LexResult
 from .moved import MovedList
-from .statements import StatementMemo, Unit, walk_statements
-from .tokens import Kind, Token
+from .statements import StatementMemo, Unit, walk_runs
+from .tokens import (
+    COMMA,
+    END,
+    IDENT,
+    LBRACE,
+    LBRACKET,
+    LPAREN,
+    NEWLINE,
+    NUMBER,
+    OPERATOR,
+    RBRACE,
+    RBRACKET,
+    RPAREN,
+    SEMICOLON,
+    STRING,
+    Kind,
+    Token,
+)
 
 INDENT = "    "
 _HORIZONTAL_SPACE = " \t\f"
 _CONTROL_WORDS = ("if", "elif", "while")
-_NO_SPACE_BEFORE = (Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE, Kind.COMMA, Kind.SEMICOLON)
-_INDEXABLE = (
-    Kind.IDENT,
-    Kind.NUMBER,
-    Kind.STRING,
-    Kind.LPAREN,
-    Kind.LBRACKET,
-    Kind.RPAREN,
-    Kind.RBRACKET,
-    Kind.RBRACE,
-)
+_NO_SPACE_BEFORE = (RPAREN, RBRACKET, RBRACE, COMMA, SEMICOLON)
+# What the spacing between two tokens depends on, per token (`SpaceItem`):
+# its kind, but the spelling of the operators `|`, `.` and `:`, and
+# `_CONTROL` for the words before which `(` takes a space (`if (`).
+_CONTROL = "control word"
+_SPACED_OPERATORS = ("|", ".", ":")
+SpaceItem = Kind | str
+# A control word is an identifier: `if [` is spaced as `x [` is.
+_INDEXABLE = (IDENT, _CONTROL, NUMBER, STRING, LPAREN, LBRACKET, RPAREN, RBRACKET, RBRACE)
 
 
 class FormattedSourceTooLarge(Exception):
@@ -36,10 +55,7 @@ class FormattedSourceTooLarge(Exception):
 
 def format_tokens(source: str, tokens: list[Token], max_tokens: int) -> str:
     formatter = _Pass(source, 0)
-    for token in tokens:
-        if token.kind is Kind.END:
-            break
-        formatter.token(token)
+    formatter.feed(tokens)
     # A newline is a token: under an exactly full token budget the final
     # newline is left off so the output still checks.
     return formatter.finish("", len(tokens) <= max_tokens)
@@ -69,6 +85,7 @@ class Stretch:
 
 
 FormatMemo = StatementMemo[Stretch]
+_FORMATTED = attrgetter("formatted")
 
 
 def format_by_statement(
@@ -84,21 +101,20 @@ def format_by_statement(
     After a line break outside every brace and lambda parameter list the
     formatter is in its initial state, so the text up to the next such break
     formats the same wherever it stands; a stretch whose statements the
-    parser kept (after the same lead) is not formatted again. `units` and
-    `offsets` are the parser's (`ParseResult.units`, `unit_offsets`). Falls
-    back to one pass where a stretch does not end in that state.
+    parser kept (after the same lead) is not formatted again, and inside a
+    run of kept statements the stretches are taken without visiting their
+    statements (`_Stretches.take_run`). `units` and `offsets` are the
+    parser's (`ParseResult.units`, `unit_offsets`). Falls back to one pass
+    where a stretch does not end in that state.
     """
     tokens = lex.tokens
     stretches = _Stretches(source, tokens, len(units))
-    memo = walk_statements(units, offsets, previous, stretches.visit)
+    memo = walk_runs(units, offsets, previous, stretches.visit, stretches.take_run)
     if stretches.broken:
         return format_tokens(source, tokens, max_tokens), memo
     # The statements after the last top-level line break before a statement.
     formatter = _Pass(source, stretches.start_offset)
-    for token in tokens[stretches.start_token :]:
-        if token.kind is Kind.END:
-            break
-        formatter.token(token)
+    formatter.feed(tokens[stretches.start_token :])
     return formatter.finish("".join(stretches.parts), len(tokens) <= max_tokens), memo
 
 
@@ -135,11 +151,50 @@ class _Stretches:
         self.broken = False
         self.moved = isinstance(tokens, MovedList)
 
+    def take_run(self, low: int, high: int, values: list, step: Callable[[int], None]) -> None:
+        """The steps [low, high), a run the parser kept (`StepMap`): unchanged
+        text from the first one's start to the last one's end, only moved.
+
+        Its first stretch is visited: its lead lies partly before the run,
+        and it may go on from a stretch that started before it. Once a
+        stretch closes inside the run, the next step starts a stretch in both
+        versions (a step ends one where its last token is a line break and
+        another step follows; both hold there in both versions), and every
+        later stretch that closes inside the run is the carried one: its
+        lead and its statements lie in the run's text. Those are taken
+        whole. The run's last stretch is visited as well: it may go on past
+        the run, or hold the last statement, which ends none.
+        """
+        position = low
+        while position < high:
+            step(position)
+            position += 1
+            if self.open is None:
+                break
+        # Where the run's last stretch starts: the steps carrying one
+        # stretch are the consecutive statements it covers.
+        end = high
+        last = values[high - 1]
+        while end > position and values[end - 1] is last:
+            end -= 1
+        if end > position:
+            # One entry per stretch, in order: each stretch's last statement
+            # is the one followed by another stretch's (`end` starts one).
+            taken = values[position:end]
+            last_ones = compress(taken, map(is_not, taken, values[position + 1 : end + 1]))
+            formatted = list(map(_FORMATTED, last_ones))
+            if None in formatted:
+                self.broken = True
+            elif not self.broken:
+                self.parts += formatted
+        for later in range(end, high):
+            step(later)
+
     def visit(self, position: int, first: int, after: int, carried: Stretch | None) -> Stretch:
         tokens = self.tokens
         if self.moved:
             return self.visit_moved(position, first, after, carried)
-        ends = position != self.last and tokens[after - 1].kind is Kind.NEWLINE
+        ends = position != self.last and tokens[after - 1].kind is NEWLINE
         if self.open is not None:
             return self.grow(after, carried, ends)
         lead_start = tokens[first - 1].end if position else 0
@@ -153,7 +208,7 @@ class _Stretches:
         stretch taken from the memo makes none."""
         peek = self.tokens.peek  # type: ignore[attr-defined]
         token, move = peek(after - 1)
-        ends = position != self.last and token.kind is Kind.NEWLINE
+        ends = position != self.last and token.kind is NEWLINE
         if self.open is not None:
             return self.grow(after, carried, ends)
         lead_start = 0
@@ -227,159 +282,157 @@ def _format_stretch(
     source: str, tokens: list[Token], first: int, after: int, offset: int
 ) -> str | None:
     formatter = _Pass(source, offset)
-    for token in tokens[first:after]:
-        formatter.token(token)
+    formatter.feed(tokens[first:after])
     if not formatter.at_top_level_line_start():
         return None
-    return formatter.writer.text()
+    return "".join(formatter.parts)
 
 
 class _Pass:
-    """One left-to-right formatting pass over tokens from `cursor` on."""
+    """One left-to-right formatting pass over tokens from `cursor` on.
 
-    __slots__ = (
-        "source",
-        "writer",
-        "cursor",
-        "previous",
-        "lambda_params_open",
-        "previous_closed_lambda_params",
-    )
+    `feed` is the formatter's one loop over tokens: it runs once per token
+    of every stretch formatted, so its state lives in locals and the
+    spacing rule (`_needs_space`) is read from a table (`_SPACES`).
+    """
+
+    __slots__ = ("source", "parts", "indentation", "at_line_start", "cursor", "previous", "bars")
 
     def __init__(self, source: str, cursor: int) -> None:
         self.source = source
-        self.writer = _Writer()
+        self.parts: list[str] = []
+        self.indentation = 0
+        self.at_line_start = True
         self.cursor = cursor
-        self.previous: Token | None = None
-        self.lambda_params_open = False
-        self.previous_closed_lambda_params = False
+        # The spacing after the previous token on this line, by the next
+        # token's key (`_SPACES`; None at a line start).
+        self.previous: dict[str, bool] | None = None
+        self.bars = False  # inside a lambda's parameter bars (`|a, b|`)
 
     def at_top_level_line_start(self) -> bool:
-        writer = self.writer
-        return writer.at_line_start and writer.indentation == 0 and not self.lambda_params_open
+        return self.at_line_start and self.indentation == 0 and not self.bars
 
-    def token(self, token: Token) -> None:
-        source, writer = self.source, self.writer
-        preserved_gap = writer.write_gap(source[self.cursor : token.start])
-        if token.kind is Kind.NEWLINE:
-            writer.newline()
-            self.previous = None
-            self.previous_closed_lambda_params = False
-            self.cursor = token.end
-            return
-        if token.kind is Kind.RBRACE and writer.indentation > 0:
-            writer.indentation -= 1
-        is_pipe = token.kind is Kind.OPERATOR and token.text == "|"
-        previous = self.previous
-        if writer.at_line_start:
-            writer.indent()
-        elif (
-            not preserved_gap
-            and previous is not None
-            and _needs_space(
-                previous,
-                token,
-                self.previous_closed_lambda_params,
-                is_pipe and self.lambda_params_open,
-            )
-        ):
-            writer.parts.append(" ")
-        writer.write(source[token.start : token.end])
-        if token.kind is Kind.LBRACE:
-            writer.indentation += 1
-        self.previous_closed_lambda_params = is_pipe and self.lambda_params_open
-        if is_pipe:
-            self.lambda_params_open = not self.lambda_params_open
-        self.previous = token
-        self.cursor = token.end
+    def feed(self, tokens: Iterable[Token]) -> None:
+        """Format `tokens` in order, up to an END token."""
+        source, parts, spaces = self.source, self.parts, _SPACES
+        append = parts.append
+        indentation, at_line_start, cursor = self.indentation, self.at_line_start, self.cursor
+        previous, bars = self.previous, self.bars
+        for token in tokens:
+            kind = token.kind
+            if kind is END:
+                break
+            start = token.start
+            # The gap before the token: only a comment in it is written.
+            preserved_gap = False
+            if start != cursor:
+                gap = source[cursor:start]
+                if gap.strip(_HORIZONTAL_SPACE):
+                    if at_line_start:
+                        if indentation:
+                            append(INDENT * indentation)
+                        append(gap.lstrip(_HORIZONTAL_SPACE))
+                    else:
+                        append(gap)
+                    at_line_start = False
+                    preserved_gap = True
+            cursor = token.end
+            if kind is NEWLINE:
+                # Trailing whitespace goes: trim the parts written on this line.
+                while parts:
+                    trimmed = parts[-1].rstrip(_HORIZONTAL_SPACE)
+                    if trimmed:
+                        parts[-1] = trimmed
+                        break
+                    parts.pop()
+                append("\n")
+                at_line_start = True
+                previous = None
+                continue
+            # The token's key (`_space_key`), read here without a call.
+            if kind is OPERATOR:
+                key = token.text
+                if key not in _SPACED_OPERATORS:
+                    key = _OPERATOR_KEY
+            elif kind is IDENT:
+                key = _CONTROL if token.text in _CONTROL_WORDS else _IDENT_KEY
+            else:
+                if kind is RBRACE and indentation > 0:
+                    indentation -= 1
+                key = kind._value_
+            if at_line_start:
+                if indentation:
+                    append(INDENT * indentation)
+                at_line_start = False
+            elif preserved_gap or previous is None:
+                pass
+            elif bars and key == "|":
+                pass  # `|a, b|`: no space before the closing bar
+            elif previous[key]:
+                append(" ")
+            append(source[start:cursor])
+            if key == "|":
+                # After the closing bar a space, after the opening one none.
+                previous = _AFTER_BAR[bars]
+                bars = not bars
+            else:
+                previous = spaces[key]
+                if kind is LBRACE:
+                    indentation += 1
+        self.indentation, self.at_line_start, self.cursor = indentation, at_line_start, cursor
+        self.previous, self.bars = previous, bars
 
     def finish(self, before: str, append_final_newline: bool) -> str:
         """The whole text: `before` (formatted earlier stretches), then this pass."""
-        self.writer.write_gap(self.source[self.cursor :])
-        text = (before + self.writer.text()).rstrip(_HORIZONTAL_SPACE)
+        gap = self.source[self.cursor :]
+        if gap.strip(_HORIZONTAL_SPACE):
+            if self.at_line_start:
+                if self.indentation:
+                    self.parts.append(INDENT * self.indentation)
+                gap = gap.lstrip(_HORIZONTAL_SPACE)
+            self.parts.append(gap)
+        text = (before + "".join(self.parts)).rstrip(_HORIZONTAL_SPACE)
         if append_final_newline and text and not text.endswith("\n"):
             text += "\n"
-        if len(text.encode("utf-8", "surrogatepass")) > MAX_FORMATTED_SOURCE_BYTES:
+        # An ASCII text's length is its size (`isascii` reads a flag of the string).
+        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+        if size > MAX_FORMATTED_SOURCE_BYTES:
             raise FormattedSourceTooLarge(len(text))
         return text
 
 
-class _Writer:
-    __slots__ = ("parts", "indentation", "at_line_start")
-
-    def __init__(self) -> None:
-        self.parts: list[str] = []
-        self.indentation = 0
-        self.at_line_start = True
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-    def write(self, text: str) -> None:
-        self.parts.append(text)
-        self.at_line_start = False
-
-    def indent(self) -> None:
-        if self.at_line_start:
-            self.parts.append(INDENT * self.indentation)
-            self.at_line_start = False
-
-    def write_gap(self, gap: str) -> bool:
-        """Write the comment text in a gap; report whether anything was kept."""
-        if not gap.strip(_HORIZONTAL_SPACE):
-            return False
-        if self.at_line_start:
-            self.indent()
-            self.parts.append(gap.lstrip(_HORIZONTAL_SPACE))
-        else:
-            self.parts.append(gap)
-        self.at_line_start = False
-        return True
-
-    def newline(self) -> None:
-        self._trim_trailing_space()
-        self.parts.append("\n")
-        self.at_line_start = True
-
-    def _trim_trailing_space(self) -> None:
-        while self.parts:
-            last = self.parts[-1]
-            trimmed = last.rstrip(_HORIZONTAL_SPACE)
-            if trimmed:
-                self.parts[-1] = trimmed
-                return
-            self.parts.pop()
+def _space_key(item: SpaceItem) -> str:
+    """What the spacing table is keyed by: a kind's value, or the spelling."""
+    return item._value_ if isinstance(item, Kind) else item
 
 
-def _is_op(token: Token, op: str) -> bool:
-    return token.kind is Kind.OPERATOR and token.text == op
-
-
-def _needs_space(
-    previous: Token,
-    current: Token,
-    previous_closed_lambda_params: bool,
-    current_closes_lambda_params: bool,
-) -> bool:
-    if current_closes_lambda_params:
-        return False
-    if _is_op(previous, "|"):
-        return previous_closed_lambda_params
+def _needs_space(previous: SpaceItem, current: SpaceItem) -> bool:
+    """Whether a space goes between two tokens on a line, the lambda bars
+    aside (`_Pass.feed` decides those)."""
     # `5 .field`: an adjacent dot would read as a decimal point.
-    if previous.kind is Kind.NUMBER and _is_op(current, "."):
+    if previous is NUMBER and current == ".":
         return True
-    if (
-        previous.kind in (Kind.LPAREN, Kind.LBRACKET)
-        or _is_op(previous, ".")
-        or current.kind in _NO_SPACE_BEFORE
-        or _is_op(current, ".")
-        or _is_op(current, ":")
-    ):
+    if previous in (LPAREN, LBRACKET, ".") or current in _NO_SPACE_BEFORE or current in (".", ":"):
         return False
-    if current.kind is Kind.LPAREN:
-        return previous.kind is Kind.IDENT and previous.text in _CONTROL_WORDS
-    if current.kind is Kind.LBRACKET:
-        return previous.kind not in _INDEXABLE
-    if current.kind is Kind.LBRACE:
-        return previous.kind is not Kind.LBRACE
-    return previous.kind is not Kind.LBRACE
+    if current is LPAREN:
+        return previous == _CONTROL
+    if current is LBRACKET:
+        return previous not in _INDEXABLE
+    return previous is not LBRACE
+
+
+_SPACE_ITEMS: tuple[SpaceItem, ...] = (*Kind, *_SPACED_OPERATORS, _CONTROL)
+_OPERATOR_KEY, _IDENT_KEY = _space_key(OPERATOR), _space_key(IDENT)
+# By the previous token's key, by the next token's: whether a space goes
+# between them (string keys: a Kind hashes through Python code).
+_SPACES: dict[str, dict[str, bool]] = {
+    _space_key(previous): {
+        _space_key(current): _needs_space(previous, current) for current in _SPACE_ITEMS
+    }
+    for previous in _SPACE_ITEMS
+}
+# After a lambda's opening bar (`|a`) and after its closing one (`|a| a`).
+_AFTER_BAR = (
+    dict.fromkeys(map(_space_key, _SPACE_ITEMS), False),
+    dict.fromkeys(map(_space_key, _SPACE_ITEMS), True),
+)

@@ -2,11 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import count as counting
+from operator import itemgetter
 
 from .lexer import LexResult
 from .statements import AFTER_TOKEN, FIRST_TOKEN, StatementMemo, per_statement
-from .tokens import Kind, Token
+from .tokens import (
+    END,
+    IDENT,
+    LBRACE,
+    LBRACKET,
+    LPAREN,
+    NEWLINE,
+    RBRACE,
+    RBRACKET,
+    RPAREN,
+    SEMICOLON,
+    Token,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,35 +34,34 @@ class Declaration:
     selection_end: int
 
 
-def matching_braces(tokens: list[Token]) -> dict[int, int]:
-    """Map each `{` token index to the index of its closing `}` in one pass."""
-    pairs: dict[int, int] = {}
-    open_stack: list[int] = []
-    for index, token in enumerate(tokens):
-        if token.kind is Kind.LBRACE:
-            open_stack.append(index)
-        elif token.kind is Kind.RBRACE and open_stack:
-            pairs[open_stack.pop()] = index
-    return pairs
+def top_level_declarations(tokens: Sequence[Token]) -> list[Declaration]:
+    """The `fn` and `let` declarations outside every brace, in order.
 
-
-def top_level_declarations(tokens: list[Token]) -> list[Declaration]:
+    It runs once per top-level statement a version has not seen (the
+    outline's per-statement memo), so kinds are read as module constants
+    (`tokens.py`) and a function's closing brace is found by counting from
+    its opening one, not from a map of every brace pair.
+    """
     declarations: list[Declaration] = []
-    braces = matching_braces(tokens)
+    closings: dict[int, int | None] = {}
     depth = 0
     count = len(tokens)
     for index, token in enumerate(tokens):
         kind = token.kind
-        if kind is Kind.LBRACE:
+        if kind is LBRACE:
             depth += 1
-        elif kind is Kind.RBRACE:
-            depth = max(0, depth - 1)
-        elif kind is Kind.IDENT and depth == 0 and token.text in ("fn", "let"):
-            if index + 1 >= count or tokens[index + 1].kind is not Kind.IDENT:
+        elif kind is RBRACE:
+            if depth:
+                depth -= 1
+        elif kind is IDENT and depth == 0:
+            word = token.text
+            if word != "fn" and word != "let":
+                continue
+            if index + 1 >= count or tokens[index + 1].kind is not IDENT:
                 continue
             name = tokens[index + 1]
-            if token.text == "fn":
-                end = _function_end(tokens, index + 2, braces, name.end)
+            if word == "fn":
+                end = _function_end(tokens, index + 2, closings, name.end)
                 declarations.append(
                     Declaration("function", name.text, token.start, end, name.start, name.end)
                 )
@@ -60,30 +74,53 @@ def top_level_declarations(tokens: list[Token]) -> list[Declaration]:
 
 
 def _function_end(
-    tokens: list[Token], after_name: int, braces: dict[int, int], fallback: int
+    tokens: Sequence[Token], after_name: int, closings: dict[int, int | None], fallback: int
 ) -> int:
+    """Where the body after a function's name ends (the end of the `}` that
+    closes its first `{`), or `fallback` where nothing closes it."""
     for index in range(after_name, len(tokens)):
-        if tokens[index].kind is Kind.LBRACE:
-            closing = braces.get(index)
+        if tokens[index].kind is LBRACE:
+            closing = closings.get(index, _UNSEEN)
+            if closing is _UNSEEN:
+                closing = closings[index] = _closing_brace(tokens, index)
             return tokens[closing].end if closing is not None else fallback
     return fallback
 
 
-_OPENERS = (Kind.LBRACE, Kind.LPAREN, Kind.LBRACKET)
-_CLOSERS = (Kind.RBRACE, Kind.RPAREN, Kind.RBRACKET)
+_UNSEEN = -1
 
 
-def _let_end(tokens: list[Token], after_name: int, end: int) -> int:
+def _closing_brace(tokens: Sequence[Token], opening: int) -> int | None:
+    """The index of the `}` that closes the `{` at `opening`: the first one
+    after it that every `{` in between is closed before."""
+    depth = 0
+    for index in range(opening + 1, len(tokens)):
+        kind = tokens[index].kind
+        if kind is LBRACE:
+            depth += 1
+        elif kind is RBRACE:
+            if not depth:
+                return index
+            depth -= 1
+    return None
+
+
+_OPENERS = (LBRACE, LPAREN, LBRACKET)
+_CLOSERS = (RBRACE, RPAREN, RBRACKET)
+
+
+def _let_end(tokens: Sequence[Token], after_name: int, end: int) -> int:
     nesting = 0
     for index in range(after_name, len(tokens)):
         token = tokens[index]
         kind = token.kind
-        if kind is Kind.END or (nesting == 0 and kind in (Kind.NEWLINE, Kind.SEMICOLON)):
+        if kind is END or (nesting == 0 and (kind is NEWLINE or kind is SEMICOLON)):
             return end
         if kind in _OPENERS:
             nesting += 1
         elif kind in _CLOSERS:
-            nesting = max(0, nesting - 1)
+            if nesting:
+                nesting -= 1
         end = token.end
     return end
 
@@ -120,11 +157,16 @@ def declarations_by_statement(
         return tokens[first].start, tuple(top_level_declarations(tokens[first:after]))
 
     pieces, memo = per_statement(source, lex, units, previous, found_at, None)
-    return [
-        (offset, origin, declarations, position)
-        for position, (offset, (origin, declarations)) in enumerate(pieces)
-        if declarations
-    ], memo
+    # (offset, origin, declarations, position) of the statements with any,
+    # put together column by column in C: it is made again every version.
+    found = list(map(_VALUE, pieces))
+    anchored = zip(
+        map(_FIRST, pieces), map(_FIRST, found), map(_VALUE, found), counting(), strict=False
+    )
+    return list(filter(_DECLARATIONS, anchored)), memo
+
+
+_FIRST, _VALUE, _DECLARATIONS = itemgetter(0), itemgetter(1), itemgetter(2)
 
 
 def placed_declarations(piece: AnchoredDeclarations) -> tuple[Declaration, ...]:

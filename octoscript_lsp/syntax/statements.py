@@ -10,10 +10,12 @@ statement. This module holds the one loop over top-level statements:
 `per_statement` for views that hold for a kept statement as they are
 (outline, record findings, lexical summaries, runtime-parser checks), and
 `walk_statements` for views that visit every statement in order and check
-a kept statement's value against what surrounds it now (formatted
-stretches, semantic tokens). A view that visits only some statements (the
-rendered outline entries) takes the carried values (`carried_values`) and
-hands on `memo_of` its own. Every memo is keyed this one way: by the
+a kept statement's value against what surrounds it now (semantic tokens;
+`walk_runs` where the view takes a run of kept statements at once once it
+has checked the run's start: formatted stretches). A view that visits only
+some statements (the rendered outline entries) reads the carried values
+(`carried_values`, or the memo's runs) and hands on `memo_of` its own or
+`memo_replacing` the ones it made. Every memo is keyed this one way: by the
 parser's map of kept steps, never by text, offset or object identity.
 """
 
@@ -178,6 +180,42 @@ def walk_statements(
     return memo_of(offsets, values)
 
 
+def walk_runs(
+    units: list[Unit],
+    offsets: list[int],
+    previous: StatementMemo[T],
+    visit: Callable[[int, int, int, T | None], T],
+    take_run: Callable[[int, int, list, Callable[[int], None]], None],
+) -> StatementMemo[T]:
+    """`walk_statements` for a view that takes a run of kept steps at once.
+
+    The steps outside the memo's runs are visited in order, as there; each
+    run [low, high) goes, in its turn, to `take_run(low, high, values,
+    step)`, where `values` holds the carried values (by step, as they
+    were) and `step(position)` visits one step of the run, its value
+    replacing the carried one. What `take_run` leaves in `values` is the
+    run's values in this version's memo.
+    """
+    values = carried_values(previous, len(units))
+
+    def step(position: int) -> None:
+        unit = units[position]
+        values[position] = visit(position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], values[position])
+
+    position = 0
+    for _, new_first, run_count, _ in previous.since.runs:
+        for outside in range(position, new_first):
+            step(outside)
+        position = new_first + run_count
+        take_run(new_first, position, values, step)
+    for outside in range(position, len(units)):
+        step(outside)
+    # One run over all steps: the next walk takes runs of kept steps, each
+    # checked at its edges, so the memo is not split at the steps visited
+    # (as `memo_replacing` would).
+    return memo_of(offsets, values)
+
+
 def carried_values(previous: StatementMemo[T], count: int) -> list[T | None]:
     """Per step of the latest parse (`count` of them), the memo's value for it
     where the parser kept the step, else None."""
@@ -221,7 +259,10 @@ def memo_replacing(
     """
     count = len(offsets)
     earlier = previous.found
-    runs = _without_steps(previous.since.runs, replaced)
+    # Past `MAX_STEP_MAP_RUNS` steps replaced the runs are not cut at all.
+    runs = (
+        _without_steps(previous.since.runs, replaced) if len(replaced) <= MAX_STEP_MAP_RUNS else []
+    )
     if len(earlier) + len(replaced) > 2 * count or len(runs) + len(replaced) > MAX_STEP_MAP_RUNS:
         values = carried_values(previous, count)
         for position, value in replaced.items():

@@ -14,6 +14,7 @@ from octoscript_lsp.syntax.statements import (
     carried_values,
     memo_of,
     memo_replacing,
+    walk_runs,
     walk_statements,
 )
 
@@ -74,6 +75,43 @@ def test_carried_values_follow_the_runs_and_the_walk_hands_on_its_own():
     assert walked.found == [(0, "v1"), (10, "v2"), (20, "v3"), (30, "fresh")]
     assert carried_values(walked, 4) == ["v1", "v2", "v3", "fresh"]
     assert memo_of([3, 4], ["a", None]).found == [(3, "a"), (4, None)]
+
+
+@given(step_maps(size=12), st.integers(0, 12))
+def test_walk_runs_hands_each_run_over_in_its_turn(since, visited_per_run):
+    """`walk_runs` visits the steps outside the runs in order, hands each run
+    to `take_run` in its turn with the carried values, and the memo holds
+    the visits' values and the carried ones of the steps not visited."""
+    memo = StatementMemo([(offset, f"old{offset}") for offset in range(12)], since)
+    units = [(2 * position, 2 * position + 2, 0, 0, position) for position in range(12)]
+    order: list[object] = []
+
+    def visit(position: int, first: int, after: int, carried: str | None) -> str:
+        assert (first, after) == (2 * position, 2 * position + 2)
+        order.append(position)
+        return f"new{position}"
+
+    def take_run(low: int, high: int, values: list, step) -> None:
+        order.append(("run", low, high))
+        assert values[low:high] == carried_values(memo, 12)[low:high]
+        for position in range(low, min(high, low + visited_per_run)):
+            step(position)
+
+    walked = walk_runs(units, list(range(0, 120, 10)), memo, visit, take_run)
+    expected_order: list[object] = []
+    expected = carried_values(memo, 12)
+    position = 0
+    for _, new_first, count, _ in since.runs:
+        expected_order += range(position, new_first)
+        expected_order.append(("run", new_first, new_first + count))
+        expected_order += range(new_first, min(new_first + count, new_first + visited_per_run))
+        position = new_first + count
+    expected_order += range(position, 12)
+    for step in expected_order:
+        if isinstance(step, int):
+            expected[step] = f"new{step}"
+    assert order == expected_order
+    assert carried_values(walked.advanced(StepMap(((0, 0, 12, 0),))), 12) == expected
 
 
 @given(step_maps(), st.sets(st.integers(0, 39), max_size=6), st.integers(0, 4))
