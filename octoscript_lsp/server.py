@@ -206,13 +206,14 @@ class OctoscriptServer(LanguageServer):
             return
         # The collector pass the parse's new objects call for runs once the
         # verdict is written, not before (writes to stdout are synchronous).
+        first_analysis = state.analysis is None and state.previous is None
         with collector_paused():
             cached = self.cached(uri)
             if cached is None or cached.analysis is None or cached.positions is None:
                 return  # no client-sent text to analyse
             syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
             self.push_diagnostics(uri, version, syntax_only)
-            if settled:
+            if first_analysis:
                 # A whole document's tokens and nodes (~80,000 objects at the
                 # token budget) were just made with the collector paused. None
                 # is in a reference cycle: counting frees them when versions

@@ -40,8 +40,8 @@ def test_initialized_starts_the_wait(monkeypatch):
 
 
 def test_an_opened_documents_objects_are_kept_out_of_the_collector(monkeypatch):
-    """Its tokens and nodes are frozen once its diagnostics are out; a typed
-    version's are left to the collector."""
+    """Its first analysis's tokens and nodes are frozen once its diagnostics
+    are out; a typed version's are left to the collector."""
     ls = OctoscriptServer()
     monkeypatch.setattr(ls, "_send_diagnostics", lambda uri, version, found: None)
     monkeypatch.setattr(ls, "catalogs_can_advise", lambda: False)
@@ -55,7 +55,11 @@ def test_an_opened_documents_objects_are_kept_out_of_the_collector(monkeypatch):
         ls.texts.open(uri, 2, "let total = 2\n" * 400)
         ls.publish(uri, 2, ls.documents.track(uri, 2))
         typed = gc.get_freeze_count() - frozen - opened
+        before_settings = gc.get_freeze_count()
+        ls.republish_all()  # a settings change: settled, but nothing new was made
+        republished = gc.get_freeze_count() - before_settings
     finally:
         gc.unfreeze()
     assert opened >= len(tokens) >= 400 * 5
     assert typed <= 0  # nothing frozen; version 1's unshared objects were freed
+    assert republished == 0
