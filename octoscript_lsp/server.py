@@ -204,9 +204,16 @@ class OctoscriptServer(LanguageServer):
         if state.refused:
             self.push_diagnostics(uri, version, diagnostics.too_many_documents())
             return
+        first_analysis = state.analysis is None and state.previous is None
+        if first_analysis:
+            # The freeze below takes every object the collector tracks, the
+            # garbage in cycles still waiting for it (a refused request's
+            # traceback) too, and frozen it is never freed. Collected first,
+            # while the heap it visits is small: the modules and every earlier
+            # opened document are frozen already.
+            gc.collect()
         # The collector pass the parse's new objects call for runs once the
         # verdict is written, not before (writes to stdout are synchronous).
-        first_analysis = state.analysis is None and state.previous is None
         with collector_paused():
             cached = self.cached(uri)
             if cached is None or cached.analysis is None or cached.positions is None:

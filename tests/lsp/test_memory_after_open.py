@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import weakref
 
 from lsprotocol import types
 
@@ -63,3 +64,29 @@ def test_an_opened_documents_objects_are_kept_out_of_the_collector(monkeypatch):
     assert opened >= len(tokens) >= 400 * 5
     assert typed <= 0  # nothing frozen; version 1's unshared objects were freed
     assert republished == 0
+
+
+class _Cycle:
+    """Garbage only the collector frees (it refers to itself)."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_garbage_waiting_for_the_collector_is_not_frozen_with_an_opened_document(monkeypatch):
+    """A refused request's traceback, say, left before an open: frozen, it
+    would never be freed (a few KiB lost per open, for the process's life)."""
+    ls = OctoscriptServer()
+    monkeypatch.setattr(ls, "_send_diagnostics", lambda uri, version, found: None)
+    monkeypatch.setattr(ls, "catalogs_can_advise", lambda: False)
+    uri = "file:///opened.octoscript"
+    garbage = _Cycle()
+    collected = weakref.ref(garbage)
+    del garbage
+    ls.texts.open(uri, 1, "let total = 1\n" * 400)
+    try:
+        ls.publish(uri, 1, ls.documents.track(uri, 1), settled=True)
+        left = collected()
+    finally:
+        gc.unfreeze()
+    assert left is None
