@@ -70,7 +70,10 @@ class DocumentAnalysis:
             earlier = previous.syntax if previous is not None else None
             self.syntax = analyze_syntax(source, previous=earlier)
         except SourceTooLarge as error:
-            self.too_large = error
+            # Kept without its traceback: the frames it was raised through
+            # hold this analysis and its source, a cycle only the collector
+            # frees (and never, once an opened document is frozen).
+            self.too_large = error.with_traceback(None)
         self.reuse.advance(self.syntax.parsed.kept if self.syntax is not None else None)
 
     @property

@@ -9,7 +9,7 @@ import weakref
 from lsprotocol import types
 
 from octoscript_lsp import server as server_module
-from octoscript_lsp.limits import HEAP_RESERVE_SECONDS
+from octoscript_lsp.limits import HEAP_RESERVE_SECONDS, MAX_SOURCE_BYTES
 from octoscript_lsp.server import OctoscriptServer
 
 
@@ -86,6 +86,29 @@ def test_garbage_waiting_for_the_collector_is_not_frozen_with_an_opened_document
     ls.texts.open(uri, 1, "let total = 1\n" * 400)
     try:
         ls.publish(uri, 1, ls.documents.track(uri, 1), settled=True)
+        left = collected()
+    finally:
+        gc.unfreeze()
+    assert left is None
+
+
+def test_an_opened_document_past_the_source_budget_is_freed_when_closed(monkeypatch):
+    """Its analysis keeps the refusal, not the frames it was raised through
+    (they hold the analysis and the text): frozen in a cycle, the whole
+    document would outlive its close."""
+    ls = OctoscriptServer()
+    monkeypatch.setattr(ls, "_send_diagnostics", lambda uri, version, found: None)
+    monkeypatch.setattr(ls, "catalogs_can_advise", lambda: False)
+    uri = "file:///too-large.octoscript"
+    ls.texts.open(uri, 1, "let total = 1\n" * (MAX_SOURCE_BYTES // 10))
+    try:
+        ls.publish(uri, 1, ls.documents.track(uri, 1), settled=True)
+        analysis = ls.cached(uri).analysis
+        assert analysis.too_large is not None
+        collected = weakref.ref(analysis)
+        del analysis
+        ls.documents.close(uri)
+        ls.texts.close(uri)
         left = collected()
     finally:
         gc.unfreeze()
