@@ -13,6 +13,14 @@ from octoscript_lsp.limits import HEAP_RESERVE_SECONDS, MAX_SOURCE_BYTES
 from octoscript_lsp.server import OctoscriptServer
 
 
+def quiet_server(monkeypatch) -> OctoscriptServer:
+    """A server object that publishes to nobody and has no advice to give."""
+    ls = OctoscriptServer()
+    monkeypatch.setattr(ls, "_send_diagnostics", lambda uri, version, found: None)
+    monkeypatch.setattr(ls, "catalogs_can_advise", lambda: False)
+    return ls
+
+
 def test_a_server_with_no_document_gives_the_reserve_back_after_a_while():
     ls = OctoscriptServer()
     reserve = ls.documents.heap_reserve
@@ -43,9 +51,7 @@ def test_initialized_starts_the_wait(monkeypatch):
 def test_an_opened_documents_objects_are_kept_out_of_the_collector(monkeypatch):
     """Its first analysis's tokens and nodes are frozen once its diagnostics
     are out; a typed version's are left to the collector."""
-    ls = OctoscriptServer()
-    monkeypatch.setattr(ls, "_send_diagnostics", lambda uri, version, found: None)
-    monkeypatch.setattr(ls, "catalogs_can_advise", lambda: False)
+    ls = quiet_server(monkeypatch)
     uri = "file:///opened.octoscript"
     ls.texts.open(uri, 1, "let total = 1\n" * 400)
     frozen = gc.get_freeze_count()
@@ -76,9 +82,7 @@ class _Cycle:
 def test_garbage_waiting_for_the_collector_is_not_frozen_with_an_opened_document(monkeypatch):
     """A refused request's traceback, say, left before an open: frozen, it
     would never be freed (a few KiB lost per open, for the process's life)."""
-    ls = OctoscriptServer()
-    monkeypatch.setattr(ls, "_send_diagnostics", lambda uri, version, found: None)
-    monkeypatch.setattr(ls, "catalogs_can_advise", lambda: False)
+    ls = quiet_server(monkeypatch)
     uri = "file:///opened.octoscript"
     garbage = _Cycle()
     collected = weakref.ref(garbage)
@@ -96,9 +100,7 @@ def test_an_opened_document_past_the_source_budget_is_freed_when_closed(monkeypa
     """Its analysis keeps the refusal, not the frames it was raised through
     (they hold the analysis and the text): frozen in a cycle, the whole
     document would outlive its close."""
-    ls = OctoscriptServer()
-    monkeypatch.setattr(ls, "_send_diagnostics", lambda uri, version, found: None)
-    monkeypatch.setattr(ls, "catalogs_can_advise", lambda: False)
+    ls = quiet_server(monkeypatch)
     uri = "file:///too-large.octoscript"
     ls.texts.open(uri, 1, "let total = 1\n" * (MAX_SOURCE_BYTES // 10))
     try:
