@@ -23,7 +23,7 @@ from pygls.lsp.server import LanguageServer
 from . import __version__, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
-from .documents import DocumentStore, OpenDocument, collector_paused
+from .documents import DocumentStore, OpenDocument, publishing_analysis
 from .features import catalog_files, diagnostics, semantic_tokens
 from .features.wire import WireDict, WireText
 from .lazy_modules import lazy_module
@@ -204,29 +204,14 @@ class OctoscriptServer(LanguageServer):
         if state.refused:
             self.push_diagnostics(uri, version, diagnostics.too_many_documents())
             return
-        first_analysis = state.analysis is None and state.previous is None
-        if first_analysis:
-            # The freeze below takes every object the collector tracks, the
-            # garbage in cycles still waiting for it (a refused request's
-            # traceback) too, and frozen it is never freed. Collected first,
-            # while the heap it visits is small: the modules and every earlier
-            # opened document are frozen already.
-            gc.collect()
         # The collector pass the parse's new objects call for runs once the
         # verdict is written, not before (writes to stdout are synchronous).
-        with collector_paused():
+        with publishing_analysis(first_analysis=state.analysis is None and state.previous is None):
             cached = self.cached(uri)
             if cached is None or cached.analysis is None or cached.positions is None:
                 return  # no client-sent text to analyse
             syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
             self.push_diagnostics(uri, version, syntax_only)
-            if first_analysis:
-                # A whole document's tokens and nodes (~80,000 objects at the
-                # token budget) were just made with the collector paused. None
-                # is in a reference cycle: counting frees them when versions
-                # move on. Left young, they would cost a young-generation
-                # pass now and a whole-heap pass at some later request.
-                gc.freeze()
         self.documents.heap_reserve.release()  # the first analysis is made
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises
