@@ -159,17 +159,24 @@ def _after_cut(
     index: StatementIndex, previous: StatementIndex | None, cut: int
 ) -> list[tuple[int, UnitSummary]]:
     """The statements after the cut, sites only: the previous version's
-    where the parser kept the very piece (same offset, same summary)."""
+    where the parser kept the very piece (same offset, same summary), and
+    its sites-only summary, placed at the new offset, where the parser kept
+    the statement but an edit before it moved it."""
     pieces = index.pieces
     earlier = previous.uncut if previous is not None else None
     if earlier is None or previous.cut != cut or len(earlier.pieces) != len(pieces):
         return [(base, _sites_only(summary)) for base, summary in pieces[cut + 1 :]]
     after = pieces[cut + 1 :]
+    before = earlier.pieces[cut + 1 :]
     kept = previous.pieces[cut + 1 :]
-    # Which pieces differ, found by builtins (typing changes one or none).
-    for at in compress(counting(), map(is_not, after, earlier.pieces[cut + 1 :])):
+    # Which pieces differ, found by builtins: typing without changing the
+    # length changes one or none; otherwise every later one moved.
+    for at in compress(counting(), map(is_not, after, before)):
         base, summary = after[at]
-        kept[at] = (base, _sites_only(summary))
+        if summary is before[at][1]:
+            kept[at] = (base, kept[at][1])
+        else:
+            kept[at] = (base, _sites_only(summary))
     return kept
 
 

@@ -196,6 +196,33 @@ def test_past_the_budget_an_edit_keeping_the_length_reuses_the_later_statements(
             previous, before = current, index
 
 
+def test_past_the_budget_an_edit_changing_the_length_moves_the_later_statements():
+    """A digit typed, then deleted, before the cut: every later statement
+    moves, keeping the previous version's sites-only summary at its new
+    offset (not one made again per statement and keystroke)."""
+    lines = [f"let v{number} = v{number - 1} + {number % 10}\n" for number in range(1, 40)]
+    text = "let v0 = 1\n" + "".join(lines)
+    with occurrence_budget(30):
+        previous = DocumentAnalysis(text, 0)
+        before = previous.completion_index
+        at = text.index("+ 5") + 2
+        for version in range(1, 5):
+            if version % 2:
+                text, shift = text[:at] + "7" + text[at:], 1
+            else:
+                text, shift = text[:at] + text[at + 1 :], -1
+            current = DocumentAnalysis(text, version, previous)
+            index = current.completion_index
+            assert index.cut == before.cut
+            moved = list(zip(index.pieces[index.cut + 1 :], before.pieces[before.cut + 1 :]))
+            assert moved
+            for (base, summary), (old_base, old_summary) in moved:
+                assert base == old_base + shift
+                assert summary is old_summary
+            assert answers(index, text) == answers(plain_index(text), text)
+            previous, before = current, index
+
+
 def test_typing_inside_a_statement_carries_the_resolved_reference_counts():
     """While both by-name tables are carried over, so are the per-statement
     counts of references an earlier top-level binding resolves; an edit that
