@@ -8,13 +8,16 @@ milliseconds per keystroke+request of each kind; `--profile KIND` prints the
 cProfile of that kind instead.
 
 `--crlf` gives the document CRLF line ends (an editor on Windows).
+`--insert` types a digit and deletes it again, keystroke by keystroke,
+instead of replacing one: the keystroke that moves every later offset.
 
 `--cold` prints, per kind, the first answer after a fresh open and one
 keystroke (the views it reads built whole) beside the next one (built from
 the version before). `lsptyping.py` asks each kind 40 times without a
 warm-up, so its per-request figure carries a fortieth of the first answer.
 
-    python benchmarks/profile_requests.py [--lines 2500] [--repeat 40] [--profile hover] [--crlf]
+    python benchmarks/profile_requests.py [--lines 2500] [--repeat 40] [--profile hover]
+        [--crlf] [--insert]
     python benchmarks/profile_requests.py --cold [--lines 4090]
 
 (`--lines 4090` is the largest generated document under the token budget.)
@@ -38,7 +41,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from lspbench import generate  # noqa: E402
 from lspcase import offset_to_position  # noqa: E402
-from typing_steps import INITIALIZE_PARAMS, URI, edit_offset, keystroke, open_params  # noqa: E402
+from typing_steps import (  # noqa: E402
+    INITIALIZE_PARAMS,
+    URI,
+    edit_offset,
+    insertion,
+    keystroke,
+    open_params,
+)
 
 from octoscript_lsp.server import server  # noqa: E402
 
@@ -58,8 +68,9 @@ class NullWriter:
 
 
 class Session:
-    def __init__(self, lines: int, line_end: str = "\n") -> None:
+    def __init__(self, lines: int, line_end: str = "\n", insert: bool = False) -> None:
         self.text = generate(lines).replace("\n", line_end)
+        self.edit = insertion if insert else keystroke
         self.next_id = 0
         self.writer = NullWriter()
         server.protocol.set_writer(self.writer)
@@ -87,7 +98,7 @@ class Session:
 
     def keystroke(self) -> None:
         self.version += 1
-        params, self.text = keystroke(self.text, self.edit_at, self.version)
+        params, self.text = self.edit(self.text, self.edit_at, self.version)
         self.send("textDocument/didChange", params, notify=True)
 
     def at(self, needle: str, delta: int) -> dict:
@@ -174,8 +185,9 @@ def main() -> int:
     parser.add_argument("--profile", default=None)
     parser.add_argument("--crlf", action="store_true", help="CRLF line ends")
     parser.add_argument("--cold", action="store_true", help="first answer after open, and next")
+    parser.add_argument("--insert", action="store_true", help="type and delete a digit")
     args = parser.parse_args()
-    session = Session(args.lines, "\r\n" if args.crlf else "\n")
+    session = Session(args.lines, "\r\n" if args.crlf else "\n", args.insert)
     kinds = requests(session)
     if args.cold:
         for name, (method, params) in kinds.items():

@@ -3,7 +3,9 @@
 `profile_requests.py` (in process) and `bench_semantic_delta.py` (over
 stdio) type what `lsptyping.py` types: the generated document opened with
 the shared catalog, then one digit replaced in the middle of it per
-keystroke.
+keystroke. `insertion` is the other kind of keystroke, the one typing
+mostly is: a digit typed there, then deleted again, so every later offset
+moves.
 """
 
 from __future__ import annotations
@@ -47,3 +49,19 @@ def keystroke(text: str, at: int, version: int) -> tuple[dict, str]:
     change = {"range": {"start": start, "end": end}, "text": digit}
     params = {"textDocument": {"uri": URI, "version": version}, "contentChanges": [change]}
     return params, text[:at] + digit + text[at + 1 :]
+
+
+def insertion(text: str, at: int, version: int) -> tuple[dict, str]:
+    """The didChange params typing a digit at `at` (odd versions) or deleting
+    the one typed there (even versions), and the new text."""
+    start = offset_to_position(text, at)
+    if version % 2:
+        digit = str(version % 10)
+        change = {"range": {"start": start, "end": start}, "text": digit}
+        changed = text[:at] + digit + text[at:]
+    else:
+        end = offset_to_position(text, at + 1)
+        change = {"range": {"start": start, "end": end}, "text": ""}
+        changed = text[:at] + text[at + 1 :]
+    params = {"textDocument": {"uri": URI, "version": version}, "contentChanges": [change]}
+    return params, changed
