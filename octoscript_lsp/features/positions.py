@@ -30,7 +30,8 @@ from ..syntax.text import has_bare_carriage_return
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 
 
-def _utf16_width(text: str) -> int:
+def utf16_width(text: str) -> int:
+    """How many UTF-16 code units `text` takes (an LSP column's unit)."""
     if text.isascii():
         return len(text)
     return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
@@ -81,10 +82,13 @@ def column_offset(source: str, start: int, end: int, character: int) -> tuple[in
 
 
 class PositionMap:
-    __slots__ = ("source", "line_starts", "lf_line_starts")
+    __slots__ = ("source", "line_starts", "lf_line_starts", "ascii")
 
     def __init__(self, source: str, lf_starts: list[int] | None = None) -> None:
         self.source = source
+        # An ASCII text's UTF-16 columns are code-point columns: no slice to
+        # measure per position (an outline of a large document has thousands).
+        self.ascii = source.isascii()
         # The syntax layer's LF line starts of the same text, when at hand.
         self.lf_line_starts = line_starts(source) if lf_starts is None else lf_starts
         self.line_starts = lsp_line_starts(source, self.lf_line_starts)
@@ -93,8 +97,7 @@ class PositionMap:
         """Position of a syntax diagnostic: lines end at LF only, like the checker's."""
         offset = max(0, min(offset, len(self.source)))
         line = bisect_right(self.lf_line_starts, offset) - 1
-        start = self.lf_line_starts[line]
-        return types.Position(line=line, character=_utf16_width(self.source[start:offset]))
+        return types.Position(line=line, character=self._column(self.lf_line_starts[line], offset))
 
     def line_of(self, offset: int) -> tuple[int, int]:
         """(LSP line number, offset of that line's start) of an offset."""
@@ -104,15 +107,24 @@ class PositionMap:
     def position(self, offset: int) -> types.Position:
         offset = max(0, min(offset, len(self.source)))
         line = bisect_right(self.line_starts, offset) - 1
-        start = self.line_starts[line]
-        return types.Position(line=line, character=_utf16_width(self.source[start:offset]))
+        return types.Position(line=line, character=self._column(self.line_starts[line], offset))
 
     def wire_position(self, offset: int) -> dict:
         """The JSON form of `position`, for answers built as plain dicts."""
+        line, character = self.line_and_column(offset)
+        return {"line": line, "character": character}
+
+    def line_and_column(self, offset: int) -> tuple[int, int]:
+        """`position`'s two numbers, for answers written as JSON text."""
         offset = max(0, min(offset, len(self.source)))
         line = bisect_right(self.line_starts, offset) - 1
-        start = self.line_starts[line]
-        return {"line": line, "character": _utf16_width(self.source[start:offset])}
+        return line, self._column(self.line_starts[line], offset)
+
+    def _column(self, line_start: int, offset: int) -> int:
+        """The UTF-16 column of `offset` on the line starting at `line_start`."""
+        if self.ascii:
+            return offset - line_start
+        return utf16_width(self.source[line_start:offset])
 
     def wire_range(self, start: int, end: int) -> dict:
         return {"start": self.wire_position(start), "end": self.wire_position(end)}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .positions import utf16_width
 from .wire import integer_items
 
 # (start, end, type, modifiers), code-point offsets on a single line.
@@ -54,12 +55,6 @@ def encode_fragment(source: str, base: int, items: Sequence[int]) -> Fragment:
     )
 
 
-def _utf16_width(text: str) -> int:
-    if text.isascii():
-        return len(text)
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
-
-
 def encode(source: str, items: list[Item]) -> list[int]:
     """LSP relative encoding with UTF-16 columns, computed incrementally."""
     return _encode_run(source, [number for item in items for number in item], 0, 0).data
@@ -92,8 +87,8 @@ def _encode_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
         if newline != -1:
             line += source.count("\n", cursor, newline + 1)
             cursor, cursor_column = newline + 1, 0
-        column = cursor_column + _utf16_width(source[cursor:start])
-        length = _utf16_width(source[start:end])
+        column = cursor_column + utf16_width(source[cursor:start])
+        length = utf16_width(source[start:end])
         cursor, cursor_column = end, column + length
         if line == previous_line:
             data += (0, column - previous_column, length, token_type, modifiers)
@@ -170,7 +165,7 @@ class Encoder:
     def _column_on_line(self, line_start: int, offset: int) -> int:
         if self.ascii:
             return offset - line_start
-        return _utf16_width(self.source[line_start:offset])
+        return utf16_width(self.source[line_start:offset])
 
     def _column(self, start: int) -> int:
         source = self.source
@@ -180,7 +175,7 @@ class Encoder:
             self.cursor, self.cursor_column = newline + 1, 0
         if self.ascii:
             return self.cursor_column + start - self.cursor
-        return self.cursor_column + _utf16_width(source[self.cursor : start])
+        return self.cursor_column + utf16_width(source[self.cursor : start])
 
     def _deltas(self, column: int) -> tuple[int, int]:
         delta_line = self.line - self.previous_line
@@ -189,7 +184,7 @@ class Encoder:
     def item(self, start: int, end: int, token_type: int, modifiers: int) -> tuple[int, ...]:
         """The five numbers of one item."""
         column = self._column(start)
-        length = end - start if self.ascii else _utf16_width(self.source[start:end])
+        length = end - start if self.ascii else utf16_width(self.source[start:end])
         delta_line, delta_column = self._deltas(column)
         self.cursor, self.cursor_column = end, column + length
         self.previous_line, self.previous_column = self.line, column

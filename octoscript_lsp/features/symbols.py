@@ -29,14 +29,13 @@ _VARIABLE = int(types.SymbolKind.Variable)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _Piece:
+class RenderedPiece:
     """One top-level statement's entries, rendered for one placement
     (compared by identity: the same piece is the same rendering)."""
 
     declarations: tuple[Declaration, ...]
     line: int  # the line of the first declaration
     lead: str  # the text on that line before the first declaration
-    entries: tuple[dict, ...]
     text: str  # the entries as JSON array items
 
 
@@ -56,15 +55,15 @@ _TEXT = attrgetter("text")
 
 
 def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> WireList:
-    """The outline; statements whose rendering holds from an earlier version
-    (`analysis.reuse`) are not converted to positions again."""
-    pieces = _pieces(analysis, positions)
-    return WireList(entry for piece in pieces for entry in piece.entries)
+    """The outline as JSON-ready dicts: `document_symbols_wire`'s text, read
+    back (the text is what the server sends; this form is for callers that
+    look inside)."""
+    return WireList(json.loads(document_symbols_wire(analysis, positions)))
 
 
 def document_symbols_wire(analysis: DocumentAnalysis, positions: PositionMap) -> WireText:
     """`document_symbols` as JSON text, joined from per-statement texts."""
-    texts = list(map(_TEXT, _pieces(analysis, positions)))
+    texts = list(map(_TEXT, rendered_pieces(analysis, positions)))
     if not texts:
         return WireText("[]")
     # The brackets go on the first and last texts: the answer is copied once.
@@ -73,19 +72,21 @@ def document_symbols_wire(analysis: DocumentAnalysis, positions: PositionMap) ->
     return WireText(",".join(texts))
 
 
-def _pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[_Piece]:
+def rendered_pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[RenderedPiece]:
+    """Each top-level statement's rendered entries, in order: the earlier
+    version's piece (the very object) where it still holds."""
     syntax = analysis.syntax
     if syntax is None or not syntax.valid:
         return []
     outline = analysis.outline_pieces
     placing = _Placing(analysis.source, positions)
-    found: list[_Piece] = []
+    found: list[RenderedPiece] = []
     if syntax.lex.token_limit_offset is not None:
         # Past the token budget the outline is found without statements: no memo.
         placing.place(outline, found, {})
         return found
     memo = analysis.reuse.left(_RENDERING) or EMPTY_MEMO
-    rendered: dict[int, _Piece] = {}  # by statement position, the pieces made now
+    rendered: dict[int, RenderedPiece] = {}  # by statement position, the pieces made now
     done = 0  # outline entries placed so far
     for old_first, new_first, run_count, _ in memo.since.runs:
         low = bisect_left(outline, new_first, done, key=_POSITION)
@@ -126,10 +127,10 @@ class _Placing:
     def place_run(
         self,
         outline: list[AnchoredDeclarations],
-        carried: list[tuple[int, _Piece | None]],
+        carried: list[tuple[int, RenderedPiece | None]],
         first: int,
         found: list,
-        rendered: dict[int, _Piece],
+        rendered: dict[int, RenderedPiece],
     ) -> None:
         """Place the entries of the statements of one kept run, in order
         (`carried`: the memo's (offset, piece) of the run's statements, the
@@ -154,7 +155,7 @@ class _Placing:
             return
 
     def place(
-        self, outline: list[AnchoredDeclarations], found: list, rendered: dict[int, _Piece]
+        self, outline: list[AnchoredDeclarations], found: list, rendered: dict[int, RenderedPiece]
     ) -> None:
         """Place entries of statements that carry no piece, one by one."""
         for anchored in outline:
@@ -163,9 +164,9 @@ class _Placing:
     def place_one(
         self,
         anchored: AnchoredDeclarations,
-        piece: _Piece | None,
+        piece: RenderedPiece | None,
         found: list,
-        rendered: dict[int, _Piece],
+        rendered: dict[int, RenderedPiece],
         settled: bool,
     ) -> bool:
         """Place one statement's entries, `piece` being the one it carries;
@@ -189,31 +190,22 @@ class _Placing:
         found.append(piece)
         return holds
 
-    def rendered(self, anchored: AnchoredDeclarations, line: int, lead: str) -> _Piece:
+    def rendered(self, anchored: AnchoredDeclarations, line: int, lead: str) -> RenderedPiece:
         """A new piece for a statement whose first declaration is on `line`
         after `lead`."""
         positions = self.positions
-        entries = tuple(_entry(item, positions) for item in placed_declarations(anchored))
-        text = ",".join(_entry_text(entry) for entry in entries)
-        return _Piece(anchored[2], line, lead, entries, text)
+        text = ",".join(_entry_text(item, positions) for item in placed_declarations(anchored))
+        return RenderedPiece(anchored[2], line, lead, text)
 
 
-def _entry(item: Declaration, positions: PositionMap) -> dict:
-    wire_range = positions.wire_range
-    return {
-        "name": item.name,
-        "kind": _FUNCTION if item.kind == "function" else _VARIABLE,
-        "range": wire_range(item.start, item.end),
-        "selectionRange": wire_range(item.selection_start, item.selection_end),
-    }
-
-
-def _entry_text(entry: dict) -> str:
-    """An entry as compact JSON (a format string: faster than the encoder here)."""
+def _entry_text(item: Declaration, positions: PositionMap) -> str:
+    """A DocumentSymbol as compact JSON, written straight from the
+    declaration (a format string: faster than dicts through the encoder)."""
+    kind = _FUNCTION if item.kind == "function" else _VARIABLE
     return (
-        f'{{"name":{_name_text(entry["name"])},"kind":{entry["kind"]},'
-        f'"range":{_range_text(entry["range"])},'
-        f'"selectionRange":{_range_text(entry["selectionRange"])}}}'
+        f'{{"name":{_name_text(item.name)},"kind":{kind},'
+        f'"range":{_range_text(positions, item.start, item.end)},'
+        f'"selectionRange":{_range_text(positions, item.selection_start, item.selection_end)}}}'
     )
 
 
@@ -225,9 +217,10 @@ def _name_text(name: str) -> str:
     return json.dumps(name)
 
 
-def _range_text(wire_range: dict) -> str:
-    start, end = wire_range["start"], wire_range["end"]
+def _range_text(positions: PositionMap, start: int, end: int) -> str:
+    start_line, start_character = positions.line_and_column(start)
+    end_line, end_character = positions.line_and_column(end)
     return (
-        f'{{"start":{{"line":{start["line"]},"character":{start["character"]}}},'
-        f'"end":{{"line":{end["line"]},"character":{end["character"]}}}}}'
+        f'{{"start":{{"line":{start_line},"character":{start_character}}},'
+        f'"end":{{"line":{end_line},"character":{end_character}}}}}'
     )

@@ -214,7 +214,8 @@ def test_past_the_budget_an_edit_changing_the_length_moves_the_later_statements(
             current = DocumentAnalysis(text, version, previous)
             index = current.completion_index
             assert index.cut == before.cut
-            moved = list(zip(index.pieces[index.cut + 1 :], before.pieces[before.cut + 1 :]))
+            later = index.pieces[index.cut + 1 :]
+            moved = list(zip(later, before.pieces[before.cut + 1 :], strict=True))
             assert moved
             for (base, summary), (old_base, old_summary) in moved:
                 assert base == old_base + shift

@@ -10,7 +10,11 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features.positions import PositionMap
-from octoscript_lsp.features.symbols import document_symbols, document_symbols_wire
+from octoscript_lsp.features.symbols import (
+    document_symbols,
+    document_symbols_wire,
+    rendered_pieces,
+)
 
 BASE = "".join(
     f"fn f{index}(x) {{\n    return x\n}}\nlet v{index} = f{index}(1)\n" for index in range(40)
@@ -46,10 +50,13 @@ def test_rendered_entries_equal_a_fresh_outline(edit):
 
 def test_unmoved_declarations_keep_their_entries():
     first = DocumentAnalysis(BASE, 1)
-    before = list(document_symbols(first, PositionMap(BASE)))
+    before = rendered_pieces(first, PositionMap(BASE))
     text = BASE.replace("let v30 = f30(1)", "let v30 = f30(7)")
-    after = list(document_symbols(DocumentAnalysis(text, 2, first), PositionMap(text)))
+    second = DocumentAnalysis(text, 2, first)
+    after = rendered_pieces(second, PositionMap(text))
     assert after[0] is before[0] and after[-1] is before[-1]
+    assert after[61] is not before[61]  # `let v30`, typed in
+    assert json.loads(document_symbols_wire(second, PositionMap(text))) == fresh(text)
 
 
 def test_wire_answer_is_the_outline_as_json():
@@ -66,11 +73,11 @@ def test_wire_answer_is_the_outline_as_json():
 
 def test_a_character_typed_on_an_earlier_line_keeps_the_later_entries():
     first = DocumentAnalysis(BASE, 1)
-    before = list(document_symbols(first, PositionMap(BASE)))
+    before = rendered_pieces(first, PositionMap(BASE))
     text = BASE.replace("fn f0(x)", "fn f0(xy)", 1)  # every later offset moves by one
     second = DocumentAnalysis(text, 2, first)
-    after = list(document_symbols(second, PositionMap(text)))
-    assert after == fresh(text)
+    after = rendered_pieces(second, PositionMap(text))
+    assert list(document_symbols(second, PositionMap(text))) == fresh(text)
     assert after[-1] is before[-1]  # same line, same text before it: not rendered again
     assert after[0] is not before[0]
 
