@@ -39,16 +39,27 @@ def top_level_declarations(tokens: Sequence[Token]) -> list[Declaration]:
 
     It runs once per top-level statement a version has not seen (the
     outline's per-statement memo), so kinds are read as module constants
-    (`tokens.py`) and a function's closing brace is found by counting from
-    its opening one, not from a map of every brace pair.
+    (`tokens.py`), a function's closing brace is found by counting from
+    its opening one, not from a map of every brace pair, and the body it
+    closes is not walked a second time.
     """
     declarations: list[Declaration] = []
     closings: dict[int, int | None] = {}
     depth = 0
     count = len(tokens)
-    for index, token in enumerate(tokens):
+    index = -1
+    while index + 1 < count:
+        index += 1
+        token = tokens[index]
         kind = token.kind
         if kind is LBRACE:
+            closing = closings.get(index)
+            if closing is not None:
+                # A function body whose closing brace `_function_end` found:
+                # everything inside lies deeper, and the brace brings the
+                # depth back to this one.
+                index = closing
+                continue
             depth += 1
         elif kind is RBRACE:
             if depth:
