@@ -30,6 +30,7 @@ is then discarded for its wrong type, a request gets its answer.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -433,10 +434,17 @@ class ReadExecutor(Executor):
         self._reader = reader
         self._pool = ThreadPoolExecutor(thread_name_prefix="octoscript-read")
 
-    def submit(self, fn, /, *args, **kwargs) -> Future:
+    def submit(self, fn, /, *args, **kwargs) -> Future | asyncio.Future:
+        """A read that would not wait, done on return; anything else, a
+        worker's. Called from the event loop (pygls' `run_in_executor`),
+        the done read is an asyncio future: `run_in_executor` hands that on
+        as it is, and awaiting it takes no trip through the loop. (Wrapped
+        from a concurrent future, every read of a message already read
+        would wake the loop through its self-pipe: a write, a poll and a
+        loop iteration, three times per message.)"""
         if getattr(fn, "__self__", None) is not self._reader or not self._reader.ready():
             return self._pool.submit(fn, *args, **kwargs)
-        done: Future = Future()
+        done = _finished_future()
         try:
             done.set_result(fn(*args, **kwargs))
         except BaseException as error:  # noqa: BLE001 - handed to the awaiting side
@@ -445,6 +453,14 @@ class ReadExecutor(Executor):
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _finished_future() -> Future | asyncio.Future:
+    """A future to finish at once: the running event loop's, else a plain one."""
+    try:
+        return asyncio.get_running_loop().create_future()
+    except RuntimeError:  # no loop running in this thread
+        return Future()
 
 
 def shallow_copy_text(text: str, max_depth: int = MAX_MESSAGE_NESTING) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -149,3 +150,29 @@ def test_reads_that_would_not_wait_run_without_a_thread_hop():
         assert other.result(timeout=5) != threading.get_ident()
     finally:
         executor.shutdown()
+
+
+def test_in_the_event_loop_a_read_that_would_not_wait_is_done_on_return():
+    """pygls reads through `run_in_executor`: a read of a message already
+    framed comes back finished, with no wake-up of the loop to deliver it."""
+    reader = MessageReader(io.BytesIO(frame(body(1)) + frame(body(2)))).start()
+    executor = ReadExecutor(reader)
+
+    async def read_two() -> tuple[list[bytes], list[bool]]:
+        loop = asyncio.get_running_loop()
+        seen, finished = [], []
+        for _ in range(2):
+            header = await loop.run_in_executor(executor, reader.readline)
+            blank = loop.run_in_executor(executor, reader.readline)
+            content = loop.run_in_executor(executor, reader.read, 0)
+            finished += [blank.done(), content.done()]
+            assert await blank == b"\r\n"
+            seen.append(header + await content)
+        return seen, finished
+
+    try:
+        seen, finished = asyncio.run(read_two())
+    finally:
+        executor.shutdown()
+    assert seen == [b"Content-Length: %d\r\n" % len(body(n)) + body(n) for n in (1, 2)]
+    assert finished == [True] * 4
