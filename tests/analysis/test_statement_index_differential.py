@@ -177,15 +177,21 @@ def test_the_statement_where_the_budget_runs_out_records_less_after_an_earlier_e
         assert answers(index, after) == answers(plain_index(after), after)
 
 
+# A chain of bindings that runs past an occurrence budget of 30 in its
+# middle; the edits go into `+ 5`, before the cut.
+CHAIN = "let v0 = 1\n" + "".join(
+    f"let v{number} = v{number - 1} + {number % 10}\n" for number in range(1, 40)
+)
+CHAIN_EDIT = CHAIN.index("+ 5") + 2
+
+
 def test_past_the_budget_an_edit_keeping_the_length_reuses_the_later_statements():
     """A digit replaced before the cut: every later statement is the very
     piece it was, and its sites-only summary is the previous version's."""
-    lines = [f"let v{number} = v{number - 1} + {number % 10}\n" for number in range(1, 40)]
-    text = "let v0 = 1\n" + "".join(lines)
+    text, at = CHAIN, CHAIN_EDIT
     with occurrence_budget(30):
         previous = DocumentAnalysis(text, 0)
         before = previous.completion_index
-        at = text.index("+ 5") + 2
         for version, digit in enumerate("6789", start=1):
             text = text[:at] + digit + text[at + 1 :]
             current = DocumentAnalysis(text, version, previous)
@@ -200,12 +206,10 @@ def test_past_the_budget_an_edit_changing_the_length_moves_the_later_statements(
     """A digit typed, then deleted, before the cut: every later statement
     moves, keeping the previous version's sites-only summary at its new
     offset (not one made again per statement and keystroke)."""
-    lines = [f"let v{number} = v{number - 1} + {number % 10}\n" for number in range(1, 40)]
-    text = "let v0 = 1\n" + "".join(lines)
+    text, at = CHAIN, CHAIN_EDIT
     with occurrence_budget(30):
         previous = DocumentAnalysis(text, 0)
         before = previous.completion_index
-        at = text.index("+ 5") + 2
         for version in range(1, 5):
             if version % 2:
                 text, shift = text[:at] + "7" + text[at:], 1
