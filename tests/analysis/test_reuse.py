@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from octoscript_lsp.analysis.document import TEXT_REGIONS, DocumentAnalysis
 from octoscript_lsp.analysis.reuse import Reuse
 from octoscript_lsp.features import semantic_tokens, symbols
@@ -60,6 +62,6 @@ def test_analyses_hand_on_through_reuse_only():
     assert roles[2] is first.reuse.left("semantic-token roles").found[2][1]
     assert roles[1] is None
     rendering = carried_values(second.reuse.earlier("outline rendering", EMPTY_MEMO), 3)
-    assert rendering[2] is not None and rendering[2].entries == (outline[2],)
+    assert rendering[2] is not None and json.loads(f"[{rendering[2].text}]") == [outline[2]]
     assert rendering[1] is None
     assert DocumentAnalysis(edited, 2).reuse.earlier("semantic-token roles", None) is None
