@@ -305,6 +305,11 @@ class MessageReader:
         """Whether `readline`/`read` would return without waiting."""
         return bool(self._lines or self._body or self._queue)
 
+    def between_messages(self) -> bool:
+        """Whether the next `readline` starts a message (or finds the end of
+        input) rather than continuing the one pygls is reading."""
+        return not (self._lines or self._body)
+
     # ------------------------------------------------------------ the protocol's side
 
     def change_waiting(self, uri: str) -> bool:
@@ -435,32 +440,53 @@ class ReadExecutor(Executor):
         self._pool = ThreadPoolExecutor(thread_name_prefix="octoscript-read")
 
     def submit(self, fn, /, *args, **kwargs) -> Future | asyncio.Future:
-        """A read that would not wait, done on return; anything else, a
+        """A read that would not wait, done at once; anything else, a
         worker's. Called from the event loop (pygls' `run_in_executor`),
-        the done read is an asyncio future: `run_in_executor` hands that on
-        as it is, and awaiting it takes no trip through the loop. (Wrapped
-        from a concurrent future, every read of a message already read
-        would wake the loop through its self-pipe: a write, a poll and a
-        loop iteration, three times per message.)"""
-        if getattr(fn, "__self__", None) is not self._reader or not self._reader.ready():
+        the read is an asyncio future: `run_in_executor` hands that on as it
+        is. (Wrapped from a concurrent future, every read of a message
+        already read would wake the loop through its self-pipe: a write, a
+        poll and a loop iteration, three times per message.)
+
+        The rest of a message comes back finished. The read that starts the
+        next one is finished by a `call_soon` callback, so the loop takes
+        one pass (no wake-up: the loop is running this very call) between
+        two messages, as it did when every read came through the self-pipe:
+        what a handler left for the loop (catalog news, a diagnostics
+        refresh, a timer that is due) runs before the next message is
+        handled, not once the client pauses, or never when `exit` is next.
+        """
+        reader = self._reader
+        if getattr(fn, "__self__", None) is not reader or not reader.ready():
             return self._pool.submit(fn, *args, **kwargs)
-        done = _finished_future()
+        starts_message = reader.between_messages()
         try:
-            done.set_result(fn(*args, **kwargs))
-        except BaseException as error:  # noqa: BLE001 - handed to the awaiting side
-            done.set_exception(error)
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # no loop running in this thread
+            loop = None
+        done = Future() if loop is None else loop.create_future()
+        try:
+            result, error = fn(*args, **kwargs), None
+        except BaseException as caught:  # noqa: BLE001 - handed to the awaiting side
+            result, error = None, caught
+        if loop is not None and starts_message:
+            loop.call_soon(_settle, done, result, error)
+        else:
+            _settle(done, result, error)
         return done
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
 
 
-def _finished_future() -> Future | asyncio.Future:
-    """A future to finish at once: the running event loop's, else a plain one."""
-    try:
-        return asyncio.get_running_loop().create_future()
-    except RuntimeError:  # no loop running in this thread
-        return Future()
+def _settle(future: Future | asyncio.Future, result: object, error: BaseException | None) -> None:
+    """Finish a read's future with its result or the exception it raised
+    (unless the awaiting side gave up on it meanwhile)."""
+    if future.cancelled():
+        return
+    if error is None:
+        future.set_result(result)
+    else:
+        future.set_exception(error)
 
 
 def shallow_copy_text(text: str, max_depth: int = MAX_MESSAGE_NESTING) -> str:

@@ -176,3 +176,33 @@ def test_in_the_event_loop_a_read_that_would_not_wait_is_done_on_return():
         executor.shutdown()
     assert seen == [b"Content-Length: %d\r\n" % len(body(n)) + body(n) for n in (1, 2)]
     assert finished == [True] * 4
+
+
+def test_the_loop_takes_a_pass_between_two_messages_already_read():
+    """What a handler leaves for the loop (`call_soon`: catalog news, a
+    diagnostics refresh) runs before the next message is handled, even when
+    that message was framed long ago, as when every read came back through
+    the loop: otherwise it would wait until the client stops sending, and
+    never run when `exit` comes next."""
+    reader = MessageReader(io.BytesIO(frame(body(1)) + frame(body(2)) + frame(body(3)))).start()
+    executor = ReadExecutor(reader)
+
+    async def handle_all() -> list[str]:
+        loop = asyncio.get_running_loop()
+        events: list[str] = []
+        while header := await loop.run_in_executor(executor, reader.readline):
+            assert await loop.run_in_executor(executor, reader.readline) == b"\r\n"
+            length = int(header.split(b":")[1])
+            message_id = json.loads(await loop.run_in_executor(executor, reader.read, length))["id"]
+            events.append(f"handled {message_id}")
+            loop.call_soon(events.append, f"left by {message_id}")
+        return events
+
+    # The three messages are framed in one pass of the reader thread.
+    assert reader.readline() == b"Content-Length: %d\r\n" % len(body(1))
+    reader.readline(), reader.read()
+    try:
+        events = asyncio.run(handle_all())
+    finally:
+        executor.shutdown()
+    assert events == ["handled 2", "left by 2", "handled 3", "left by 3"]

@@ -153,3 +153,28 @@ def test_a_waiting_cancellation_answers_request_cancelled():
         assert _symbols(client, 42) == ["d"]  # and the server goes on
     finally:
         client.close()
+
+
+def test_catalog_news_left_for_the_loop_is_sent_before_a_waiting_exit():
+    """The news of a discarded catalog is sent from a `call_soon` callback;
+    with the shutdown and exit that follow already read, the loop still
+    takes its pass before handling them."""
+    client = RawClient()
+    try:
+        client.initialize()
+        bad_catalog = {"octoscript": {"moduleCatalog": [{"path": "app.weather"}]}}
+        _write(
+            client,
+            _notification("workspace/didChangeConfiguration", {"settings": bad_catalog})
+            + _request(1, "shutdown", {})
+            + _notification("exit", {}),
+        )
+        sent = [client.messages.get(timeout=30)]
+        while sent[-1].get("id") != 1:  # up to the shutdown's answer
+            sent.append(client.messages.get(timeout=30))
+        assert client.process.wait(timeout=30) == 0
+        shown = [message for message in sent if message.get("method") == "window/showMessage"]
+        assert len(shown) == 1
+        assert "moduleCatalog from settings discarded" in shown[0]["params"]["message"]
+    finally:
+        client.close()
