@@ -52,10 +52,11 @@ def keystroke(text: str, at: int, version: int) -> tuple[dict, str]:
 
 
 def insertion(text: str, at: int, version: int) -> tuple[dict, str]:
-    """The didChange params typing a digit at `at` (odd versions) or deleting
-    the one typed there (even versions), and the new text."""
+    """The didChange params typing a digit at `at` (even versions: a session
+    opens at version 1, so its first keystroke types) or deleting the one
+    typed there (odd versions), and the new text."""
     start = offset_to_position(text, at)
-    if version % 2:
+    if version % 2 == 0:
         digit = str(version % 10)
         change = {"range": {"start": start, "end": start}, "text": digit}
         changed = text[:at] + digit + text[at:]
