@@ -37,6 +37,14 @@ def utf16_width(text: str) -> int:
     return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
 
+def utf16_distance(source: str, ascii: bool, start: int, end: int) -> int:
+    """`utf16_width(source[start:end])`; for an ASCII `source` (`ascii`,
+    known to the caller) the offsets' difference, with no slice made."""
+    if ascii:
+        return end - start
+    return utf16_width(source[start:end])
+
+
 def lsp_line_starts(source: str, lf_starts: list[int] | None = None) -> list[int]:
     """Offset of every line start, lines ending at LF, CRLF or a bare CR.
 
@@ -122,9 +130,7 @@ class PositionMap:
 
     def _column(self, line_start: int, offset: int) -> int:
         """The UTF-16 column of `offset` on the line starting at `line_start`."""
-        if self.ascii:
-            return offset - line_start
-        return utf16_width(self.source[line_start:offset])
+        return utf16_distance(self.source, self.ascii, line_start, offset)
 
     def wire_range(self, start: int, end: int) -> dict:
         return {"start": self.wire_position(start), "end": self.wire_position(end)}

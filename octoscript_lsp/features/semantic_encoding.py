@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .positions import utf16_width
+from .positions import utf16_distance, utf16_width
 from .wire import integer_items
 
 # (start, end, type, modifiers), code-point offsets on a single line.
@@ -156,16 +156,11 @@ class Encoder:
         [start, end) (line numbers count from that item's line)."""
         encoder = cls(source)
         line_start = source.rfind("\n", 0, start) + 1
-        column = encoder._column_on_line(line_start, start)
+        column = utf16_distance(source, encoder.ascii, line_start, start)
         encoder.previous_column = column
         encoder.cursor = end
-        encoder.cursor_column = column + encoder._column_on_line(start, end)
+        encoder.cursor_column = column + utf16_distance(source, encoder.ascii, start, end)
         return encoder
-
-    def _column_on_line(self, line_start: int, offset: int) -> int:
-        if self.ascii:
-            return offset - line_start
-        return utf16_width(self.source[line_start:offset])
 
     def _column(self, start: int) -> int:
         source = self.source
@@ -173,9 +168,7 @@ class Encoder:
         if newline != -1:
             self.line += source.count("\n", self.cursor, newline + 1)
             self.cursor, self.cursor_column = newline + 1, 0
-        if self.ascii:
-            return self.cursor_column + start - self.cursor
-        return self.cursor_column + utf16_width(source[self.cursor : start])
+        return self.cursor_column + utf16_distance(source, self.ascii, self.cursor, start)
 
     def _deltas(self, column: int) -> tuple[int, int]:
         delta_line = self.line - self.previous_line
@@ -184,7 +177,7 @@ class Encoder:
     def item(self, start: int, end: int, token_type: int, modifiers: int) -> tuple[int, ...]:
         """The five numbers of one item."""
         column = self._column(start)
-        length = end - start if self.ascii else utf16_width(self.source[start:end])
+        length = utf16_distance(self.source, self.ascii, start, end)
         delta_line, delta_column = self._deltas(column)
         self.cursor, self.cursor_column = end, column + length
         self.previous_line, self.previous_column = self.line, column
