@@ -463,11 +463,17 @@ class StatementIndex:
     def _resolve(self, position: int, name: str) -> Symbol | None:
         """The top-level binding of `name` an unresolved reference in the
         statement at `position` refers to: the last one before that statement."""
+        entry = self._resolving_entry(position, name)
+        return None if entry is None else self._symbol(*entry)
+
+    def _resolving_entry(self, position: int, name: str) -> _Top | None:
+        """`_resolve`'s binding as its table entry, the symbol not made (a
+        top-level name's symbol gathers every later statement's references)."""
         entries = self._top_table().get(name)
         if not entries:
             return None
         at = bisect_left(entries, position, key=_statement_of) - 1
-        return None if at < 0 else self._symbol(*entries[at])
+        return None if at < 0 else entries[at]
 
     @property
     def symbols(self) -> list[Symbol]:
@@ -499,7 +505,7 @@ class StatementIndex:
             found.extend(
                 free.start
                 for free in summary.free
-                if self._resolve(position, free.name) is not None
+                if self._resolving_entry(position, free.name) is not None
             )
             if found:
                 return base + max(found)
