@@ -128,6 +128,28 @@ class PositionMap:
         line = bisect_right(self.line_starts, offset) - 1
         return line, self._column(self.line_starts[line], offset)
 
+    def span_lines_and_columns(self, start: int, end: int) -> tuple[int, int, int, int]:
+        """`line_and_column` of `start` and of `end` (not before it), the
+        line found once when both lie on it (an outline's names, short
+        declarations)."""
+        length = len(self.source)
+        start = max(0, min(start, length))
+        end = max(start, min(end, length))
+        line_starts = self.line_starts
+        line = bisect_right(line_starts, start) - 1
+        line_start = line_starts[line]
+        if line + 1 < len(line_starts) and end >= line_starts[line + 1]:
+            end_line = bisect_right(line_starts, end, line + 1) - 1
+            end_start = line_starts[end_line]
+        else:
+            end_line, end_start = line, line_start
+        return (
+            line,
+            self._column(line_start, start),
+            end_line,
+            self._column(end_start, end),
+        )
+
     def _column(self, line_start: int, offset: int) -> int:
         """The UTF-16 column of `offset` on the line starting at `line_start`."""
         return utf16_distance(self.source, self.ascii, line_start, offset)

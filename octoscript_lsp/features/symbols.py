@@ -218,8 +218,9 @@ def _name_text(name: str) -> str:
 
 
 def _range_text(positions: PositionMap, start: int, end: int) -> str:
-    start_line, start_character = positions.line_and_column(start)
-    end_line, end_character = positions.line_and_column(end)
+    start_line, start_character, end_line, end_character = positions.span_lines_and_columns(
+        start, end
+    )
     return (
         f'{{"start":{{"line":{start_line},"character":{start_character}}},'
         f'"end":{{"line":{end_line},"character":{end_character}}}}}'

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from itertools import count as counting
 from operator import itemgetter
+from typing import NamedTuple
 
 from .lexer import LexResult
 from .statements import AFTER_TOKEN, FIRST_TOKEN, StatementMemo, per_statement
@@ -24,8 +24,11 @@ from .tokens import (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Declaration:
+class Declaration(NamedTuple):
+    """One top-level declaration. A named tuple: an outline makes one per
+    top-level `fn` and `let` (a frozen dataclass's `__init__` sets each
+    field through `object.__setattr__`, several times the cost)."""
+
     kind: str  # "function" or "let"
     name: str
     start: int
@@ -136,6 +139,43 @@ def _let_end(tokens: Sequence[Token], after_name: int, end: int) -> int:
     return end
 
 
+def statement_declarations(
+    tokens: Sequence[Token], first: int, after: int
+) -> tuple[Declaration, ...]:
+    """`top_level_declarations(tokens[first:after])` for a top-level statement
+    of valid source (tokens `first` to `after`, its line breaks and `;`
+    after it included), reading only its first two tokens and its last.
+
+    The grammar takes `fn` and `let` only where a statement starts (in an
+    expression they are reserved words: an error). A top-level statement
+    starts outside every brace and each statement inside it starts in a
+    block, inside braces; so only its first token can start a declaration
+    outside every brace. And a declaration is the whole statement: a
+    function's parameters are names (its first `{` opens its body, whose
+    `}` ends the statement), a `let` ends at the first line break or `;`
+    outside brackets, where its statement ends. (A test compares the two
+    over every valid text it has.)
+    """
+    if after - first < 2:
+        return ()
+    token, name = tokens[first], tokens[first + 1]
+    if token.kind is not IDENT or name.kind is not IDENT:
+        return ()
+    word = token.text
+    if word != "fn" and word != "let":
+        return ()
+    last = after - 1
+    while last > first + 1 and tokens[last].kind in _STATEMENT_ENDS:
+        last -= 1
+    if word == "fn":
+        end = tokens[last].end if tokens[last].kind is RBRACE else name.end
+        return (Declaration("function", name.text, token.start, end, name.start, name.end),)
+    return (Declaration("let", name.text, token.start, tokens[last].end, name.start, name.end),)
+
+
+_STATEMENT_ENDS = (NEWLINE, SEMICOLON, END)
+
+
 # A top-level statement's declarations by its text: (its offset, declarations).
 OutlineMemo = StatementMemo[tuple[int, tuple[Declaration, ...]]]
 
@@ -165,7 +205,7 @@ def declarations_by_statement(
 
     def found_at(position: int) -> tuple[int, tuple[Declaration, ...]]:
         first, after = units[position][FIRST_TOKEN], units[position][AFTER_TOKEN]
-        return tokens[first].start, tuple(top_level_declarations(tokens[first:after]))
+        return tokens[first].start, statement_declarations(tokens, first, after)
 
     pieces, memo = per_statement(source, lex, units, previous, found_at, None)
     # (offset, origin, declarations, position) of the statements with any,

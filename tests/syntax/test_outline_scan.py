@@ -1,13 +1,16 @@
 """`top_level_declarations` skips a function body it has measured; the
-declarations it finds are those a plain walk over every token finds."""
+declarations it finds are those a plain walk over every token finds; and
+`statement_declarations`, which reads a statement's first tokens only,
+finds what `top_level_declarations` finds in that statement's tokens."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.lexer import tokenize
-from octoscript_lsp.syntax.outline import top_level_declarations
+from octoscript_lsp.syntax.outline import statement_declarations, top_level_declarations
 from octoscript_lsp.syntax.tokens import IDENT, LBRACE, RBRACE
 
 
@@ -60,3 +63,82 @@ def test_a_function_body_is_skipped_whole():
     assert names == ["f", "shown", "g"]
     function = top_level_declarations(tokenize(text).tokens)[0]
     assert text[function.start : function.end] == "fn f() { let hidden = 1 }"
+
+
+# Top-level statements of many shapes, valid and not: texts joined from them
+# that parse cleanly are compared statement by statement.
+STATEMENTS = [
+    "use mod.std.math",
+    "let a = 1",
+    "let b = {k: 1, inner: {x: [1, 2]}}",
+    "let c = (1 + 2)",
+    "let d = f(x, {y: 1}).g()",
+    "fn e(p, q) {\n    let inner = p\n    return {r: inner}\n}",
+    "fn f() {\n    if p {\n        let g = 1\n    } else {\n        2\n    }\n}",
+    "fn h(x) {\n    for v in x {\n        let w = v\n    }\n}",
+    "fn t(a) {\n    return |b| {\n        let c = b\n        c\n    }\n}",
+    "let j = |k| k + 1",
+    "let r = {\n    k: 1,\n    m: 2\n}",
+    "let s = if a {\n    1\n} else {\n    2\n}",
+    "if true {\n    let hidden = 1\n}",
+    "while x {\n    break\n}",
+    "loop {\n    fn inner() {\n        1\n    }\n    break\n}",
+    "x = 2",
+    'tool.call("svc.tool", "payload")',
+    "let m = 1; let n = 2",
+    "// a comment\nlet o = 3",
+    "/* a\nblock */ let p = 4",
+    "fn",
+    "let",
+    "}",
+]
+
+
+# What may follow a statement: blank lines and comments belong to it.
+SEPARATORS = ["\n", "\n\n", "\n// a note\n", "; ", " /* a\nnote */\n", "\r\n"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from(STATEMENTS), st.sampled_from(SEPARATORS)),
+        min_size=1,
+        max_size=10,
+    ).map(lambda pairs: "".join(statement + separator for statement, separator in pairs))
+)
+def test_each_statement_declares_what_its_tokens_alone_do(text: str):
+    assert_statement_declarations_match(text)
+
+
+def test_each_statement_of_the_fixtures_declares_what_its_tokens_alone_do(fixture_source):
+    assert_statement_declarations_match(fixture_source)
+
+
+def test_a_generated_document_declares_what_its_tokens_alone_do():
+    assert_statement_declarations_match(generated_document())
+
+
+def assert_statement_declarations_match(text: str) -> None:
+    result = analyze_syntax(text)
+    if not result.valid:
+        return  # statements are read for valid source only
+    tokens = result.tokens
+    for first, after, *_ in result.parsed.units:
+        expected = tuple(top_level_declarations(tokens[first:after]))
+        assert statement_declarations(tokens, first, after) == expected
+
+
+def generated_document() -> str:
+    """A few hundred lines of the benchmark's statement shapes."""
+    parts = ["use mod.tool\nuse mod.std.math\n"]
+    for number in range(60):
+        parts.append(
+            f"fn step{number}(left, right) {{\n"
+            f"    let total{number} = math.max(left, right) + {number}\n"
+            f'    let record{number} = {{name: "n{number}", inner: {{count: {number}}}}}\n'
+            f"    if total{number} > 10 {{\n        total{number} += 1\n    }}\n"
+            f"    return total{number}\n}}\n"
+            f"let value{number} = step{number}({number}, 1)\n"
+            f'let reply{number} = tool.call("svc.tool{number}", "payload")\n'
+        )
+    return "".join(parts)
