@@ -10,7 +10,7 @@ depend on what precedes them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .positions import utf16_distance, utf16_width
 from .wire import integer_items
@@ -24,9 +24,9 @@ Item = tuple[int, int, int, int]
 Flat = Sequence[int]
 
 
-@dataclass(frozen=True, slots=True)
-class Fragment:
-    """A statement's items encoded, all but its first two numbers."""
+class Fragment(NamedTuple):
+    """A statement's items encoded, all but its first two numbers (a named
+    tuple, as `_Run`: one per statement of a first answer)."""
 
     first: int  # start of its first item, relative
     head: str  # ",length,type,modifiers" of the first item, then every later item's five
@@ -60,8 +60,7 @@ def encode(source: str, items: list[Item]) -> list[int]:
     return _encode_run(source, [number for item in items for number in item], 0, 0).data
 
 
-@dataclass(frozen=True, slots=True)
-class _Run:
+class _Run(NamedTuple):
     data: list[int]
     line: int  # line breaks counted from where the run started
     last_column: int  # UTF-16 column of the last item's start

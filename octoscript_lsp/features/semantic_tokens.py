@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from lsprotocol import types
 
@@ -175,9 +176,11 @@ _KIND_CODES = {kind._name_: code for code, kind in enumerate(_KINDS)}  # see SYM
 _Binding = tuple[SymbolKind, tuple[str, ...] | None]
 
 
-@dataclass(frozen=True, slots=True)
-class _Shape:
-    """What a statement's text alone decides (offsets relative to its first token)."""
+class _Shape(NamedTuple):
+    """What a statement's text alone decides (offsets relative to its first
+    token). Named tuples here and for `_Statement`: a first answer makes
+    one of each per top-level statement, and a frozen dataclass's
+    `__init__` sets each field through `object.__setattr__`."""
 
     entries: tuple  # its `_Entry`s, flat
     imports: tuple[tuple[int, tuple[str, ...]], ...]  # (binding start, `use` path)
@@ -198,8 +201,7 @@ class _Rendered:
     encoded: Fragment | None = None  # made by the first answer that needs it
 
 
-@dataclass(frozen=True, slots=True)
-class _Statement:
+class _Statement(NamedTuple):
     shape: _Shape
     rendered: _Rendered | None  # None: nothing to colour
     # Whether `rendered` may serve later versions: not when the index's
