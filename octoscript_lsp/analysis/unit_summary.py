@@ -68,9 +68,10 @@ class _OpenSymbol:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class UnitSummary:
-    """One top-level statement's bindings, references and sites, relative."""
+class UnitSummary(NamedTuple):
+    """One top-level statement's bindings, references and sites, relative
+    (a named tuple: a first index makes one per statement, and a frozen
+    dataclass's `__init__` sets each field through `object.__setattr__`)."""
 
     symbols: tuple[LocalSymbol, ...]  # in definition order
     free: tuple[FreeName, ...]
