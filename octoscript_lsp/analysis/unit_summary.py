@@ -11,7 +11,6 @@ per-statement index (`statement_index`) is built from these.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from ..syntax.lexer import LexResult
@@ -40,32 +39,6 @@ class FreeName(NamedTuple):
     name: str
     start: int
     end: int
-
-
-@dataclass(slots=True)
-class _OpenSymbol:
-    """A `LocalSymbol` while its statement is replayed: its end and references grow."""
-
-    kind: SymbolKind
-    name: str
-    start: int
-    end: int
-    visible_start: int
-    top_level: bool
-    visible_end: int = OPEN_END
-    references: list[tuple[int, int]] = field(default_factory=list)
-
-    def closed(self) -> LocalSymbol:
-        return LocalSymbol(
-            self.kind,
-            self.name,
-            self.start,
-            self.end,
-            self.visible_start,
-            self.visible_end,
-            tuple(self.references),
-            self.top_level,
-        )
 
 
 class UnitSummary(NamedTuple):
@@ -104,8 +77,19 @@ def summarize_unit(
     statement where the occurrence budget runs out: once it is spent, no
     later definition or reference is recorded (sites still are).
     """
-    symbols: list[_OpenSymbol] = []
-    scopes: list[tuple[dict[str, int], list[int]]] = [({}, [])]
+    # The bindings made so far, as parallel lists: what each one is (kind,
+    # name, start, end, visible start, top-level), where it stops being
+    # visible, its references so far, the depth of the scope it was made
+    # in. A first index replays every statement: no object per binding
+    # until it is closed.
+    made: list[tuple[SymbolKind, str, int, int, int, bool]] = []
+    visible_ends: list[int] = []
+    references: list[list[tuple[int, int]]] = []
+    depths: list[int] = []
+    # The innermost binding of each name in scope; per open scope, what each
+    # of its bindings hid (restored when it closes) and the bindings it made.
+    visible: dict[str, int] = {}
+    scopes: list[tuple[list[tuple[str, int | None]], list[int]]] = [([], [])]
     free: list[FreeName] = []
     sites: list[tuple[int, int]] = []
     occurrences = 0
@@ -120,16 +104,14 @@ def summarize_unit(
             sites.append(span)
             if stopped:
                 continue
-            for bindings, _ in reversed(scopes):
-                index = bindings.get(token.text)
-                if index is not None:
-                    if spent == limit:
-                        stopped = True
-                    else:
-                        symbols[index].references.append(span)
-                        occurrences += 1
-                        spent += 1
-                    break
+            index = visible.get(token.text)
+            if index is not None:
+                if spent == limit:
+                    stopped = True
+                else:
+                    references[index].append(span)
+                    occurrences += 1
+                    spent += 1
             else:
                 if budget is not None and budget.resolves(token.text):
                     if spent == limit:
@@ -144,41 +126,52 @@ def summarize_unit(
                 stopped = True
                 continue
             token = tokens[event[1]]
+            name = token.text
             occurrences += 1
             spent += 1
-            index = len(symbols)
+            index = len(made)
             visible_start = event[3] - base
-            symbols.append(
-                _OpenSymbol(
-                    event[2],
-                    token.text,
-                    token.start - base,
-                    token.end - base,
-                    visible_start,
-                    len(scopes) == 1,
-                )
+            depth = len(scopes)
+            made.append(
+                (event[2], name, token.start - base, token.end - base, visible_start, depth == 1)
             )
-            bindings, defined = scopes[-1]
-            shadowed = bindings.get(token.text)
-            bindings[token.text] = index
-            if shadowed is not None:
-                symbols[shadowed].visible_end = visible_start
+            visible_ends.append(OPEN_END)
+            references.append([])
+            depths.append(depth)
+            hidden = visible.get(name)
+            if hidden is not None and depths[hidden] == depth:
+                # A binding of the same scope ends where this one starts.
+                visible_ends[hidden] = visible_start
+            visible[name] = index
+            hid, defined = scopes[-1]
+            hid.append((name, hidden))
             defined.append(index)
         elif tag == PUSH:
-            scopes.append(({}, []))
+            scopes.append(([], []))
         elif tag == POP and len(scopes) > 1:
-            _, defined = scopes.pop()
+            hid, defined = scopes.pop()
+            for name, hidden in reversed(hid):
+                if hidden is None:
+                    del visible[name]
+                else:
+                    visible[name] = hidden
             for index in defined:
-                if symbols[index].visible_end == OPEN_END:
-                    symbols[index].visible_end = event[1] - base
+                if visible_ends[index] == OPEN_END:
+                    visible_ends[index] = event[1] - base
+    symbols = tuple(
+        LocalSymbol(kind, name, start, end, visible_start, visible_end, tuple(found), top_level)
+        for (kind, name, start, end, visible_start, top_level), visible_end, found in zip(
+            made, visible_ends, references, strict=True
+        )
+    )
     return UnitSummary(
-        tuple(symbol.closed() for symbol in symbols),
+        symbols,
         tuple(free),
         tuple(sites),
         occurrences,
         len(scopes) == 1,
-        tuple(number for number, symbol in enumerate(symbols) if symbol.top_level),
-        tuple(sorted(range(len(symbols)), key=lambda number: symbols[number].start)),
+        tuple(number for number, symbol in enumerate(made) if symbol[5]),
+        tuple(sorted(range(len(made)), key=lambda number: made[number][2])),
     )
 
 
