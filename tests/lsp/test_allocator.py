@@ -58,7 +58,12 @@ def test_a_refused_setting_is_reported(monkeypatch, on_glibc):
 
 @pytest.mark.parametrize(
     "confstr_answer",
-    [ValueError("unrecognized configuration name"), None, "musl libc 1.2.4"],
+    [
+        ValueError("unrecognized configuration name"),  # macOS: no such name
+        OSError(22, "Invalid argument"),  # musl: the name exists, the library refuses it
+        None,
+        "musl libc 1.2.4",
+    ],
 )
 def test_other_c_libraries_are_left_alone(monkeypatch, confstr_answer):
     def confstr(name: str) -> str | None:
@@ -79,6 +84,26 @@ def test_a_library_without_mallopt_is_left_alone(monkeypatch, on_glibc):
     monkeypatch.setattr(allocator.ctypes, "CDLL", lambda name: object())
     assert allocator.glibc_mallopt() is None
     assert allocator.keep_large_blocks_in_heap() is False
+
+
+def test_a_python_without_ctypes_is_left_alone(monkeypatch, on_glibc):
+    monkeypatch.setattr(allocator, "ctypes", None)
+    assert allocator.glibc_mallopt() is None
+    assert allocator.keep_large_blocks_in_heap() is False
+
+
+def test_the_server_loads_without_ctypes():
+    # As on a Python built without libffi: importing `_ctypes` fails.
+    script = (
+        "import sys; sys.modules['_ctypes'] = None\n"
+        "import octoscript_lsp.server\n"
+        "from octoscript_lsp import allocator\n"
+        "print(allocator.ctypes, allocator.keep_large_blocks_in_heap())\n"
+    )
+    answer = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, check=True
+    )
+    assert answer.stdout.split() == ["None", "False"]
 
 
 # A request's worth of big blocks (a token list, an answer's texts), made
