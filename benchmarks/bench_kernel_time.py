@@ -1,8 +1,9 @@
 """User CPU, kernel CPU and minor page faults of the real server per keystroke+request.
 
-`lsptyping.py`'s `cpu_ms` adds user and kernel time; this splits them, per
-thread of the server process, and counts the minor page faults, which do
-not depend on how fast the machine is at the moment. Each kind runs as
+`lsptyping.py`'s `cpu_ms` adds user and kernel time; this splits them for
+the server process (all its threads, those that ended included) and counts
+the minor page faults, which do not depend on how fast the machine is at
+the moment. Each kind runs as
 lsptyping does it (one ranged didChange, then the request at once) on the
 generated document, after three warm-up pairs, so the first answer's
 one-off work is left out. `keystroke` waits for the diagnostics instead.
@@ -28,16 +29,12 @@ URI = "file:///bench/kernel-time.octoscript"
 TICK_MS = 1000 / os.sysconf("SC_CLK_TCK")
 
 
-def thread_counters(pid: int) -> dict[str, tuple[int, int, int]]:
-    """Per thread: (user ticks, kernel ticks, minor faults) so far."""
-    found = {}
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue  # the thread ended
-        found[task.name] = (int(fields[11]), int(fields[12]), int(fields[7]))
-    return found
+def process_counters(pid: int) -> tuple[int, int, int]:
+    """(user ticks, kernel ticks, minor faults) so far of the whole process:
+    `/proc/PID/stat` keeps the counts of threads that have ended, which a
+    sum over `/proc/PID/task/*` would lose (threads come and go in a run)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]), int(fields[12]), int(fields[7])
 
 
 class Typing:
@@ -107,18 +104,13 @@ def measure(server: str, lines: int, kind: str, pairs: int) -> str:
             typing.pair(kind)
         time.sleep(0.4)  # let the advice pass settle
         pid = typing.client.proc.pid
-        before = thread_counters(pid)
+        before = process_counters(pid)
         for _ in range(pairs):
             typing.pair(kind)
-        after = thread_counters(pid)
+        after = process_counters(pid)
     finally:
         typing.client.close()
-    user = kernel = faults = 0
-    for thread, (user_now, kernel_now, faults_now) in after.items():
-        user_then, kernel_then, faults_then = before.get(thread, (0, 0, 0))
-        user += user_now - user_then
-        kernel += kernel_now - kernel_then
-        faults += faults_now - faults_then
+    user, kernel, faults = (now - then for now, then in zip(after, before, strict=True))
     return (
         f"{kind:16} user {user * TICK_MS / pairs:5.2f} ms   kernel {kernel * TICK_MS / pairs:5.2f}"
         f" ms   minor faults {faults / pairs:7.1f}   per keystroke+request"

@@ -18,11 +18,19 @@ the server works the same, with the library's own policy.
 
 from __future__ import annotations
 
-import ctypes
 import os
 from collections.abc import Callable
+from types import ModuleType
 
 from .limits import C_HEAP_MMAP_THRESHOLD_BYTES, C_HEAP_TRIM_THRESHOLD_BYTES
+
+ctypes: ModuleType | None
+try:
+    import ctypes
+except ImportError:
+    # A Python built without libffi has no `_ctypes`; the server runs
+    # without it (nothing else it loads needs ctypes), so must this module.
+    ctypes = None
 
 # glibc's `mallopt` parameters (malloc.h).
 M_TRIM_THRESHOLD = -1
@@ -46,7 +54,7 @@ def keep_large_blocks_in_heap(
 
 def glibc_mallopt() -> Callable[[int, int], int] | None:
     """glibc's `mallopt`, from the symbols already loaded; None elsewhere."""
-    if not is_glibc():
+    if ctypes is None or not is_glibc():
         return None
     try:
         # dlopen(NULL): the running program and the libraries it has loaded.
@@ -63,6 +71,7 @@ def is_glibc() -> bool:
     try:
         version = os.confstr("CS_GNU_LIBC_VERSION")
     except (AttributeError, ValueError, OSError):
-        # No `os.confstr` (Windows), or no such name (macOS, musl).
+        # No `os.confstr` (Windows), no such name (macOS: ValueError), or
+        # the library refuses it (musl: EINVAL, an OSError).
         return False
     return bool(version) and version.startswith("glibc")

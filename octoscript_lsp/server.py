@@ -688,7 +688,9 @@ def serve() -> int:
         return EXIT_NO_STDIO
     # Big blocks (token lists, large answers) reuse resident heap pages.
     if not allocator.keep_large_blocks_in_heap():
-        logging.getLogger(__name__).debug("the C allocator keeps its own policy (not glibc)")
+        logging.getLogger(__name__).debug(
+            "the C allocator keeps its own policy (not glibc, no ctypes, or mallopt refused)"
+        )
     server.reader = MessageReader(sys.stdin.buffer).start()
     server._thread_pool = ReadExecutor(server.reader)  # pygls reads through it
     # attrs and cattrs keep the source of every method they generate (for
