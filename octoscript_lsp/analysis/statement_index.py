@@ -149,6 +149,35 @@ _occurrences_of = attrgetter("occurrences")
 _free_of = attrgetter("free")
 
 
+def _cut_kept(index: StatementIndex, previous: StatementIndex | None) -> int | None:
+    """The previous version's cut, when every statement's count up to it is
+    what it was and the statement where it fell is the very one it was
+    (typing a digit, or anything after the cut); None otherwise.
+
+    A statement's count is its definitions and resolved references plus its
+    unresolved references an earlier statement's top-level binding
+    resolves. The second part is carried over whole while both by-name
+    tables are (`_Carried`); the first is the summary's own. With every
+    count up to the cut as before, so are the cut, the budget left for its
+    statement and what that statement records.
+    """
+    if previous is None or previous.cut is None:
+        return None
+    carried, cut = index._carried, previous.cut
+    if carried is None:
+        return None
+    # Made (or carried) here as a full count would: the next version carries them on.
+    resolved = index._resolved_free()
+    if all(position > cut for position in carried.positions):
+        return cut  # a later statement's bindings reach no statement before it
+    if resolved is not carried.resolved:
+        return None  # a changed statement binds or leaves unresolved other names
+    for position, (before, now) in zip(carried.positions, carried.changed, strict=True):
+        if position == cut or (position < cut and before.occurrences != now.occurrences):
+            return None
+    return cut
+
+
 def _sites_only(summary: UnitSummary) -> UnitSummary:
     """A statement past the one where the occurrence budget ran out: the
     plain build records its sites and nothing else."""
@@ -191,6 +220,7 @@ class _Carried:
     tops: dict[str, list[_Top]] | None
     free: dict[str, list[_Free]] | None
     changed: tuple[tuple[UnitSummary, UnitSummary], ...]  # (before, now)
+    positions: tuple[int, ...]  # of the changed statements, in `changed`'s order
     # Per statement, how many of its unresolved references an earlier
     # top-level binding resolves: a function of the two tables alone.
     resolved: list[int] | None = None
@@ -228,6 +258,7 @@ class _Carried:
             previous._tops,
             previous._free,
             tuple((earlier[position][1], pieces[position][1]) for position in changed),
+            tuple(changed),
             previous._resolved,
         )
 
@@ -392,21 +423,27 @@ class StatementIndex:
         """This index as the plain build has it once the occurrence budget
         runs out (itself when it does not): cut in the statement where it
         runs out, which `replay` records again with what is left."""
-        # Counts are never negative: the running totals rise, and the cut is
-        # the first statement whose total passes the budget.
-        totals = list(accumulate(self.occurrence_counts()))
-        cut = bisect_right(totals, MAX_LEXICAL_SYMBOL_OCCURRENCES)
-        if cut == len(totals):
-            return self
-        spent = totals[cut - 1] if cut else 0
-        tops = self._top_table()
-
-        def resolves(name: str) -> bool:
-            entries = tops.get(name)
-            return entries is not None and entries[0].statement < cut
-
         pieces = self.pieces
-        partial = replay(cut, Budget(MAX_LEXICAL_SYMBOL_OCCURRENCES - spent, resolves))
+        cut = _cut_kept(self, previous)
+        if cut is not None:
+            # An edit after the cut: the statement where the budget runs out
+            # records what it did.
+            partial = previous.pieces[cut][1]
+        else:
+            # Counts are never negative: the running totals rise, and the cut
+            # is the first statement whose total passes the budget.
+            totals = list(accumulate(self.occurrence_counts()))
+            cut = bisect_right(totals, MAX_LEXICAL_SYMBOL_OCCURRENCES)
+            if cut == len(totals):
+                return self
+            spent = totals[cut - 1] if cut else 0
+            tops = self._top_table()
+
+            def resolves(name: str) -> bool:
+                entries = tops.get(name)
+                return entries is not None and entries[0].statement < cut
+
+            partial = replay(cut, Budget(MAX_LEXICAL_SYMBOL_OCCURRENCES - spent, resolves))
         cut_pieces = [*pieces[:cut], (pieces[cut][0], partial), *_after_cut(self, previous, cut)]
         carried = _Carried.over(previous, kept, cut_pieces, cut)
         return StatementIndex(cut_pieces, self.source_length, carried, cut, self)

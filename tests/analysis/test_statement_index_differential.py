@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from unittest.mock import patch
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -198,6 +199,35 @@ def test_past_the_budget_an_edit_keeping_the_length_reuses_the_later_statements(
             index = current.completion_index
             assert index.cut == before.cut
             assert index.pieces[-1] is before.pieces[-1]
+            assert answers(index, text) == answers(plain_index(text), text)
+            previous, before = current, index
+
+
+@pytest.mark.parametrize("where", ["+ 5", "+ 8"])
+def test_typing_that_keeps_every_count_keeps_what_the_cut_statement_records(where: str):
+    """Digits replaced, typed and deleted before the cut (`+ 5`) or after it
+    (`+ 8` of `v38`): no count up to the cut changes, so the cut and the
+    partial summary of the statement where the budget runs out are the
+    previous version's (no count over every statement, no replay), and the
+    answers are a fresh index's. Typing a name before the cut counts again;
+    after it, nothing up to the cut can change."""
+    text = CHAIN
+    at = text.index(where, text.index("let v38") if where == "+ 8" else 0) + 2
+    with occurrence_budget(30):
+        previous = DocumentAnalysis(text, 0)
+        before = previous.completion_index
+        assert before.cut is not None
+        assert (text.count("\n", 0, at) < before.cut) == (where == "+ 5")
+        edits = (("6", 1, True), ("7", 1, True), ("71", 1, True), ("7", 2, True), ("v2", 1, False))
+        for version, (replacement, length, kept) in enumerate(edits, start=1):
+            text = text[:at] + replacement + text[at + length :]
+            current = DocumentAnalysis(text, version, previous)
+            index = current.completion_index
+            fresh = DocumentAnalysis(text).completion_index
+            assert index.cut == fresh.cut
+            assert index.pieces[index.cut][1] == fresh.pieces[fresh.cut][1]
+            reused = index.pieces[index.cut][1] is before.pieces[before.cut][1]
+            assert reused == (kept or where == "+ 8")
             assert answers(index, text) == answers(plain_index(text), text)
             previous, before = current, index
 
