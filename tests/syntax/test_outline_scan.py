@@ -88,6 +88,14 @@ STATEMENTS = [
     "let m = 1; let n = 2",
     "// a comment\nlet o = 3",
     "/* a\nblock */ let p = 4",
+    "let u",
+    "fn k() {}",
+    "fn z(a, b, c) { return a; }",
+    "let v = try {\n    1\n} catch {\n    2\n}",
+    'let w = "fn x() { let y }"',
+    "let l = || {\n    fn inner() {\n        1\n    }\n    inner\n}",
+    "let q = {\r\n    k: 1\r\n}",
+    "use mod.a.b.c",
     "fn",
     "let",
     "}",
@@ -104,10 +112,20 @@ SEPARATORS = ["\n", "\n\n", "\n// a note\n", "; ", " /* a\nnote */\n", "\r\n"]
         st.tuples(st.sampled_from(STATEMENTS), st.sampled_from(SEPARATORS)),
         min_size=1,
         max_size=10,
-    ).map(lambda pairs: "".join(statement + separator for statement, separator in pairs))
+    ).map(lambda pairs: "".join(statement + separator for statement, separator in pairs)),
+    st.booleans(),
 )
-def test_each_statement_declares_what_its_tokens_alone_do(text: str):
+def test_each_statement_declares_what_its_tokens_alone_do(text: str, unterminated: bool):
+    if unterminated:
+        # The last statement ends the file: no line break or `;` after it.
+        text = text.rstrip("\n; ")
     assert_statement_declarations_match(text)
+
+
+def test_a_statement_that_ends_the_file_declares_what_its_tokens_alone_do():
+    for text in ("let a = 1", "fn f() {\n    1\n}", "let a = 1\nlet b = {\n    k: a\n}", "let u"):
+        assert analyze_syntax(text).valid
+        assert_statement_declarations_match(text)
 
 
 def test_each_statement_of_the_fixtures_declares_what_its_tokens_alone_do(fixture_source):
