@@ -232,6 +232,31 @@ def test_typing_that_keeps_every_count_keeps_what_the_cut_statement_records(wher
             previous, before = current, index
 
 
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        ("let v5 = v4 + 5", "let v5 = zz + 5"),  # a reference no longer resolves
+        ("let v5 = v4 + 5", "let w5 = v4 + 5"),  # binds another name: v6's v5 is free
+        ("let v5 = v4 + 5", "let v5 = v9 + 5"),  # resolves to a later binding: free
+    ],
+)
+def test_an_edit_before_the_cut_keeping_the_statement_count_moves_the_cut(old: str, new: str):
+    """The edited statement's own count (`occurrences`) is what it was, yet
+    which names it leaves unresolved or binds at top level changed: the
+    counts of it or a later statement change, so the cut moves and the
+    statement where it falls is replayed."""
+    with occurrence_budget(30):
+        previous = DocumentAnalysis(CHAIN, 0)
+        before = previous.completion_index
+        assert before.cut is not None and CHAIN.count("\n", 0, CHAIN.index(old)) < before.cut
+        text = CHAIN.replace(old, new)
+        index = DocumentAnalysis(text, 1, previous).completion_index
+        fresh = DocumentAnalysis(text).completion_index
+        assert index.cut == fresh.cut != before.cut
+        assert index.pieces == fresh.pieces
+        assert answers(index, text) == answers(plain_index(text), text)
+
+
 def test_past_the_budget_an_edit_changing_the_length_moves_the_later_statements():
     """A digit typed, then deleted, before the cut: every later statement
     moves, keeping the previous version's sites-only summary at its new

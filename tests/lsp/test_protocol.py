@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
+from types import SimpleNamespace
 
 import pytest
 
+from octoscript_lsp.features.wire import WireText
+from octoscript_lsp.server import OctoscriptServer
 from tests.conftest import SERVER_COMMAND
 from tests.lsp.raw_client import RawClient
 
@@ -174,3 +177,32 @@ def test_initialize_without_capabilities_gets_defaults_and_logs_no_traceback(par
     assert finished.returncode == 0
     assert b'"hoverProvider": true' in finished.stdout
     assert b"Traceback" not in finished.stderr and b"ERROR" not in finished.stderr
+
+
+class _Writer:
+    """Collects what the protocol writes, one bytes object per write."""
+
+    def __init__(self) -> None:
+        self.written: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.written.append(bytes(data))
+
+
+@pytest.mark.parametrize("message_id", [0, 7, 1 << 40, "", "a-1", "é-日", 'q"\\'])
+@pytest.mark.parametrize(
+    "result", ['{"data":[0,1,2]}', "[]", '"héllo 日本 😀"', '{"s":"\\u00e9","t":"é"}']
+)
+def test_a_json_text_answer_is_framed_byte_for_byte(message_id, result):
+    """One write: the header whose Content-Length counts the UTF-8 bytes of
+    the body (non-ASCII results included), then the body with the id as JSON."""
+    protocol = OctoscriptServer().protocol
+    writer = protocol.writer = _Writer()
+    protocol._send_data(SimpleNamespace(id=message_id, result=WireText(result)))
+    body = f'{{"id":{json.dumps(message_id)},"jsonrpc":"2.0","result":{result}}}'.encode()
+    header = (
+        f"Content-Length: {len(body)}\r\n"
+        "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n"
+    ).encode()
+    assert writer.written == [header + body]
+    assert json.loads(body) == {"id": message_id, "jsonrpc": "2.0", "result": json.loads(result)}
