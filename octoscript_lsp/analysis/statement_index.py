@@ -168,11 +168,11 @@ def _cut_kept(index: StatementIndex, previous: StatementIndex | None) -> int | N
         return None
     # Made (or carried) here as a full count would: the next version carries them on.
     resolved = index._resolved_free()
-    if all(position > cut for position in carried.positions):
+    if all(position > cut for position, _, _ in carried.changed):
         return cut  # a later statement's bindings reach no statement before it
     if resolved is not carried.resolved:
         return None  # a changed statement binds or leaves unresolved other names
-    for position, (before, now) in zip(carried.positions, carried.changed, strict=True):
+    for position, before, now in carried.changed:
         if position == cut or (position < cut and before.occurrences != now.occurrences):
             return None
     return cut
@@ -219,8 +219,7 @@ class _Carried:
 
     tops: dict[str, list[_Top]] | None
     free: dict[str, list[_Free]] | None
-    changed: tuple[tuple[UnitSummary, UnitSummary], ...]  # (before, now)
-    positions: tuple[int, ...]  # of the changed statements, in `changed`'s order
+    changed: tuple[tuple[int, UnitSummary, UnitSummary], ...]  # (position, before, now)
     # Per statement, how many of its unresolved references an earlier
     # top-level binding resolves: a function of the two tables alone.
     resolved: list[int] | None = None
@@ -257,19 +256,18 @@ class _Carried:
         return cls(
             previous._tops,
             previous._free,
-            tuple((earlier[position][1], pieces[position][1]) for position in changed),
-            tuple(changed),
+            tuple((position, earlier[position][1], pieces[position][1]) for position in changed),
             previous._resolved,
         )
 
     def tops_hold(self) -> bool:
         return self.tops is not None and all(
-            _top_names(before) == _top_names(now) for before, now in self.changed
+            _top_names(before) == _top_names(now) for _, before, now in self.changed
         )
 
     def free_holds(self) -> bool:
         return self.free is not None and all(
-            before.free == now.free for before, now in self.changed
+            before.free == now.free for _, before, now in self.changed
         )
 
 
@@ -426,8 +424,8 @@ class StatementIndex:
         pieces = self.pieces
         cut = _cut_kept(self, previous)
         if cut is not None:
-            # An edit after the cut: the statement where the budget runs out
-            # records what it did.
+            # No count up to the cut changed: the statement where the budget
+            # runs out records what it did.
             partial = previous.pieces[cut][1]
         else:
             # Counts are never negative: the running totals rise, and the cut

@@ -9,8 +9,7 @@ from typing import Any
 
 from ..catalogs.store import CatalogStore
 from ..features.review_json import diagnostics_json, tool_calls_json
-from ..syntax.check import SyntaxResult, analyze_syntax, byte_offsets
-from ..syntax.outline import top_level_declarations
+from ..syntax.check import SyntaxResult, analyze_syntax, byte_offsets, outline
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, read_source
 
 Report = Callable[[str, SyntaxResult], dict[str, Any]]
@@ -41,17 +40,15 @@ def check_report(path: str, result: SyntaxResult) -> dict[str, Any]:
 
 def outline_report(path: str, result: SyntaxResult) -> dict[str, Any]:
     to_byte = byte_offsets(result.source)
-    declarations = []
-    if result.valid:
-        for item in top_level_declarations(result.tokens):
-            declarations.append(
-                {
-                    "kind": item.kind,
-                    "name": item.name,
-                    "declaration": [to_byte(item.start), to_byte(item.end)],
-                    "selection": [to_byte(item.selection_start), to_byte(item.selection_end)],
-                }
-            )
+    declarations = [
+        {
+            "kind": item.kind,
+            "name": item.name,
+            "declaration": [to_byte(item.start), to_byte(item.end)],
+            "selection": [to_byte(item.selection_start), to_byte(item.selection_end)],
+        }
+        for item in outline(result)
+    ]
     report = check_report(path, result)
     report["declarations"] = declarations
     return report

@@ -14,7 +14,7 @@ from ..limits import (
 from .diagnostics import Diagnostic, LineIndex, line_starts_after_edit
 from .formatter import format_tokens
 from .lexer import LexResult, edit_extent, retokenize, tokenize
-from .outline import Declaration, top_level_declarations
+from .outline import Declaration, valid_source_declarations
 from .parse_result import ParseResult, TailReuse
 from .parser import parse
 from .statements import EMPTY_MEMO
@@ -161,4 +161,6 @@ def format_source(source: str) -> str:
 
 
 def outline(result: SyntaxResult) -> list[Declaration]:
-    return top_level_declarations(result.tokens) if result.valid else []
+    if not result.valid:
+        return []
+    return valid_source_declarations(result.source, result.lex, result.parsed.units)

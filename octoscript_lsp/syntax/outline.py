@@ -8,7 +8,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from .lexer import LexResult
-from .statements import AFTER_TOKEN, FIRST_TOKEN, StatementMemo, per_statement
+from .statements import AFTER_TOKEN, EMPTY_MEMO, FIRST_TOKEN, StatementMemo, per_statement
 from .tokens import (
     END,
     IDENT,
@@ -237,3 +237,12 @@ def _moved(item: Declaration, delta: int) -> Declaration:
         item.selection_start + delta,
         item.selection_end + delta,
     )
+
+
+def valid_source_declarations(
+    source: str, lex: LexResult, units: list[tuple[int, int, int, int, int]]
+) -> list[Declaration]:
+    """The outline of valid source with no earlier version: the editor's
+    per-statement walk (`declarations_by_statement`), flattened."""
+    found, _ = declarations_by_statement(source, lex, units, EMPTY_MEMO)
+    return [item for piece in found for item in placed_declarations(piece)]
