@@ -19,8 +19,8 @@ LINKED = sorted(
         *ROOT.glob("editors/*/README.md"),
     ]
 )
-# The documents that must not carry the project's history.
-HISTORY_FREE = [*DOCS.rglob("*.md"), *DOCS.rglob("*.txt"), ROOT / "README.md"]
+# The documents that must not carry the project's history (CHANGELOG.md aside).
+HISTORY_FREE = sorted({*DOCS.rglob("*.md"), *DOCS.rglob("*.txt"), *LINKED})
 MAX_LINES = {"architecture.md": 320, "performance.md": 250}
 
 _FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
