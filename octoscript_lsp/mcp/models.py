@@ -8,9 +8,9 @@ and the catalogs' own (`callMode`, `toolCatalog`).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, SerializerFunctionWrapHandler, model_serializer
 
 Severity = Literal["error", "warning", "info", "hint"]
 Standing = Literal["listed", "unlisted", "format-mismatch", "dynamic", "unknown"]
@@ -24,11 +24,17 @@ class Fingerprints(BaseModel):
 
 
 class SearchHit(BaseModel):
+    """A hit as catalog search sizes it: a key it has no value for is left out."""
+
     id: str = Field(description="exact id: a tool name or a module member's dotted path")
     kind: Literal["tool", "module"]
     format: str | None = Field(None, description="a tool's format: text or json")
     callMode: str | None = Field(None, description="a module member's call mode")
     summary: str = Field(description="the description, collapsed and cut short")
+
+    @model_serializer(mode="wrap")
+    def _without_nulls(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return {key: value for key, value in handler(self).items() if value is not None}
 
 
 class SearchResult(BaseModel):
