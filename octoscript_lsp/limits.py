@@ -164,3 +164,8 @@ MAX_CLI_JOBS = 256
 MAX_CONFIG_FILE_BYTES = 1024 * 1024
 # `--fix` rounds per file: a fix can make another one possible (or needed).
 MAX_FIX_ROUNDS = 8
+
+# Language reference (`octoscript_lsp/reference/`, served by `octoscript mcp`):
+# the most one section gives; a longer one is cut at a line and says so. The
+# grammar, the longest section, fits with room to spare.
+MAX_REFERENCE_SECTION_BYTES = 16 * 1024
