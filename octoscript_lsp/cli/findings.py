@@ -22,6 +22,7 @@ from ..analysis.problems import (
     syntax_problems,
 )
 from ..catalogs.store import CatalogStore
+from ..catalogs.suggest import closest_names
 from ..syntax.check import SourceTooLarge
 from ..syntax.diagnostics import LineIndex
 
@@ -42,6 +43,9 @@ class Finding:
     severity: str
     message: str
     code: str | None = None
+    # The listed names closest to the one a catalog finding is about
+    # (the first is the one its message suggests); not in the JSON report.
+    did_you_mean: tuple[str, ...] = ()
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -101,7 +105,12 @@ def to_finding(problem: Problem | advice.Finding, source: str, lines: LineIndex)
     line, column = lines.line_column(_clamp(problem.start, source))
     end_line, end_column = lines.line_column(_clamp(problem.end, source))
     severity = SEVERITY_NAMES[problem.severity]
-    return Finding(line, column, end_line, end_column, severity, problem.message, problem.code)
+    near: tuple[str, ...] = ()
+    if isinstance(problem, advice.Finding) and problem.typed:
+        near = tuple(closest_names(problem.typed, problem.candidates))
+    return Finding(
+        line, column, end_line, end_column, severity, problem.message, problem.code, near
+    )
 
 
 def _clamp(offset: int, source: str) -> int:

@@ -63,7 +63,7 @@ def _reported(found: FileFindings) -> set[tuple[int, int, str | None]]:
     return {(item.line, item.column, item.code) for item in found.all}
 
 
-def _code_for(fix: Fix, analysis: DocumentAnalysis) -> tuple[int, str] | None:
+def repaired(fix: Fix, analysis: DocumentAnalysis) -> tuple[int, str] | None:
     """(offset, code) of the finding `fix` repairs, if it is one --fix applies."""
     if fix.about is not None:
         code = fix.about.code
@@ -95,7 +95,7 @@ def _round(
     chosen: list[tuple[Fix, Applied]] = []
     last_end = -1
     for fix in sorted(fixes(analysis, 0, len(text), catalogs), key=lambda fix: fix.edit[0]):
-        about = _code_for(fix, analysis)
+        about = repaired(fix, analysis)
         if about is None:
             continue
         line, column = lines.line_column(about[0])
