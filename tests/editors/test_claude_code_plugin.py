@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp.cli.discovery import DEFAULT_INCLUDE_SUFFIXES
+from octoscript_lsp.cli.main import build_parser
 
 ROOT = Path(__file__).resolve().parents[2]
 PLUGIN = ROOT / "editors" / "claude-code"
@@ -156,3 +157,49 @@ def test_the_declared_language_server_starts_and_initializes(manifest: dict, tmp
     assert answer["id"] == 1
     assert answer["result"]["serverInfo"]["name"] == "octoscript-lsp"
     assert answer["result"]["capabilities"]["hoverProvider"] is True
+
+
+def test_the_mcp_server_s_first_argument_is_the_cli_s_mcp_command(manifest: dict) -> None:
+    parser = build_parser()
+    (commands,) = [action for action in parser._actions if action.dest == "command"]
+    assert manifest["mcpServers"]["octoscript"]["args"][0] in commands.choices
+
+
+def test_the_declared_mcp_server_starts_and_lists_its_tools(manifest: dict, tmp_path) -> None:
+    pytest.importorskip("mcp")
+    server = manifest["mcpServers"]["octoscript"]
+    messages = [
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "plugin-test", "version": "1"},
+            },
+        },
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+    ]
+    completed = subprocess.run(
+        [_script(server["command"]), *server["args"]],
+        input="".join(json.dumps(message) + "\n" for message in messages),
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    answers = {answer["id"]: answer for answer in map(json.loads, completed.stdout.splitlines())}
+    assert answers[1]["result"]["serverInfo"]["name"] == "octoscript"
+    assert {tool["name"] for tool in answers[2]["result"]["tools"]} == {
+        "search_tools",
+        "describe_tools",
+        "check_script",
+        "format_script",
+        "review_tool_calls",
+        "catalog_status",
+        "language_reference",
+    }
