@@ -149,3 +149,12 @@ def test_ascii_and_utf32_columns_are_offsets(text: str, data):
     ascii_text = "".join("x" if ord(char) > 0x7F else char for char in text)
     for encoding in (UTF8, UTF16, UTF32):
         assert PositionMap(ascii_text, None, encoding).position(offset) == utf32
+
+
+@pytest.mark.parametrize(("encoding", "width"), [(UTF8, 5), (UTF16, 3), (UTF32, 3)])
+def test_a_lone_surrogate_from_json_is_measured_not_refused(encoding, width):
+    text = "a\ud800b"
+    positions = PositionMap(text, None, encoding)
+    assert encoding.width(text) == width
+    assert positions.position(3) == types.Position(line=0, character=width)
+    assert positions.strict_offset(types.Position(line=0, character=width)) == 3
