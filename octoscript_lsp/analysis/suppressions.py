@@ -15,10 +15,12 @@ without the mark `octoscript:` is not searched at all.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from ..syntax.codes import SyntaxCode
 from . import advice
 from .document import DocumentAnalysis
 from .problems import Problem, Severity, syntax_problems
@@ -175,3 +177,104 @@ def reported(
         problems = [item for item in problems if enabled(item.code)]
         found = [item for item in found if enabled(item.code)]
     return screen(analysis, problems, found)
+
+
+# --------------------------------------------------------------------------- the quick fix
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreFix:
+    """ "Ignore `code` on this line" for one shown finding (`about`)."""
+
+    title: str
+    edit: tuple[int, int, str]
+    about: Problem | advice.Finding
+
+
+def ignore_fixes(
+    analysis: DocumentAnalysis, range_start: int, range_end: int, catalogs: CatalogStore | None
+) -> list[IgnoreFix]:
+    """One fix per code shown on a line the range meets, in source order."""
+    syntax = analysis.syntax
+    if syntax is None:
+        return []
+    screened = reported(analysis, catalogs)
+    lines = syntax.lines
+    length = len(analysis.source)
+    first, _ = lines.line_column(max(0, min(range_start, length)))
+    last, _ = lines.line_column(max(0, min(range_end, length)))
+    comments = suppressions(analysis)
+    out: list[IgnoreFix] = []
+    seen: set[tuple[int, str]] = set()
+    found: list[Problem | advice.Finding] = [*screened.syntax, *screened.advice]
+    for item in sorted(found, key=lambda item: item.start):
+        line, _ = lines.line_column(max(0, min(item.start, length)))
+        if not first <= line <= last or (line, item.code) in seen:
+            continue
+        seen.add((line, item.code))
+        edit = _ignore_edit(analysis, comments, line, item.code)
+        if edit is not None:
+            out.append(IgnoreFix(f"Ignore `{item.code}` on this line", edit, item))
+    return out
+
+
+def _ignore_edit(
+    analysis: DocumentAnalysis, comments: list[Suppression], line: int, code: str
+) -> tuple[int, int, str] | None:
+    """Extend the line's suppression comment, else end the line with one, else put
+    one alone on the line above (the line ends in a comment or inside a token)."""
+    for comment in comments:
+        if comment.line == line and comment.codes_end is not None:
+            return comment.codes_end, comment.codes_end, f", {code}"
+    syntax = analysis.syntax
+    assert syntax is not None
+    source = analysis.source
+    start = syntax.lines.line_start(line - 1)
+    end = source.find("\n", start)
+    end = len(source) if end == -1 else end
+    terminator = "\r\n" if end > start and source[end - 1] == "\r" else "\n"
+    if terminator == "\r\n":
+        end -= 1
+    text = _COMMENT.format(code=code)
+    if _can_end_line(analysis, line, end):
+        content_end = start + len(source[start:end].rstrip(" \t"))
+        return content_end, end, ("  " if content_end > start else "") + text
+    if not _inside_token_or_comment(analysis, start):
+        indent = source[start:end][: len(source[start:end]) - len(source[start:end].lstrip(" \t"))]
+        return start, start, indent + text + terminator
+    return None
+
+
+_OPEN_TO_LINE_END = frozenset({SyntaxCode.UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_COMMENT})
+
+
+def _can_end_line(analysis: DocumentAnalysis, line: int, end: int) -> bool:
+    """Whether a `//` comment written at `end` (the line's end) would be one."""
+    syntax = analysis.syntax
+    assert syntax is not None
+    comments = syntax.lex.comments
+    index = bisect_right(comments, end, key=lambda span: span[0]) - 1
+    if index >= 0:
+        comment_start, comment_end = comments[index]
+        if comment_end > end or (
+            comment_end == end and analysis.source.startswith("//", comment_start)
+        ):
+            return False  # inside a block comment, or after a line comment
+    for diagnostic in syntax.lex.diagnostics:
+        if diagnostic.code not in _OPEN_TO_LINE_END:
+            continue
+        if syntax.lines.line_column(diagnostic.offset)[0] == line:
+            return False  # a string or comment left open runs to the line's end
+    return not _inside_token_or_comment(analysis, end)
+
+
+def _inside_token_or_comment(analysis: DocumentAnalysis, offset: int) -> bool:
+    syntax = analysis.syntax
+    assert syntax is not None
+    tokens = syntax.tokens
+    index = bisect_right(tokens, offset, key=lambda token: token.start) - 1
+    if index >= 0 and tokens[index].start < offset < tokens[index].end:
+        return True
+    comments = syntax.lex.comments
+    index = bisect_right(comments, offset, key=lambda span: span[0]) - 1
+    return index >= 0 and comments[index][0] < offset < comments[index][1]
