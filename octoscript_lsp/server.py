@@ -24,7 +24,7 @@ from . import __version__, allocator, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument, publishing_analysis
-from .features import catalog_files, diagnostics, semantic_tokens
+from .features import catalog_files, diagnostics, positions, semantic_tokens
 from .features.wire import WireDict, WireText
 from .lazy_modules import lazy_module
 from .limits import HEAP_RESERVE_SECONDS
@@ -71,8 +71,10 @@ class OctoscriptServer(LanguageServer):
             protocol_cls=OctoscriptProtocol,
             converter_factory=converter_factory,
         )
-        self.texts = TextStore()
-        self.documents = DocumentStore(self.document_text)
+        # Columns count in UTF-16 until `initialize` settles the encoding.
+        self.position_encoding = positions.UTF16
+        self.texts = TextStore(self.position_encoding)
+        self.documents = DocumentStore(self.document_text, self.position_encoding)
         self.catalogs = CatalogStore(on_change=self._catalogs_changed)
         # Read once here, before any client message: `~/` in `catalogFiles`
         # is the only use, and serving never reads the environment.
@@ -112,6 +114,10 @@ class OctoscriptServer(LanguageServer):
             self.protocol.handle_message(message)
         except Exception as error:  # noqa: BLE001 - the message stays unreadable
             logging.getLogger(__name__).warning("unreadable message: %s", error)
+
+    def use_position_encoding(self, encoding: positions.PositionEncoding) -> None:
+        """The negotiated encoding, for the ranges applied and the maps built."""
+        self.position_encoding = self.texts.encoding = self.documents.encoding = encoding
 
     def document_text(self, uri: str) -> str | None:
         """The client-sent text of an open document; never read from disk.
@@ -574,7 +580,7 @@ def semantic_tokens_delta(
 
 def _semantic_items(state: OpenDocument) -> str:
     """This version's encoded tokens (statements an edit left alone reused)."""
-    return semantic_tokens.full_items(state.analysis, carried=True)
+    return semantic_tokens.full_items(state.analysis, True, state.positions.encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -586,7 +592,8 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return semantic_tokens.range_tokens(state.analysis, start, end, carried=True)
+    encoding = state.positions.encoding
+    return semantic_tokens.range_tokens(state.analysis, start, end, True, encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

@@ -67,7 +67,7 @@ class FixOutcome:
 Enabled = Callable[[str | None], bool]
 
 
-def _code_for(fix: Fix, analysis: DocumentAnalysis) -> tuple[int, str] | None:
+def repaired(fix: Fix, analysis: DocumentAnalysis) -> tuple[int, str] | None:
     """(offset, code) of the finding `fix` repairs, if it is one fix-all applies."""
     if fix.about is not None:
         code = fix.about.code
@@ -98,7 +98,7 @@ def _round(
     chosen: list[tuple[Fix, Applied]] = []
     last_end = -1
     for fix in sorted(fixes(analysis, 0, len(text), catalogs), key=lambda fix: fix.edit[0]):
-        about = _code_for(fix, analysis)
+        about = repaired(fix, analysis)
         if about is None:
             continue
         start, end, _ = fix.edit

@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
+from ..limits import MAX_ADVISORY_DIAGNOSTICS
 from ..syntax.codes import SyntaxCode
 from . import advice
 from .document import DocumentAnalysis
@@ -101,6 +102,8 @@ class Screened(Generic[S, A]):
     syntax: list[S]
     advice: list[A]
     unused: list[Problem]
+    # The advice stopped at MAX_ADVISORY_DIAGNOSTICS (counted before any screening).
+    advice_cut: bool = False
 
 
 def screen(analysis: DocumentAnalysis, syntax: Sequence[S], found: Sequence[A]) -> Screened[S, A]:
@@ -173,10 +176,11 @@ def reported(
     catalogs) advice, those `enabled` lets through, then screened by its comments."""
     problems = syntax_problems(analysis)
     found = advice.findings(analysis, catalogs) if catalogs is not None else []
+    cut = len(found) >= MAX_ADVISORY_DIAGNOSTICS
     if enabled is not None:
         problems = [item for item in problems if enabled(item.code)]
         found = [item for item in found if enabled(item.code)]
-    return screen(analysis, problems, found)
+    return replace(screen(analysis, problems, found), advice_cut=cut)
 
 
 # --------------------------------------------------------------------------- the quick fix

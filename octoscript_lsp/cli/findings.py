@@ -22,6 +22,7 @@ from ..analysis.problems import (
 )
 from ..analysis.suppressions import reported
 from ..catalogs.store import CatalogStore
+from ..catalogs.suggest import closest_names
 from ..syntax.check import SourceTooLarge
 from ..syntax.diagnostics import LineIndex
 from .rules import EVERY_CODE, Rules
@@ -43,6 +44,9 @@ class Finding:
     severity: str
     message: str
     code: str | None = None
+    # The listed names closest to the one a catalog finding is about
+    # (the first is the one its message suggests); not in the JSON report.
+    did_you_mean: tuple[str, ...] = ()
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -67,6 +71,7 @@ class FileFindings:
     truncated: bool = False
     errors: list[Finding] = field(default_factory=list)
     advice: list[Finding] = field(default_factory=list)
+    advice_cut: bool = False  # the advice stopped at MAX_ADVISORY_DIAGNOSTICS
 
     @property
     def all(self) -> list[Finding]:
@@ -102,7 +107,12 @@ def to_finding(problem: Problem | advice.Finding, source: str, lines: LineIndex)
     line, column = lines.line_column(_clamp(problem.start, source))
     end_line, end_column = lines.line_column(_clamp(problem.end, source))
     severity = SEVERITY_NAMES[problem.severity]
-    return Finding(line, column, end_line, end_column, severity, problem.message, problem.code)
+    near: tuple[str, ...] = ()
+    if isinstance(problem, advice.Finding) and problem.typed:
+        near = tuple(closest_names(problem.typed, problem.candidates))
+    return Finding(
+        line, column, end_line, end_column, severity, problem.message, problem.code, near
+    )
 
 
 def _clamp(offset: int, source: str) -> int:
@@ -125,6 +135,7 @@ def findings_of(
     source = analysis.source
     lines = analysis.syntax.lines
     screened = reported(analysis, catalogs, rules.enabled)
+    found.advice_cut = screened.advice_cut
     found.errors = [to_finding(item, source, lines) for item in screened.syntax]
     advised: list[Problem | advice.Finding] = list(screened.advice)
     if rules.reports_unused():

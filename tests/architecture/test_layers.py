@@ -16,6 +16,8 @@ ALLOWED = {
     "catalogs": {"limits", "lazy_modules", "syntax", "schemas"},
     "analysis": {"limits", "lazy_modules", "syntax", "catalogs"},
     "features": {"limits", "lazy_modules", "syntax", "catalogs", "analysis"},
+    # The language reference: the guide and grammar, and the analysis layer's tables.
+    "reference": {"limits", "syntax", "analysis"},
 }
 
 

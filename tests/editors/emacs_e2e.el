@@ -1,4 +1,4 @@
-;;; emacs_e2e.el --- Batch Emacs driver for tests/editors/test_emacs.py -*- lexical-binding: t -*-
+;;; emacs_e2e.el --- Batch Emacs driver for tests/editors/test_emacs.py -*- lexical-binding: t; coding: utf-8 -*-
 
 ;;; Commentary:
 
@@ -29,7 +29,11 @@
 (require 'octoscript-mode)
 
 (defun octoscript-e2e--eglot-sync ()
-  "Send the edits eglot holds back (no idle timer runs in batch mode)."
+  "Send the edits eglot holds back (no idle timer runs in batch mode).
+Also drop eglot's cached completions (eglot 1.14 and later), which a
+new completion session in the command loop would."
+  (when (fboundp 'eglot--capf-session-flush)
+    (eglot--capf-session-flush))
   (eglot--signal-textDocument/didChange))
 
 (setq octoscript-e2e--sync-function #'octoscript-e2e--eglot-sync)
@@ -69,7 +73,11 @@
       (octoscript-e2e--check "eglot-connected" server "no managed eglot server")
       (unless server
         (error "Eglot did not connect")))
-    (octoscript-e2e--note 'language-id (eglot--language-id (eglot-current-server)))
+    (octoscript-e2e--note 'language-id
+                          ;; eglot 1.16 and later give each server a list.
+                          (if (fboundp 'eglot--language-ids)
+                              (car (eglot--language-ids (eglot-current-server)))
+                            (eglot--language-id (eglot-current-server))))
     (octoscript-e2e--note 'server-name
                           (plist-get (eglot--server-info (eglot-current-server)) :name))
     (flymake-start)

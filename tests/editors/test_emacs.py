@@ -1,14 +1,15 @@
 """The Emacs mode in editors/emacs, checked in a real Emacs.
 
 Everything runs ``emacs -Q --batch`` (Debian 12's Emacs 28.2; ``.ci/run``
-installs ``emacs-nox`` and ``elpa-eglot``) and is skipped when there is no
-``emacs`` on PATH:
+installs ``emacs-nox`` and ``elpa-eglot``, and Emacs 30 as ``emacs-30``) and is
+skipped when there is no ``emacs`` on PATH:
 
 - the file byte-compiles with warnings as errors, and checkdoc finds nothing;
 - font-lock gives known faces at known places of a sample;
 - indenting a flattened file gives the formatter's indentation;
 - one Emacs session (``emacs_e2e.el``) drives eglot against the real
-  ``octoscript-lsp`` next to the running interpreter and checks start-up,
+  ``octoscript-lsp`` next to the running interpreter, in Emacs 28 and in
+  Emacs 30 where found, and checks start-up,
   Flymake, completion, eldoc hover, formatting, renaming, a catalog from
   ``eglot-workspace-configuration`` and one from ``octoscript-catalogs``;
   each test below judges one of them.
@@ -28,6 +29,7 @@ from tests.editors.emacs_batch import (
     MODE_DIR,
     MODE_FILE,
     elisp_string,
+    emacsen,
     needs_emacs,
     passed,
     run_driver,
@@ -278,9 +280,15 @@ def test_client_commands_say_there_is_no_server(tmp_path: Path) -> None:
 # eglot against the real server ----------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def eglot_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    return run_driver(DRIVER, tmp_path_factory.mktemp("emacs-eglot"), "eglot")
+@pytest.fixture(scope="module", params=["emacs-28", "emacs-30"])
+def eglot_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """One eglot session in each Emacs: Debian's 28 (elpa-eglot 1.9) and 30."""
+    emacs = emacsen().get(request.param)
+    if emacs is None:
+        pytest.skip(f"no {request.param} (.ci/run installs both)")
+    run = run_driver(DRIVER, tmp_path_factory.mktemp("emacs-eglot"), "eglot", emacs)
+    run["_emacs"] = request.param
+    return run
 
 
 def test_opening_a_file_starts_eglot(eglot_run: dict) -> None:
@@ -355,3 +363,4 @@ def test_a_catalog_file_from_the_workspace_configuration_is_read_and_reloaded(
 def test_every_checkpassed(eglot_run: dict) -> None:
     assert eglot_run.get("failures") == 0, eglot_run["_diagnostics"]
     assert "driver-error" not in eglot_run, eglot_run["_diagnostics"]
+
