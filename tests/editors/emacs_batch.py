@@ -65,6 +65,14 @@ let greeting = "hi"
 let out = tool.call("")
 let again = greeting
 """
+# Non-ASCII text before the code the client types into: an astral character
+# (two UTF-16 units, four UTF-8 bytes) and an em dash (three bytes).
+UNICODE_SAMPLE = """use mod.tool
+let s = "é😀—中"; let x = 1
+let y = x + 1
+"""
+# Appended to it: a warning whose range (the string) follows the same.
+UNICODE_WARNING_LINE = 'let o = "😀—"; let r = tool.call("text.nope", "")'
 
 
 
@@ -99,6 +107,8 @@ def run_driver(driver: Path, work: Path, client: str, emacs: str | None = None) 
     project.mkdir()
     sample = project / "sample.octoscript"
     sample.write_text(LSP_SAMPLE, encoding="utf-8")
+    unicode_sample = project / "unicode.octoscript"
+    unicode_sample.write_text(UNICODE_SAMPLE, encoding="utf-8")
     result_path = work / "result.json"
     events_path = work / "events.log"
     done = run_emacs(
@@ -109,6 +119,7 @@ def run_driver(driver: Path, work: Path, client: str, emacs: str | None = None) 
             "OCTOSCRIPT_EMACS_MODE_DIR": str(MODE_DIR),
             "OCTOSCRIPT_LSP_CMD": str(server_command()),
             "OCTOSCRIPT_TEST_FILE": str(sample),
+            "OCTOSCRIPT_TEST_UNICODE_FILE": str(unicode_sample),
             "OCTOSCRIPT_TEST_RESULT": str(result_path),
             "OCTOSCRIPT_TEST_EVENTS": str(events_path),
         },

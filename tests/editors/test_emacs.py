@@ -1,15 +1,14 @@
 """The Emacs mode in editors/emacs, checked in a real Emacs.
 
 Everything runs ``emacs -Q --batch`` (Debian 12's Emacs 28.2; ``.ci/run``
-installs ``emacs-nox`` and ``elpa-eglot``, and Emacs 30 as ``emacs-30``) and is
-skipped when there is no ``emacs`` on PATH:
+installs ``emacs-nox`` and ``elpa-eglot``) and is skipped when there is no
+``emacs`` on PATH:
 
 - the file byte-compiles with warnings as errors, and checkdoc finds nothing;
 - font-lock gives known faces at known places of a sample;
 - indenting a flattened file gives the formatter's indentation;
 - one Emacs session (``emacs_e2e.el``) drives eglot against the real
-  ``octoscript-lsp`` next to the running interpreter, in Emacs 28 and in
-  Emacs 30 where found, and checks start-up,
+  ``octoscript-lsp`` next to the running interpreter and checks start-up,
   Flymake, completion, eldoc hover, formatting, renaming, a catalog from
   ``eglot-workspace-configuration`` and one from ``octoscript-catalogs``;
   each test below judges one of them.
@@ -28,6 +27,8 @@ from octoscript_lsp.syntax.check import format_source
 from tests.editors.emacs_batch import (
     MODE_DIR,
     MODE_FILE,
+    UNICODE_SAMPLE,
+    UNICODE_WARNING_LINE,
     elisp_string,
     emacsen,
     needs_emacs,
@@ -364,3 +365,54 @@ def test_every_checkpassed(eglot_run: dict) -> None:
     assert eglot_run.get("failures") == 0, eglot_run["_diagnostics"]
     assert "driver-error" not in eglot_run, eglot_run["_diagnostics"]
 
+
+# Non-ASCII text ---------------------------------------------------------------
+
+# What each Emacs negotiates, and the function its eglot then counts
+# characters with: elpa-eglot 1.9 offers no encodings (UTF-16); eglot 1.17
+# (Emacs 30) offers utf-32 first.
+ENCODINGS = {
+    "emacs-28": ("utf-16", "eglot-lsp-abiding-column"),
+    "emacs-30": ("utf-32", "eglot-utf-32-linepos"),
+}
+TYPED = UNICODE_SAMPLE.replace("x =", "xy =").replace("= x", "= xy")
+
+
+def test_eglot_negotiates_its_position_encoding(eglot_run: dict) -> None:
+    assert eglot_run.get("unicode-managed") is True, eglot_run["_diagnostics"]
+    encoding, linepos = ENCODINGS[eglot_run["_emacs"]]
+    assert (eglot_run.get("position-encoding"), eglot_run.get("linepos-function")) == (
+        encoding,
+        linepos,
+    )
+
+
+def test_typing_after_an_astral_character_reaches_the_server(eglot_run: dict) -> None:
+    # `y` typed behind each `x`: the server's top-level names are the buffer's.
+    assert eglot_run.get("unicode-symbols") == ["s", "xy", "y"], eglot_run["_diagnostics"]
+
+
+def test_definition_lands_on_the_declaration(eglot_run: dict) -> None:
+    declaration = TYPED.splitlines()[1]
+    assert eglot_run.get("unicode-definition") == [
+        2,
+        declaration.index("xy = 1"),
+        "xy = 1",
+    ], eglot_run["_diagnostics"]
+
+
+def test_rename_after_an_astral_character_edits_the_right_characters(eglot_run: dict) -> None:
+    assert eglot_run.get("unicode-after-rename") == TYPED.replace("xy", "total"), eglot_run[
+        "_diagnostics"
+    ]
+
+
+def test_a_diagnostic_after_an_astral_character_covers_its_token(eglot_run: dict) -> None:
+    line = UNICODE_WARNING_LINE
+    found = eglot_run.get("unicode-diagnostics") or []
+    start = line.index('"text.nope"')
+    assert [entry[:3] for entry in found] == [[4, start, '"text.nope"']], (
+        found,
+        eglot_run["_diagnostics"],
+    )
+    assert "`text.nope`" in found[0][3]

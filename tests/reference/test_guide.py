@@ -10,7 +10,10 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp import limits
+from octoscript_lsp.analysis import advice
+from octoscript_lsp.catalogs.model import CallMode, CallShape
 from octoscript_lsp.syntax.check import analyze_syntax, format_source
+from octoscript_lsp.syntax.codes import SyntaxCode
 
 GUIDE = (Path(__file__).resolve().parents[2] / "docs" / "language.md").read_text()
 
@@ -55,3 +58,28 @@ def _value(text: str) -> int:
 @pytest.mark.parametrize(("written", "constant"), LIMITS)
 def test_every_limit_is_the_enforced_one(written: str, constant: str) -> None:
     assert _value(written) == getattr(limits, constant)
+
+
+def _code_spans(text: str) -> set[str]:
+    return set(re.findall(r"`([^`\n]+)`", text))
+
+
+def test_every_diagnostic_code_named_is_a_code() -> None:
+    codes = {code.value for code in SyntaxCode} | {
+        advice.CODE_UNLISTED_TOOL,
+        advice.CODE_TOOL_FORMAT,
+        advice.CODE_UNLISTED_MEMBER,
+        advice.CODE_MISSING_INPUT,
+        advice.CODE_UNKNOWN_INPUT,
+    }
+    named = {span for span in _code_spans(GUIDE) if re.fullmatch(r"[a-z]+(-[a-z]+)+", span)}
+    assert named <= codes
+    assert len(named) == 15
+
+
+def test_the_catalog_words_are_the_catalog_model_s() -> None:
+    modules = GUIDE[GUIDE.index("## Modules\n") : GUIDE.index("## Rejected forms\n")]
+    assert {mode.value for mode in CallMode} | {shape.value for shape in CallShape} <= (
+        _code_spans(modules)
+    )
+    assert {"callMode", "callShape"} <= _code_spans(modules)
