@@ -23,7 +23,7 @@ from ..analysis.fixes import fixes
 from ..analysis.problems import CODE_TOO_MANY_DIAGNOSTICS
 from ..analysis.surfaces import TOOL_MODULE_PATH, is_fixed_core_path
 from ..catalogs.fingerprint import canonical_json
-from ..catalogs.model import CONVERTER, ModuleDescriptor, ModuleField, ToolEntry
+from ..catalogs.model import ModuleDescriptor, ModuleField, ToolEntry
 from ..catalogs.search import InvalidSearchQuery, search_tools
 from ..catalogs.store import MODULES, TOOLS, CatalogState, CatalogStore
 from ..catalogs.suggest import closest_names
@@ -126,7 +126,15 @@ def search(workspace: Workspace, query: str, limit: int | None) -> dict[str, Any
 
 
 def _field_json(field: ModuleField) -> dict[str, Any]:
-    return CONVERTER.unstructure(field)
+    """Every key the answer's schema gives a field, so its size here is its size sent."""
+    children = None if field.fields is None else [_field_json(item) for item in field.fields]
+    return {
+        "name": field.name,
+        "type": field.type.value,
+        "required": field.required,
+        "description": field.description,
+        "fields": children,
+    }
 
 
 def _fields(
@@ -149,14 +157,20 @@ def _tool_entry(tool: ToolEntry) -> dict[str, Any]:
     return {
         "id": tool.name,
         "kind": "tool",
-        "format": tool.format.value,
         "description": tool.description,
+        "format": tool.format.value,
+        "callMode": None,
+        "callShape": None,
+        "inputFields": None,
+        "outputFields": None,
+        "truncated": False,
     }
 
 
 def _module_entry(module: ModuleDescriptor, with_fields: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": module.dotted, "kind": "module"}
     entry["description"] = module.description
+    entry["format"] = None
     entry["callMode"] = None if module.call_mode is None else module.call_mode.value
     entry["callShape"] = None if module.call_shape is None else module.call_shape.value
     cut = False
