@@ -199,7 +199,8 @@ class OctoscriptServer(LanguageServer):
     def publish(
         self, uri: str, version: int | None, state: OpenDocument, settled: bool = False
     ) -> None:
-        """Syntax diagnostics at once; catalog advice in a second pass.
+        """Syntax diagnostics at once; catalog advice in a second pass (with the
+        suppression comments that silence nothing, known only then).
 
         Advisory diagnostics need the lexical index and the call review,
         which cost far more than the parse; sending the syntax verdict first
@@ -221,7 +222,11 @@ class OctoscriptServer(LanguageServer):
         self.documents.heap_reserve.release()  # the first analysis is made
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises
-        if self.catalogs_can_advise() or cached.advised:
+        if (
+            self.catalogs_can_advise()
+            or cached.advised
+            or diagnostics.needs_second_pass(cached.analysis)
+        ):
             # A newer version replaces the pending pass: it would only find
             # itself overtaken, and it holds its version's whole analysis
             # alive until then (tens of MiB while someone types fast).
@@ -612,7 +617,10 @@ def selection_range(
 
 @server.feature(
     types.TEXT_DOCUMENT_CODE_ACTION,
-    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    # Quick fixes and fix-all (`code_actions.KINDS`, spelled here: that module loads later).
+    types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, "source.fixAll.octoscript"]
+    ),
 )
 def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
@@ -621,7 +629,9 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
         return []
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return code_actions.code_actions(state.analysis, state.positions, uri, start, end, ls.catalogs)
+    return code_actions.code_actions(
+        state.analysis, state.positions, uri, start, end, ls.catalogs, params.context
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))

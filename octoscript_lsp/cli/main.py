@@ -304,7 +304,7 @@ def _run_mcp(args: argparse.Namespace) -> int:
             raise
         sys.stderr.write(
             "octoscript: `octoscript mcp` needs the MCP SDK, which is not installed; "
-            f"install it with: pip install '{MCP_EXTRA}'\n"
+            f"install the extra: pip install '{MCP_EXTRA}' (in a checkout: pip install '.[mcp]')\n"
         )
         return EXIT_USAGE
     return serve(origin)

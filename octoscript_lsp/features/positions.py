@@ -32,6 +32,7 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
+from ..syntax.check import utf8_length
 from ..syntax.diagnostics import line_starts
 from ..syntax.text import has_bare_carriage_return
 
@@ -40,14 +41,6 @@ _LINE_BREAK = re.compile(r"\r\n?|\n")
 # The bytes that continue a UTF-8 sequence (10xxxxxx): deleting them leaves
 # one byte per code point.
 _UTF8_CONTINUATION = bytes(range(0x80, 0xC0))
-
-
-def utf8_width(text: str) -> int:
-    """How many UTF-8 bytes `text` takes (a lone surrogate, which only JSON
-    can send, counts as the three bytes of its code point)."""
-    if text.isascii():
-        return len(text)
-    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def utf16_width(text: str) -> int:
@@ -115,7 +108,8 @@ class PositionEncoding:
         return self.width(source[start:end])
 
 
-UTF8 = PositionEncoding(types.PositionEncodingKind.Utf8.value, utf8_width, _utf8_column)
+# A lone surrogate, which only JSON can send, counts as its code point's three bytes.
+UTF8 = PositionEncoding(types.PositionEncodingKind.Utf8.value, utf8_length, _utf8_column)
 UTF16 = PositionEncoding(types.PositionEncodingKind.Utf16.value, utf16_width, _utf16_column)
 UTF32 = PositionEncoding(
     types.PositionEncodingKind.Utf32.value, utf32_width, _utf32_column, code_points=True
@@ -141,11 +135,6 @@ def client_encoding(capabilities: types.ClientCapabilities | None) -> PositionEn
     """`negotiate` over an `initialize` request's client capabilities."""
     general = capabilities.general if capabilities is not None else None
     return negotiate(general.position_encodings if general is not None else None)
-
-
-def utf16_distance(source: str, ascii: bool, start: int, end: int) -> int:
-    """`UTF16.distance`: UTF-16 units between two offsets."""
-    return UTF16.distance(source, ascii, start, end)
 
 
 def lsp_line_starts(source: str, lf_starts: list[int] | None = None) -> list[int]:

@@ -133,10 +133,17 @@ class Callee(BaseModel):
 
 
 class ToolName(BaseModel):
+    """As `tool-calls` gives it: `{"kind": "dynamic"}`, or a literal with its span and
+    `value` (null for a name that is not a valid catalog tool name)."""
+
     kind: Literal["literal", "dynamic"]
     value: str | None = None
     start_byte: int | None = None
     end_byte: int | None = None
+
+    @model_serializer(mode="wrap")
+    def _as_reported(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return {"kind": "dynamic"} if self.kind == "dynamic" else handler(self)
 
 
 class ToolCall(BaseModel):

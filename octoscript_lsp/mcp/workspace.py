@@ -134,7 +134,9 @@ class Workspace:
     def _named_paths(self, config: ProjectConfig | None) -> set[str]:
         paths = {self.origin.settings, self.origin.config}
         if config is not None:
-            paths.update({config.path, _settings_file(config)})
+            paths.add(config.path)
+            if self.origin.settings is None:  # `--settings` wins over the configuration's
+                paths.add(_settings_file(config))
         return {os.path.abspath(path) for path in paths if path is not None}
 
     def _catalog_identities(self) -> dict[str, Identity]:

@@ -3,7 +3,7 @@
 One session per `general.positionEncodings` a client may offer, on a line
 whose characters take 1, 2, 3 and 4 UTF-8 bytes and 1 or 2 UTF-16 units.
 Expected columns come from the test's own model of the editor's line
-(`encoding.column`), never from the server's conversion.
+(`differential.spec_column`), never from the server's conversion.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from tests.conftest import SERVER_COMMAND
 from tests.lsp import session
 from tests.lsp.conftest import CAPABILITIES
-from tests.sync.editor_buffer import column, decode_tokens
+from tests.sync.differential import spec_column as column
 
 URI = "file:///workspace/encodings.octoscript"
 BROKEN_URI = "file:///workspace/encodings-broken.octoscript"
@@ -113,7 +113,7 @@ async def test_a_session_in_each_negotiated_encoding(
     tokens = await fresh.text_document_semantic_tokens_full_async(
         types.SemanticTokensParams(text_document=document())
     )
-    absolute = decode_tokens(tokens.data)
+    absolute = session.decode_tokens(tokens.data)
     string_start = FIRST_LINE.index('"')
     string_end = FIRST_LINE.index('"', string_start + 1) + 1
     expected_string = (
@@ -126,7 +126,7 @@ async def test_a_session_in_each_negotiated_encoding(
     ranged = await fresh.text_document_semantic_tokens_range_async(
         types.SemanticTokensRangeParams(text_document=document(), range=x_range)
     )
-    assert [token[:3] for token in decode_tokens(ranged.data)] == [(0, x_column, 1)]
+    assert [token[:3] for token in session.decode_tokens(ranged.data)] == [(0, x_column, 1)]
 
     # The error at the end of a line holding an astral character.
     session.open_document(fresh, BROKEN, uri=BROKEN_URI)

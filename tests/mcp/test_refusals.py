@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS
+
 from .helpers import TOOLS, call, connected, refused, settings_file, workspace, write_json
 
 
@@ -67,3 +71,12 @@ async def test_the_server_stays_up_after_bad_input(tmp_path):
         await refused(client, "check_script", source=123)
         await refused(client, "no_such_tool")
         assert (await call(client, "search_tools", query="echo"))["hits"][0]["id"] == "text.echo"
+
+
+async def test_an_unknown_reference_resource_is_an_invalid_params_error():
+    async with connected(workspace()) as client:
+        with pytest.raises(MCPError) as raised:
+            await client.read_resource("octoscript://reference/no-such-section")
+        assert raised.value.error.code == INVALID_PARAMS
+        # and the server answers the next request
+        assert (await call(client, "language_reference"))["sections"]
