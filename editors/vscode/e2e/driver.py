@@ -741,7 +741,8 @@ def non_ascii_text(run: Session) -> None:
     typed = UNICODE_TYPED.splitlines()
     go_to(page, f"3:{utf16_column(typed[2], 'xy + 1', 1)}")
     page.keyboard.press("F12")
-    time.sleep(1.0)
+    cursor = page.locator('[id="status.editor.selection"]')
+    poll(lambda: cursor.count() and cursor.first.inner_text().startswith("Ln 2,"), 10)
     landed = copied_to_line_end(page)
     check("unicode-definition", landed == "xy = 1", repr(landed))
 
