@@ -75,7 +75,7 @@ BASES = [
         "use mod.tool\n"
         'let r = tool.call("nope.tool", "😀") // octoscript: ignore[unlisted-tool]\n'
         'let q = tool.call("text.echo", "e\u0301—")\n'
-        "let u = {k: r, \u4e2d: q}\n"
+        'let u = {k: r, q: "\u4e2d"}\n'
     ),
 ]
 FRAGMENTS = [
@@ -252,6 +252,24 @@ def position(text: str, offset: int, encoding: str) -> dict:
     raise AssertionError("unreachable")
 
 
+def odd_position(rng: random.Random, text: str, offset: int, encoding: str) -> dict:
+    """Another (line, character) the protocol reads as `position`'s offset,
+    when there is one: a column inside the code point that starts there
+    (rounded down), past the end of its line, or a line past the last."""
+    spot = position(text, offset, encoding)
+    lines = _spec_lines(text)
+    start, content = lines[spot["line"]]
+    choice = rng.random()
+    if offset == len(text) and choice < 0.3:
+        return {"line": len(lines) + rng.randrange(3), "character": rng.randrange(9)}
+    if offset == start + len(content):
+        return {**spot, "character": spot["character"] + 1 + rng.randrange(4)}
+    width = spec_column(text[offset], 1, encoding)
+    if width > 1:
+        return {**spot, "character": spot["character"] + 1 + rng.randrange(width - 1)}
+    return spot
+
+
 _CODECS = {"utf-8": ("utf-8", 1), "utf-16": ("utf-16-le", 2), "utf-32": ("utf-32-le", 4)}
 
 
@@ -306,7 +324,7 @@ def applied(data: list[int], delta: dict) -> list[int]:
     return numbers
 
 
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"\b(?!(?:let|fn|use|return|if|else)\b)[A-Za-z_]\w*")
 
 
 def boundaries(text: str) -> list[int]:
@@ -340,12 +358,59 @@ class Step:
     full: bool = False
 
 
+# Text that keeps a script valid where it goes (inside a string or a
+# comment, or as whole lines): most edits do, so that the questions after
+# them have answers worth comparing.
+WIDE = ["😀", "e\u0301", "中", "—", "é", " ", "x", "\U0001f9d1\u200d\U0001f680"]
+LINES = [
+    'let k = "中😀" + "e\u0301"\n',
+    "// 😀 — 中 e\u0301\n",
+    "/* — 😀\n 中 */\n",
+    "let z = y + 1\n",
+    'let w = tool.call("text.echo", "—😀")\n',
+    'let v = tool.call("svc.lookup", "中")  // octoscript: ignore[unlisted-tool]\n',
+    "fn h(a, b) {\n    return a + b\n}\nlet m = h(1, 2)\n",
+    "let  spaced  =  {a: 1,   b: [1,2]}\n",
+]
+_STRING_OR_COMMENT = re.compile(r'"[^"\r\n]*"|//[^\r\n]*|/\*.*?\*/', re.DOTALL)
+
+
+def _safe_edit(rng: random.Random, text: str) -> tuple[int, int, str] | None:
+    """(start, end, inserted) that keeps a valid script valid, or None."""
+    choice = rng.random()
+    if choice < 0.4:
+        spans = [match.span() for match in _STRING_OR_COMMENT.finditer(text)]
+        if spans:
+            start, end = rng.choice(spans)
+            start += 2 if text[start] == "/" else 1
+            end -= 2 if text.startswith("*/", end - 2) else (1 if text[end - 1] == '"' else 0)
+            if start <= end:
+                first = rng.randint(start, end)
+                last = rng.randint(first, end) if rng.random() < 0.4 else first
+                inserted = "".join(rng.choice(WIDE) for _ in range(rng.randrange(4)))
+                return first, last, inserted
+    line_starts = [0] + [match.end() for match in re.finditer(r"\r\n|\n|\r", text)]
+    line_starts = [start for start in line_starts if start <= len(text)]
+    where = rng.choice(line_starts)
+    if choice < 0.8:
+        ending = "\r\n" if "\r\n" in text else "\n"
+        return where, where, rng.choice(LINES).replace("\n", ending)
+    following = [start for start in line_starts if start > where]
+    if following:
+        return where, following[0], ""  # delete a line
+    return None
+
+
 def random_step(rng: random.Random, text: str) -> Step:
-    inserted = "".join(rng.choice(FRAGMENTS) for _ in range(rng.randrange(4)))
-    points = boundaries(text)
-    first = rng.choice(points)
-    last = first if rng.random() < 0.5 else rng.choice(points)
-    first, last = min(first, last), max(first, last)
+    safe = _safe_edit(rng, text) if rng.random() < 0.9 else None
+    if safe is not None:
+        first, last, inserted = safe
+    else:
+        inserted = "".join(rng.choice(FRAGMENTS) for _ in range(rng.randrange(4)))
+        points = boundaries(text)
+        first = rng.choice(points)
+        last = first if rng.random() < 0.5 else rng.choice(points)
+        first, last = min(first, last), max(first, last)
     after = text[:first] + inserted + text[last:]
     at = [random_offset(rng, after) for _ in range(2)]
     spots = boundaries(after)
@@ -360,6 +425,13 @@ class Session:
     client: Client = field(default_factory=Client)
     tokens: list[int] = field(default_factory=list)
     result_id: str | None = None
+    # Sends, now and then, another position with the same meaning (`odd_position`).
+    rng: random.Random = field(default_factory=random.Random)
+
+    def at(self, text: str, offset: int) -> dict:
+        if self.rng.random() < 0.5:
+            return odd_position(self.rng, text, offset, self.encoding)
+        return position(text, offset, self.encoding)
 
     def open(self, text: str, version: int) -> None:
         self.client.notify(
@@ -383,8 +455,8 @@ class Session:
         if step.full:
             changes = [{"text": before[: step.start] + step.inserted + before[step.end :]}]
         else:
-            start = position(before, step.start, self.encoding)
-            end = position(before, step.end, self.encoding)
+            start = self.at(before, step.start)
+            end = start if step.end == step.start else self.at(before, step.end)
             changes = [{"range": {"start": start, "end": end}, "text": step.inserted}]
         self.client.notify(
             "textDocument/didChange",
@@ -396,10 +468,9 @@ class Session:
         client, encoding = self.client, self.encoding
         document = {"uri": URI}
         whole = {"start": position(text, 0, encoding), "end": position(text, len(text), encoding)}
-        span = {
-            "start": position(text, step.span[0], encoding),
-            "end": position(text, step.span[1], encoding),
-        }
+        low, high = step.span
+        span_start = self.at(text, low)
+        span = {"start": span_start, "end": span_start if high == low else self.at(text, high)}
         asked: list[tuple[str, int]] = []
 
         def send(name: str, method: str, params: dict) -> None:
@@ -420,7 +491,7 @@ class Session:
             send(
                 "selection",
                 "textDocument/selectionRange",
-                {"textDocument": document, "positions": [at["position"]]},
+                {"textDocument": document, "positions": [self.at(text, offset)]},
             )
             send("prepare rename", "textDocument/prepareRename", at)
             send("rename", "textDocument/rename", {**at, "newName": "renamed"})
@@ -549,6 +620,7 @@ class Fuzz:
             before, text = text, text[: step.start] + step.inserted + text[step.end :]
             self.version += 1
             for run in self.sessions:
+                run.rng.seed(f"{label}/{number}/{run.encoding}")
                 run.change(before, step, self.version)
             asked = [run.ask(text, step, self.version) for run in self.sessions]
             results = [
@@ -577,4 +649,6 @@ def random_steps(rng: random.Random, base: str, count: int) -> list[Step]:
 def run_seed(fuzz: Fuzz, seed: int, max_steps: int = 12) -> None:
     rng = random.Random(seed)
     base = rng.choice(BASES)
+    if rng.random() < 0.3:
+        base = base.replace("\r\n", "\n").replace("\r", "\n")
     fuzz.sequence(base, random_steps(rng, base, rng.randint(1, max_steps)), f"seed {seed}")
