@@ -49,7 +49,7 @@ from pygls.protocol.language_server import lsp_method
 from .features.wire import WireText, is_wire
 from .transport import REFUSED_METHOD
 
-REQUEST_FAILED = -32803
+REQUEST_FAILED = types.LSPErrorCodes.RequestFailed.value
 SERVER_CANCELLED = types.LSPErrorCodes.ServerCancelled.value
 
 logger = logging.getLogger(__name__)

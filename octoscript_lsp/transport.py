@@ -51,6 +51,7 @@ from .limits import (
     MAX_MESSAGE_BYTES,
     MAX_MESSAGE_NESTING,
     MAX_QUEUED_INPUT_BYTES,
+    MAX_QUOTED_HEADER_CHARS,
     READ_CHUNK_BYTES,
 )
 
@@ -422,7 +423,8 @@ class MessageReader:
                     length = int(value)
                 else:
                     length = None
-                    problem = problem or f"unusable Content-Length {value[:32]!r}"
+                    shown = value[:MAX_QUOTED_HEADER_CHARS]
+                    problem = problem or f"unusable Content-Length {shown!r}"
 
 
 class ReadExecutor(Executor):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import compress, count, repeat, starmap
 
-from ..limits import MAX_SYNTAX_TOKENS
+from ..limits import MAX_SYNTAX_TOKENS, TEXT_COMPARED_BLOCK_CHARS
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
 from .literals import (
@@ -46,8 +46,6 @@ from .tokens import (
     token_start,
 )
 
-# Characters compared at once while looking for where two texts differ.
-_COMPARED_BLOCK = 4096
 _HORIZONTAL_SPACE = frozenset(" \t\f")
 _SINGLE = {
     "{": Kind.LBRACE,
@@ -222,11 +220,11 @@ def common_prefix(left: str, right: str) -> int:
     """
     limit = min(len(left), len(right))
     low = 0
-    while low + _COMPARED_BLOCK <= limit and (
-        left[low : low + _COMPARED_BLOCK] == right[low : low + _COMPARED_BLOCK]
+    while low + TEXT_COMPARED_BLOCK_CHARS <= limit and (
+        left[low : low + TEXT_COMPARED_BLOCK_CHARS] == right[low : low + TEXT_COMPARED_BLOCK_CHARS]
     ):
-        low += _COMPARED_BLOCK
-    high = min(low + _COMPARED_BLOCK, limit)  # the prefix ends in [low, high]
+        low += TEXT_COMPARED_BLOCK_CHARS
+    high = min(low + TEXT_COMPARED_BLOCK_CHARS, limit)  # the prefix ends in [low, high]
     while low < high:
         middle = (low + high + 1) // 2
         if left[low:middle] == right[low:middle]:
@@ -244,12 +242,12 @@ def common_suffix(left: str, right: str, limit: int) -> int:
     if left[left_end - limit :] == right[right_end - limit :]:
         return limit  # one edit: everything after it (one comparison, in C)
     low = 0
-    while low + _COMPARED_BLOCK <= limit and (
-        left[left_end - low - _COMPARED_BLOCK : left_end - low]
-        == right[right_end - low - _COMPARED_BLOCK : right_end - low]
+    while low + TEXT_COMPARED_BLOCK_CHARS <= limit and (
+        left[left_end - low - TEXT_COMPARED_BLOCK_CHARS : left_end - low]
+        == right[right_end - low - TEXT_COMPARED_BLOCK_CHARS : right_end - low]
     ):
-        low += _COMPARED_BLOCK
-    high = min(low + _COMPARED_BLOCK, limit)
+        low += TEXT_COMPARED_BLOCK_CHARS
+    high = min(low + TEXT_COMPARED_BLOCK_CHARS, limit)
     while low < high:
         middle = (low + high + 1) // 2
         if left[left_end - middle : left_end - low] == right[right_end - middle : right_end - low]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from ..limits import MAX_SYNTAX_NESTING
+from ..limits import MAX_SYNTAX_NESTING, PARSER_FRAMES_PER_NESTING_LEVEL, PARSER_SPARE_FRAMES
 from .codes import SyntaxCode
 from .expressions import ExpressionRules
 from .moved import assemble
@@ -46,11 +46,6 @@ from .tree import (
     new_node,
 )
 
-# Python frames per nesting level of the deepest recursion path (a lambda or
-# call argument takes 19: expression, assignment, six precedence levels of two
-# frames each, unary, postfix, primary/call, lambda/list, body), with margin.
-_FRAMES_PER_NESTING_LEVEL = 24
-
 # Words that start a statement other than an expression statement.
 _STATEMENT_WORDS = frozenset({"use", "let", "fn", "return", "break", "continue"})
 
@@ -72,7 +67,7 @@ def parse(
     remaining earlier step is adopted with its offsets and token indices
     shifted.
     """
-    needed = _stack_depth() + max_nesting * _FRAMES_PER_NESTING_LEVEL + 200
+    needed = _stack_depth() + max_nesting * PARSER_FRAMES_PER_NESTING_LEVEL + PARSER_SPARE_FRAMES
     previous_limit = sys.getrecursionlimit()
     if previous_limit < needed:
         sys.setrecursionlimit(needed)
