@@ -25,13 +25,6 @@ MAX_OPEN_DOCUMENTS = 128
 # Heap made resident before the first document (`documents.HeapReserve`):
 # about what the first analysis of a document at the token budget allocates.
 FIRST_ANALYSIS_HEAP_BYTES = 10 * 1024 * 1024
-# The C allocator (`allocator.py`, glibc): blocks up to this size come from
-# the heap, not fresh pages: a version's token list at the token budget
-# (256 KiB) and the largest answers (a few hundred KiB of JSON) stay under it.
-C_HEAP_MMAP_THRESHOLD_BYTES = 1024 * 1024
-# Free memory at the heap's top kept for the next request rather than
-# returned to the kernel: a few such blocks freed at once.
-C_HEAP_TRIM_THRESHOLD_BYTES = 8 * 1024 * 1024
 # Seconds the reserve waits for a first document after `initialized`; a
 # server started with nothing to open gives the memory back then.
 HEAP_RESERVE_SECONDS = 10.0

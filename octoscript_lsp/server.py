@@ -20,7 +20,7 @@ from pygls.exceptions import (
 )
 from pygls.lsp.server import LanguageServer
 
-from . import __version__, allocator, launch, preferences
+from . import __version__, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument, publishing_analysis
@@ -686,11 +686,6 @@ def serve() -> int:
                 "the server talks LSP over stdin/stdout\n"
             )
         return EXIT_NO_STDIO
-    # Big blocks (token lists, large answers) reuse resident heap pages.
-    if not allocator.keep_large_blocks_in_heap():
-        logging.getLogger(__name__).debug(
-            "the C allocator keeps its own policy (not glibc, no ctypes, or mallopt refused)"
-        )
     server.reader = MessageReader(sys.stdin.buffer).start()
     server._thread_pool = ReadExecutor(server.reader)  # pygls reads through it
     # attrs and cattrs keep the source of every method they generate (for
