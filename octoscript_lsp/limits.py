@@ -22,12 +22,6 @@ MAX_FORMATTED_SOURCE_BYTES = 4 * MAX_SOURCE_BYTES
 
 # Server
 MAX_OPEN_DOCUMENTS = 128
-# Heap made resident before the first document (`documents.HeapReserve`):
-# about what the first analysis of a document at the token budget allocates.
-FIRST_ANALYSIS_HEAP_BYTES = 10 * 1024 * 1024
-# Seconds the reserve waits for a first document after `initialized`; a
-# server started with nothing to open gives the memory back then.
-HEAP_RESERVE_SECONDS = 10.0
 # Transport: the largest message read (header block and body). The largest
 # legitimate one is a didChangeConfiguration with three 512 KiB catalogs or a
 # 256 KiB document with every character JSON-escaped (6x): a few MiB.

@@ -27,7 +27,6 @@ from .documents import DocumentStore, OpenDocument, publishing_analysis
 from .features import catalog_files, diagnostics, semantic_tokens
 from .features.wire import WireDict, WireText
 from .lazy_modules import lazy_module
-from .limits import HEAP_RESERVE_SECONDS
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
 from .transport import MessageReader, ReadExecutor, shallow_copy_text
@@ -137,10 +136,6 @@ class OctoscriptServer(LanguageServer):
         if self.catalogs.reload_files():
             self.republish_all()
 
-    def release_heap_reserve_later(self, seconds: float = HEAP_RESERVE_SECONDS) -> None:
-        """No document opened within `seconds`: the first analysis's reserve goes."""
-        asyncio.get_event_loop().call_later(seconds, self.documents.heap_reserve.release)
-
     def watch_catalog_files(self) -> None:
         """Ask the client to watch the named catalog files (again when the list changes)."""
         paths = self.catalogs.watched_paths()
@@ -212,7 +207,6 @@ class OctoscriptServer(LanguageServer):
                 return  # no client-sent text to analyse
             syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
             self.push_diagnostics(uri, version, syntax_only)
-        self.documents.heap_reserve.release()  # the first analysis is made
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises
         if self.catalogs_can_advise() or cached.advised:
@@ -325,13 +319,10 @@ def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
     ls.catalogs.paths.root = catalog_files.workspace_root(params)
     ls.catalogs.apply_initialization_options(params.initialization_options)
     ls.preferences = preferences.from_initialization_options(params.initialization_options)
-    # The first didOpen's objects then find their pages resident (`HeapReserve`).
-    ls.documents.heap_reserve.fill()
 
 
 @server.feature(types.INITIALIZED)
 def initialized(ls: OctoscriptServer, params: types.InitializedParams) -> None:
-    ls.release_heap_reserve_later()
     ls.watch_catalog_files()
     if catalog_files.opted_in(ls.client_capabilities):
         # The first status waits for a pause, as advice does: it parses the catalogs.
