@@ -11,7 +11,6 @@ before any client message; the only file the server writes).
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import logging
 import sys
@@ -19,11 +18,6 @@ from collections.abc import Sequence
 
 from . import __version__
 
-# Loading the server's modules makes some 100,000 objects, nearly all kept
-# for good: the collector's default first-generation threshold (700) would
-# pass over them a hundred times on the way. This one saves ~20 ms of the
-# time to the `initialize` answer; the defaults return once they are loaded.
-STARTUP_GC_THRESHOLD = 10_000
 # Modules the server never uses but its dependencies would load anyway:
 # asyncio imports `ssl` (OpenSSL, ~4.5 MiB resident) in case a connection
 # wants TLS, and runs without it, as on a Python built without OpenSSL. The
@@ -95,11 +89,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         # A None entry makes `import ssl` fail (asyncio expects that);
         # one already loaded (a sitecustomize, say) is left alone.
         sys.modules.setdefault(name, None)
-    thresholds = gc.get_threshold()
-    gc.set_threshold(STARTUP_GC_THRESHOLD, *thresholds[1:])
-    try:
-        # The entry point's one deferred import: the server after its options.
-        server = importlib.import_module("octoscript_lsp.server")
-    finally:
-        gc.set_threshold(*thresholds)
+    # The entry point's one deferred import: the server after its options.
+    server = importlib.import_module("octoscript_lsp.server")
     return server.serve()
