@@ -9,12 +9,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .analysis.document import DocumentAnalysis
+from .features import workspace_symbols
 from .features.positions import PositionMap
-from .lazy_modules import lazy_module
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
-
-# Only workspace/symbol needs it (`lazy_modules`).
-workspace_symbols = lazy_module("octoscript_lsp.features.workspace_symbols")
 
 
 @dataclass(slots=True)

@@ -24,31 +24,31 @@ from . import __version__, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument, publishing_analysis
-from .features import catalog_files, diagnostics, semantic_tokens
+from .features import (
+    advisory,
+    catalog_files,
+    code_actions,
+    completion,
+    diagnostics,
+    folding,
+    formatting,
+    hover,
+    inlay_hints,
+    navigation,
+    prefill,
+    range_formatting,
+    rename,
+    semantic_delta,
+    semantic_tokens,
+    signature,
+    symbols,
+    tool_calls,
+    workspace_symbols,
+)
 from .features.wire import WireDict, WireText
-from .lazy_modules import lazy_module
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
 from .transport import MessageReader, ReadExecutor, shallow_copy_text
-
-# Loaded on first use (`lazy_modules`): answering `initialize` and publishing
-# syntax diagnostics need none of them.
-advisory = lazy_module("octoscript_lsp.features.advisory")
-code_actions = lazy_module("octoscript_lsp.features.code_actions")
-completion = lazy_module("octoscript_lsp.features.completion")
-folding = lazy_module("octoscript_lsp.features.folding")
-formatting = lazy_module("octoscript_lsp.features.formatting")
-hover = lazy_module("octoscript_lsp.features.hover")
-inlay_hints = lazy_module("octoscript_lsp.features.inlay_hints")
-navigation = lazy_module("octoscript_lsp.features.navigation")
-prefill = lazy_module("octoscript_lsp.features.prefill")
-range_formatting = lazy_module("octoscript_lsp.features.range_formatting")
-rename = lazy_module("octoscript_lsp.features.rename")
-semantic_delta = lazy_module("octoscript_lsp.features.semantic_delta")
-signature = lazy_module("octoscript_lsp.features.signature")
-symbols = lazy_module("octoscript_lsp.features.symbols")
-tool_calls = lazy_module("octoscript_lsp.features.tool_calls")
-workspace_symbols = lazy_module("octoscript_lsp.features.workspace_symbols")
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.3
