@@ -390,9 +390,6 @@ def _lex(
     keep, room = tokens.append, out.room
     single = _SINGLE
     canonical = CANONICAL_OPERATORS
-    # object.__new__ and the slot stores make the same Token as Token(...)
-    # without entering its Python __init__ (about a fifth of the lex).
-    new = object.__new__
     token_type = Token
     ident, newline, operator_kind = Kind.IDENT, Kind.NEWLINE, Kind.OPERATOR
     number, string = Kind.NUMBER, Kind.STRING
@@ -448,12 +445,7 @@ def _lex(
             else:
                 comments.append((start, pos))
                 continue
-            token = new(token_type)
-            token.kind = kind
-            token.text = text
-            token.start = start
-            token.end = pos
-            append(token)
+            append(token_type(kind, text, start, pos))
 
 
 def _scan_rare(

@@ -1,9 +1,8 @@
 """The lexer's regex fast path must lex exactly as its character-level scanners.
 
-`_lex` takes the common tokens from one compiled scanner, makes the
-tokens without `Token.__init__` and bounds the token budget by its number of
-matches; `_scan_rare` lexes everything, one construct at a time. With the
-scanner swapped for a pattern that never matches, every character goes
+`_lex` takes the common tokens from one compiled scanner and bounds the
+token budget by its number of matches; `_scan_rare` lexes everything, one
+construct at a time. With the scanner swapped for a pattern that never matches, every character goes
 through `_scan_rare`: that run is the reference the fast path is compared
 with, tokens, diagnostics (offsets, messages, codes, order), comments,
 truncation and where the token budget ran out.
