@@ -18,8 +18,6 @@
 - document text is not put into pygls' workspace: the server keeps it
   (`text_sync`), so pygls' open/change/close handlers only pass the
   notification on;
-- requests and notifications reach their handlers without pygls'
-  runtime protocol checks (`_dispatched_directly`);
 - a handled notification leaves nothing behind: pygls files the future of
   a generator handler (didOpen, didChange, didClose, initialized, ...) under
   a fresh id and never takes it out, one leaked future per keystroke.
@@ -27,7 +25,6 @@
 
 from __future__ import annotations
 
-import contextvars
 import json
 import logging
 from concurrent.futures import Future
@@ -276,29 +273,7 @@ class OctoscriptProtocol(LanguageServerProtocol):
             return
         if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
             return
-        if self._dispatched_directly(message):
-            return
         super().handle_message(message)
-
-    def _dispatched_directly(self, message) -> bool:
-        """Hand a request or notification to its handler as pygls would,
-        without pygls' `isinstance` tests against its runtime-checkable
-        protocols (each one walks the protocol's attributes in Python: ~45
-        microseconds per keystroke's didChange, more than applying it).
-        The same test, spelled as attribute lookups. Anything else
-        (responses, a wrong `jsonrpc`, messages after shutdown) is left to
-        pygls, which logs them."""
-        if message.jsonrpc != self.VERSION or self._shutdown:
-            return False
-        method = getattr(message, "method", None)
-        if method is None or not hasattr(message, "params"):
-            return False
-        context = contextvars.copy_context()
-        if hasattr(message, "id"):
-            context.run(self._handle_request, message.id, method, message.params)
-        else:
-            context.run(self._handle_notification, method, message.params)
-        return True
 
     def _handle_request(self, msg_id, method_name: str, params) -> None:
         if method_name == REFUSED_METHOD:
