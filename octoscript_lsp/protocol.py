@@ -99,45 +99,6 @@ def _omit_null_active_parameter(converter, cls: type) -> None:
     converter.register_unstructure_hook(cls, unstructure)
 
 
-# One message of each kind a newly opened document brings, for `prepare_document_messages`.
-_SAMPLE_POSITION = {"line": 0, "character": 0}
-_SAMPLE_DOCUMENT_MESSAGES = (
-    {
-        "jsonrpc": "2.0",
-        "method": types.TEXT_DOCUMENT_DID_OPEN,
-        "params": {
-            "textDocument": {"uri": "untitled:sample", "languageId": "", "version": 0, "text": ""}
-        },
-    },
-    {
-        "jsonrpc": "2.0",
-        "method": types.TEXT_DOCUMENT_DID_CHANGE,
-        "params": {
-            "textDocument": {"uri": "untitled:sample", "version": 1},
-            "contentChanges": [
-                {"range": {"start": _SAMPLE_POSITION, "end": _SAMPLE_POSITION}, "text": ""}
-            ],
-        },
-    },
-)
-_SAMPLE_POINT = types.Position(line=0, character=0)
-_SAMPLE_DIAGNOSTICS = types.PublishDiagnosticsNotification(
-    params=types.PublishDiagnosticsParams(
-        uri="untitled:sample",
-        version=0,
-        diagnostics=[
-            types.Diagnostic(
-                range=types.Range(start=_SAMPLE_POINT, end=_SAMPLE_POINT),
-                message="",
-                severity=types.DiagnosticSeverity.Error,
-                source="",
-                code="",
-            )
-        ],
-    )
-)
-
-
 class _Unusable:
     """Stands in for a message whose fields do not fit its method."""
 
@@ -197,41 +158,11 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 self._send_response(message_id, None, error.to_response_error())
             return _UNUSABLE
 
-    def prepare_document_messages(self) -> None:
-        """Make the converter's hooks for didOpen, didChange and
-        publishDiagnostics now (as the `initialize` answer is serialized).
-
-        cattrs makes a hook the first time a type is met, about 3 ms for
-        these three. Made here, they do not delay the first opened document's
-        diagnostics. Not earlier: serializing the capabilities registers
-        cattrs' hooks for their list types, and each registration empties the
-        converter's cache of hooks, so publishDiagnostics hooks made in the
-        `initialize` handler were made again inside the first didOpen
-        (~0.5 ms). Not after the answer is written either: the client's
-        didOpen would wait for them.
-
-        The converter is called directly, not through `structure_message`,
-        which would log a failure as an unreadable client message.
-        """
-        converter = self._converter
-        try:
-            for message in _SAMPLE_DOCUMENT_MESSAGES:
-                converter.structure(message, self.get_message_type(message["method"]))
-            converter.unstructure(_SAMPLE_DIAGNOSTICS)
-        except Exception:  # noqa: BLE001 - only a head start: it must never fail initialize
-            # A real message of the kind meets the same fault where it is handled.
-            logger.debug("the document message hooks were not prepared", exc_info=True)
-
     def _serialize_message(self, data):
         result = getattr(data, "result", None)
         if is_wire(result):
             return {"id": data.id, "jsonrpc": data.jsonrpc, "result": result}
-        message = super()._serialize_message(data)
-        if isinstance(result, types.InitializeResult):
-            # After the capabilities' hooks (see `prepare_document_messages`),
-            # before the answer is written: the client's didOpen follows it.
-            self.prepare_document_messages()
-        return message
+        return super()._serialize_message(data)
 
     send_failed = False
 
