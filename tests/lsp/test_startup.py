@@ -139,7 +139,7 @@ def test_the_program_serves_with_catalogs_read_late():
             "valid",
             1,
         )
-        # A feature module loaded on first use answers like any other.
+        # A request feature answers through the installed program too.
         position = {"line": 3, "character": 2}
         params = {"textDocument": {"uri": URI}, "position": position}
         client.send(
