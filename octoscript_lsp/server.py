@@ -48,7 +48,7 @@ from .features import (
 from .features.wire import WireDict, WireText
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
-from .transport import MessageReader, shallow_copy_text
+from .transport import MessageReader, ReadExecutor, shallow_copy_text
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.3
@@ -678,6 +678,7 @@ def serve() -> int:
             )
         return EXIT_NO_STDIO
     server.reader = MessageReader(sys.stdin.buffer).start()
+    server._thread_pool = ReadExecutor(server.reader)  # pygls reads through it
     # attrs and cattrs keep the source of every method they generate (for
     # lsprotocol's hundreds of classes: ~1.5 MiB) so a traceback can quote
     # it; the server's log never needs those lines.

@@ -30,6 +30,7 @@ is then discarded for its wrong type, a request gets its answer.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import logging
@@ -38,6 +39,7 @@ import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -300,6 +302,15 @@ class MessageReader:
         self.last_body = body
         return body
 
+    def ready(self) -> bool:
+        """Whether `readline`/`read` would return without waiting."""
+        return bool(self._lines or self._body or self._queue)
+
+    def between_messages(self) -> bool:
+        """Whether the next `readline` starts a message (or finds the end of
+        input) rather than continuing the one pygls is reading."""
+        return not (self._lines or self._body)
+
     # ------------------------------------------------------------ the protocol's side
 
     def change_waiting(self, uri: str) -> bool:
@@ -414,6 +425,70 @@ class MessageReader:
                     length = None
                     shown = value[:MAX_QUOTED_HEADER_CHARS]
                     problem = problem or f"unusable Content-Length {shown!r}"
+
+
+class ReadExecutor(Executor):
+    """The executor pygls reads its input through (`run_in_executor`).
+
+    pygls makes each header line and each body a call in a worker thread;
+    with `MessageReader` the message is usually framed already, and the
+    hand-over to a thread and back cost more than the read. A read of the
+    reader's that would not wait runs at once; anything else goes to a
+    worker as before.
+    """
+
+    def __init__(self, reader: MessageReader) -> None:
+        self._reader = reader
+        self._pool = ThreadPoolExecutor(thread_name_prefix="octoscript-read")
+
+    def submit(self, fn, /, *args, **kwargs) -> Future | asyncio.Future:
+        """A read that would not wait, done at once; anything else, a
+        worker's. Called from the event loop (pygls' `run_in_executor`),
+        the read is an asyncio future: `run_in_executor` hands that on as it
+        is. (Wrapped from a concurrent future, every read of a message
+        already read would wake the loop through its self-pipe: a write, a
+        poll and a loop iteration, three times per message.)
+
+        The rest of a message comes back finished. The read that starts the
+        next one is finished by a `call_soon` callback, so the loop takes
+        one pass (no wake-up: the loop is running this very call) between
+        two messages, as it did when every read came through the self-pipe:
+        what a handler left for the loop (catalog news, a diagnostics
+        refresh, a timer that is due) runs before the next message is
+        handled, not once the client pauses, or never when `exit` is next.
+        """
+        reader = self._reader
+        if getattr(fn, "__self__", None) is not reader or not reader.ready():
+            return self._pool.submit(fn, *args, **kwargs)
+        starts_message = reader.between_messages()
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:  # no loop running in this thread
+            loop = None
+        done = Future() if loop is None else loop.create_future()
+        try:
+            result, error = fn(*args, **kwargs), None
+        except BaseException as caught:  # noqa: BLE001 - handed to the awaiting side
+            result, error = None, caught
+        if loop is not None and starts_message:
+            loop.call_soon(_settle, done, result, error)
+        else:
+            _settle(done, result, error)
+        return done
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+
+def _settle(future: Future | asyncio.Future, result: object, error: BaseException | None) -> None:
+    """Finish a read's future with its result or the exception it raised
+    (unless the awaiting side gave up on it meanwhile)."""
+    if future.cancelled():
+        return
+    if error is None:
+        future.set_result(result)
+    else:
+        future.set_exception(error)
 
 
 def shallow_copy_text(text: str, max_depth: int = MAX_MESSAGE_NESTING) -> str:

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
+import threading
 
 from octoscript_lsp.transport import (
     REFUSED_METHOD,
     TOO_DEEP,
     MessageReader,
+    ReadExecutor,
     shallow_copy_text,
     summarize,
     top_level_id,
@@ -131,3 +134,75 @@ def test_shallow_copy_cuts_only_values_nested_too_deeply():
     assert shallow_copy_text(text, 2) == f'{{"s": "[[[\\"{{{{", "t": [{cut}]}}'
     assert json.loads(shallow_copy_text(text, 2))["s"] == '[[["{{'
     assert shallow_copy_text(text, 3) == text
+
+
+def test_reads_that_would_not_wait_run_without_a_thread_hop():
+    reader = MessageReader(io.BytesIO(frame(body(1)))).start()
+    executor = ReadExecutor(reader)
+    try:
+        header = executor.submit(reader.readline).result(timeout=5)  # waits for the thread
+        assert header == b"Content-Length: %d\r\n" % len(body(1))
+        blank = executor.submit(reader.readline)  # framed already: done on return
+        assert blank.done() and blank.result() == b"\r\n"
+        read = executor.submit(reader.read, len(body(1)))
+        assert read.done() and read.result() == body(1)
+        other = executor.submit(threading.get_ident)  # not a read: a worker runs it
+        assert other.result(timeout=5) != threading.get_ident()
+    finally:
+        executor.shutdown()
+
+
+def test_in_the_event_loop_a_read_that_would_not_wait_is_done_on_return():
+    """pygls reads through `run_in_executor`: a read of a message already
+    framed comes back finished, with no wake-up of the loop to deliver it."""
+    reader = MessageReader(io.BytesIO(frame(body(1)) + frame(body(2)))).start()
+    executor = ReadExecutor(reader)
+
+    async def read_two() -> tuple[list[bytes], list[bool]]:
+        loop = asyncio.get_running_loop()
+        seen, finished = [], []
+        for _ in range(2):
+            header = await loop.run_in_executor(executor, reader.readline)
+            blank = loop.run_in_executor(executor, reader.readline)
+            content = loop.run_in_executor(executor, reader.read, 0)
+            finished += [blank.done(), content.done()]
+            assert await blank == b"\r\n"
+            seen.append(header + await content)
+        return seen, finished
+
+    try:
+        seen, finished = asyncio.run(read_two())
+    finally:
+        executor.shutdown()
+    assert seen == [b"Content-Length: %d\r\n" % len(body(n)) + body(n) for n in (1, 2)]
+    assert finished == [True] * 4
+
+
+def test_the_loop_takes_a_pass_between_two_messages_already_read():
+    """What a handler leaves for the loop (`call_soon`: catalog news, a
+    diagnostics refresh) runs before the next message is handled, even when
+    that message was framed long ago, as when every read came back through
+    the loop: otherwise it would wait until the client stops sending, and
+    never run when `exit` comes next."""
+    reader = MessageReader(io.BytesIO(frame(body(1)) + frame(body(2)) + frame(body(3)))).start()
+    executor = ReadExecutor(reader)
+
+    async def handle_all() -> list[str]:
+        loop = asyncio.get_running_loop()
+        events: list[str] = []
+        while header := await loop.run_in_executor(executor, reader.readline):
+            assert await loop.run_in_executor(executor, reader.readline) == b"\r\n"
+            length = int(header.split(b":")[1])
+            message_id = json.loads(await loop.run_in_executor(executor, reader.read, length))["id"]
+            events.append(f"handled {message_id}")
+            loop.call_soon(events.append, f"left by {message_id}")
+        return events
+
+    # The three messages are framed in one pass of the reader thread.
+    assert reader.readline() == b"Content-Length: %d\r\n" % len(body(1))
+    reader.readline(), reader.read()
+    try:
+        events = asyncio.run(handle_all())
+    finally:
+        executor.shutdown()
+    assert events == ["handled 2", "left by 2", "handled 3", "left by 3"]
