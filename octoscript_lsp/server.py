@@ -678,7 +678,10 @@ def serve() -> int:
             )
         return EXIT_NO_STDIO
     server.reader = MessageReader(sys.stdin.buffer).start()
-    server._thread_pool = ReadExecutor(server.reader)  # pygls reads through it
+    # pygls reads through it. Kept: a worker thread per read costs ~0.2 ms CPU
+    # a message (benchmarks/bench_read_executor.py), more than semantic
+    # tokens at 4,090 lines can spare of their 8 ms per keystroke+request.
+    server._thread_pool = ReadExecutor(server.reader)
     # attrs and cattrs keep the source of every method they generate (for
     # lsprotocol's hundreds of classes: ~1.5 MiB) so a traceback can quote
     # it; the server's log never needs those lines.
