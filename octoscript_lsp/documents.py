@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from .analysis.document import DocumentAnalysis
 from .features import workspace_symbols
-from .features.positions import PositionMap
+from .features.positions import UTF16, PositionEncoding, PositionMap
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
 
 
@@ -88,11 +88,16 @@ class DocumentStore:
 
     The text itself lives in `text_sync.TextStore` (which applies the
     edits); `text_of` reads it. One analysis per version is built on first use, and
-    only the MAX_CACHED_ANALYSES most recently used stay built.
+    only the MAX_CACHED_ANALYSES most recently used stay built. Each
+    version's `PositionMap` counts columns in `encoding`, the session's
+    negotiated position encoding.
     """
 
-    def __init__(self, text_of: Callable[[str], str | None]) -> None:
+    def __init__(
+        self, text_of: Callable[[str], str | None], encoding: PositionEncoding = UTF16
+    ) -> None:
         self.text_of = text_of
+        self.encoding = encoding
         self.open: dict[str, OpenDocument] = {}
         self.recent: dict[str, None] = {}
 
@@ -123,7 +128,8 @@ class DocumentStore:
                 analysis = DocumentAnalysis(source, state.version, state.previous)
             syntax = analysis.syntax
             state.analysis = analysis
-            state.positions = PositionMap(source, syntax.lines.line_starts if syntax else None)
+            lf_starts = syntax.lines.line_starts if syntax else None
+            state.positions = PositionMap(source, lf_starts, self.encoding)
             state.previous = None
         self._keep_recent(uri)
         return state

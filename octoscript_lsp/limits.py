@@ -177,3 +177,24 @@ MAX_CLI_JOBS = 256
 MAX_CONFIG_FILE_BYTES = 1024 * 1024
 # `--fix` rounds per file: a fix can make another one possible (or needed).
 MAX_FIX_ROUNDS = 8
+
+# Language reference (`octoscript_lsp/reference/`, served by `octoscript mcp`):
+# the most one section gives; a longer one is cut at a line and says so. The
+# grammar, the longest section, fits with room to spare.
+MAX_REFERENCE_SECTION_BYTES = 16 * 1024
+
+# MCP server (`octoscript mcp`, octoscript_lsp/mcp/). Search takes the catalog
+# search bounds above; source takes MAX_SOURCE_BYTES; did-you-mean MAX_SUGGESTIONS.
+# `describe_tools`: at most this many ids a call, each at most a module
+# path's bytes (a tool name is shorter), and at most this much compact JSON
+# for the entries of one answer (eight entries with their 4 KiB
+# descriptions always fit without their fields).
+MAX_DESCRIBE_IDS = 8
+MAX_DESCRIBE_ID_BYTES = MAX_MODULE_PATH_BYTES
+MAX_DESCRIBE_RESULT_BYTES = 64 * 1024
+# Input and output fields (children included) one described member shows.
+MAX_DESCRIBED_FIELDS = 128
+# `check_script`'s `path`: a name for the answer, never opened.
+MAX_SCRIPT_PATH_BYTES = 1024
+# `language_reference`'s `section` argument.
+MAX_SECTION_NAME_BYTES = 64

@@ -43,6 +43,7 @@ from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.json_rpc import ResponseErrorMessage
 from pygls.protocol.language_server import lsp_method
 
+from .features import positions
 from .features.wire import WireText, is_wire
 from .transport import REFUSED_METHOD
 
@@ -280,8 +281,14 @@ class OctoscriptProtocol(LanguageServerProtocol):
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
-        result = yield from super().lsp_initialize(params)
         server = self._server
+        # The one place the session's position encoding is settled: every
+        # position read or written counts in it, and the answer names it
+        # (pygls makes its own choice for its workspace, which holds no text here).
+        encoding = positions.client_encoding(params.capabilities)
+        server.use_position_encoding(encoding)
+        result = yield from super().lsp_initialize(params)
+        result.capabilities.position_encoding = encoding.name
         server.rename_enabled = client_supports_versioned_edits(params.capabilities)
         result.capabilities.rename_provider = (
             types.RenameOptions(prepare_provider=True) if server.rename_enabled else None

@@ -35,6 +35,7 @@ from .features import (
     hover,
     inlay_hints,
     navigation,
+    positions,
     prefill,
     range_formatting,
     rename,
@@ -70,8 +71,10 @@ class OctoscriptServer(LanguageServer):
             protocol_cls=OctoscriptProtocol,
             converter_factory=converter_factory,
         )
-        self.texts = TextStore()
-        self.documents = DocumentStore(self.document_text)
+        # Columns count in UTF-16 until `initialize` settles the encoding.
+        self.position_encoding = positions.UTF16
+        self.texts = TextStore(self.position_encoding)
+        self.documents = DocumentStore(self.document_text, self.position_encoding)
         self.catalogs = CatalogStore(on_change=self._catalogs_changed)
         # Read once here, before any client message: `~/` in `catalogFiles`
         # is the only use, and serving never reads the environment.
@@ -111,6 +114,10 @@ class OctoscriptServer(LanguageServer):
             self.protocol.handle_message(message)
         except Exception as error:  # noqa: BLE001 - the message stays unreadable
             logging.getLogger(__name__).warning("unreadable message: %s", error)
+
+    def use_position_encoding(self, encoding: positions.PositionEncoding) -> None:
+        """The negotiated encoding, for the ranges applied and the maps built."""
+        self.position_encoding = self.texts.encoding = self.documents.encoding = encoding
 
     def document_text(self, uri: str) -> str | None:
         """The client-sent text of an open document; never read from disk.
@@ -188,7 +195,8 @@ class OctoscriptServer(LanguageServer):
     def publish(
         self, uri: str, version: int | None, state: OpenDocument, settled: bool = False
     ) -> None:
-        """Syntax diagnostics at once; catalog advice in a second pass.
+        """Syntax diagnostics at once; catalog advice in a second pass (with the
+        suppression comments that silence nothing, known only then).
 
         Advisory diagnostics need the lexical index and the call review,
         which cost far more than the parse; sending the syntax verdict first
@@ -209,7 +217,11 @@ class OctoscriptServer(LanguageServer):
             self.push_diagnostics(uri, version, syntax_only)
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises
-        if self.catalogs_can_advise() or cached.advised:
+        if (
+            self.catalogs_can_advise()
+            or cached.advised
+            or diagnostics.needs_second_pass(cached.analysis)
+        ):
             # A newer version replaces the pending pass: it would only find
             # itself overtaken, and it holds its version's whole analysis
             # alive until then (tens of MiB while someone types fast).
@@ -560,7 +572,7 @@ def semantic_tokens_delta(
 
 def _semantic_items(state: OpenDocument) -> str:
     """This version's encoded tokens (statements an edit left alone reused)."""
-    return semantic_tokens.full_items(state.analysis, carried=True)
+    return semantic_tokens.full_items(state.analysis, True, state.positions.encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -572,7 +584,8 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return semantic_tokens.range_tokens(state.analysis, start, end, carried=True)
+    encoding = state.positions.encoding
+    return semantic_tokens.range_tokens(state.analysis, start, end, True, encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
@@ -596,7 +609,10 @@ def selection_range(
 
 @server.feature(
     types.TEXT_DOCUMENT_CODE_ACTION,
-    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    # Quick fixes and fix-all (`code_actions.KINDS`, spelled here: that module loads later).
+    types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, "source.fixAll.octoscript"]
+    ),
 )
 def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
@@ -605,7 +621,9 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
         return []
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return code_actions.code_actions(state.analysis, state.positions, uri, start, end, ls.catalogs)
+    return code_actions.code_actions(
+        state.analysis, state.positions, uri, start, end, ls.catalogs, params.context
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))

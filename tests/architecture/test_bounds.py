@@ -20,8 +20,10 @@ LIMITS = PACKAGE / "limits.py"
 SMALL = 16
 BOUND_NAME = re.compile(r"_?(MAX|MIN)_[A-Z0-9_]+")
 
-# Numbers of Unicode and UTF-16, the same whatever the server's limits are.
+# Numbers of Unicode, UTF-8 and UTF-16, the same whatever the server's limits are.
 FORMAT_FACTS = {
+    0x80: "the first UTF-8 continuation byte",
+    0xC0: "the first UTF-8 byte past the continuation bytes",
     0xFFFF: "the last code point of one UTF-16 unit",
     0xD800: "the first surrogate code point",
     0xDFFF: "the last surrogate code point",

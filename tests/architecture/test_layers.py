@@ -16,6 +16,8 @@ ALLOWED = {
     "catalogs": {"limits", "syntax", "schemas"},
     "analysis": {"limits", "syntax", "catalogs"},
     "features": {"limits", "syntax", "catalogs", "analysis"},
+    # The language reference: the guide and grammar, and the analysis layer's tables.
+    "reference": {"limits", "syntax", "analysis"},
 }
 
 

@@ -1,4 +1,4 @@
-"""Each concept is decided in one place (docs/architecture.md, "One of each").
+"""Each concept is decided in one place (docs/architecture.md, "Where each concept lives").
 
 These read the package's source, as the layer test does, so a second copy of
 a table, type or rule fails here instead of drifting quietly.

@@ -19,7 +19,7 @@ def _build_wheel(tmp_path: Path) -> Path:
     # A copy of what the wheel is built from, so no build/ appears in the tree.
     source = tmp_path / "src"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
     shutil.copytree(
         ROOT / "octoscript_lsp",
@@ -51,6 +51,18 @@ def test_wheel_contains_schema_cli_and_entry_points(tmp_path: Path) -> None:
     assert "octoscript = octoscript_lsp.cli:main" in scripts
     assert "octoscript-lsp = octoscript_lsp.launch:main" in scripts
     assert not any(name.startswith("tests/") for name in names)
+    # setuptools finds LICENSE by its default license-files patterns.
+    assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
+
+
+def test_one_license_text_the_metadata_names() -> None:
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["license"] == "MIT"
+    assert text.startswith("MIT License\n\nCopyright (c) ")
+    assert "The octoscript-lsp authors" in text.splitlines()[2]
+    assert 'THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND' in text
+    # vsce packs the extension's own copy; it must be the same text.
+    assert (ROOT / "editors" / "vscode" / "LICENSE").read_text(encoding="utf-8") == text
 
 
 def test_pre_commit_hooks_run_the_installed_commands() -> None:
