@@ -28,7 +28,7 @@ from ..analysis.tool_call_review import (
     label_for,
     tool_call_label,
 )
-from ..limits import MAX_MODULE_PATH_BYTES
+from ..limits import MAX_LENS_LABEL_CHARS
 from .positions import PositionMap
 from .review_json import diagnostics_json, empty_hints_json, hints_json
 
@@ -36,8 +36,6 @@ if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
 
 SHOW_TOOL_CALL_COMMAND = "octoscript.showToolCall"
-# A label is a tool name, a module path or a digest: never longer than a path.
-MAX_LENS_LABEL_CHARS = MAX_MODULE_PATH_BYTES
 
 
 def tool_calls_result(
