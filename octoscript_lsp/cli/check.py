@@ -16,10 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..analysis.document import DocumentAnalysis
+from ..analysis.fix_all import fix_all
 from ..catalogs.store import CatalogStore
 from .catalog import project_catalogs
 from .findings import FileFindings, Finding, findings_of, too_large
-from .fixes import fix_text
 from .formatting import unified_diff
 from .inputs import (
     EXIT_FINDINGS,
@@ -37,7 +37,7 @@ from .inputs import (
 )
 from .jobs import Printed, add_counts, map_batches_in_order, write_printed
 from .project import ProjectConfig
-from .rules import Rules, apply_rules, check_rules
+from .rules import Rules, check_rules
 from .sarif import sarif_log
 
 OUTPUT_FORMATS = ("text", "json", "github", "sarif")
@@ -212,7 +212,7 @@ def _fix(
     source: SourceFile, shown: str, profile: Profile, options: CheckOptions
 ) -> tuple[str, str, str, int]:
     """(text to check, stdout, stderr, fixes applied) after --fix (and --diff)."""
-    outcome = fix_text(shown, source.text, profile.catalogs, profile.rules)
+    outcome = fix_all(source.text, profile.catalogs, profile.rules.enabled)
     said = "".join(
         f"{'would fix' if options.diff else 'fixed'} {shown}:{item.line}:{item.column}: "
         f"{item.title} [{item.code}]\n"
@@ -247,8 +247,7 @@ def check_file(options: CheckOptions, item: tuple[str, str | None]) -> CheckedFi
         return CheckedFile(shown, stderr=f"octoscript: {error}\n", unreadable=True)
     else:
         analysis = DocumentAnalysis(text)
-        found = findings_of(shown, analysis, profile.catalogs)
-        apply_rules(found, analysis, profile.rules)
+        found = findings_of(shown, analysis, profile.catalogs, profile.rules)
     listed = not options.diff and not (options.statistics and options.output_format == "text")
     if listed:
         stdout += render(found, options.output_format, profile.catalogs is not None)

@@ -3,7 +3,7 @@
 Every answer comes from code the editor and `octoscript check` already use:
 catalog search (catalogs/search.py), the check's findings and rules
 (cli/findings.py, cli/rules.py), the fixes `check --fix` applies
-(cli/fixes.py over analysis/fixes.py), the formatter `octoscript format`
+(analysis/fix_all.py over analysis/fixes.py), the formatter `octoscript format`
 runs (cli/formatting.py) and the tool-call review (features/review_json.py).
 A request this cannot answer raises `Refusal`, whose message says why and
 what to do instead; server.py hands it to the model as a tool error.
@@ -18,22 +18,20 @@ from typing import Any
 
 from .. import reference as language
 from ..analysis.document import DocumentAnalysis
+from ..analysis.fix_all import repaired
 from ..analysis.fixes import fixes
 from ..analysis.problems import CODE_TOO_MANY_DIAGNOSTICS
 from ..analysis.surfaces import TOOL_MODULE_PATH, is_fixed_core_path
 from ..catalogs.fingerprint import canonical_json
-from ..catalogs.model import CONVERTER, ModuleDescriptor, ModuleField, ToolEntry
+from ..catalogs.model import ModuleDescriptor, ModuleField, ToolEntry
 from ..catalogs.search import InvalidSearchQuery, search_tools
 from ..catalogs.store import MODULES, TOOLS, CatalogState, CatalogStore
 from ..catalogs.suggest import closest_names
 from ..cli.findings import FileFindings, Finding, findings_of
-from ..cli.fixes import repaired
 from ..cli.formatting import NotFormattable, canonical_text
 from ..cli.inputs import STDIN, SourceFile
 from ..cli.reports import syntax_findings_json, tool_calls_report
-from ..cli.rules import apply_rules
 from ..limits import (
-    MAX_ADVISORY_DIAGNOSTICS,
     MAX_DESCRIBE_ID_BYTES,
     MAX_DESCRIBE_IDS,
     MAX_DESCRIBE_RESULT_BYTES,
@@ -128,7 +126,15 @@ def search(workspace: Workspace, query: str, limit: int | None) -> dict[str, Any
 
 
 def _field_json(field: ModuleField) -> dict[str, Any]:
-    return CONVERTER.unstructure(field)
+    """Every key the answer's schema gives a field, so its size here is its size sent."""
+    children = None if field.fields is None else [_field_json(item) for item in field.fields]
+    return {
+        "name": field.name,
+        "type": field.type.value,
+        "required": field.required,
+        "description": field.description,
+        "fields": children,
+    }
 
 
 def _fields(
@@ -151,14 +157,20 @@ def _tool_entry(tool: ToolEntry) -> dict[str, Any]:
     return {
         "id": tool.name,
         "kind": "tool",
-        "format": tool.format.value,
         "description": tool.description,
+        "format": tool.format.value,
+        "callMode": None,
+        "callShape": None,
+        "inputFields": None,
+        "outputFields": None,
+        "truncated": False,
     }
 
 
 def _module_entry(module: ModuleDescriptor, with_fields: bool) -> dict[str, Any]:
     entry: dict[str, Any] = {"id": module.dotted, "kind": "module"}
     entry["description"] = module.description
+    entry["format"] = None
     entry["callMode"] = None if module.call_mode is None else module.call_mode.value
     entry["callShape"] = None if module.call_shape is None else module.call_shape.value
     cut = False
@@ -305,9 +317,8 @@ def check(workspace: Workspace, source: str, path: str | None) -> dict[str, Any]
     text = checked_source(source)
     analysis = DocumentAnalysis(text)
     catalogs = workspace.catalogs
-    found: FileFindings = findings_of(name, analysis, catalogs)
-    advice_cut = len(found.advice) >= MAX_ADVISORY_DIAGNOSTICS
-    apply_rules(found, analysis, workspace.profile.rules)
+    found: FileFindings = findings_of(name, analysis, catalogs, workspace.profile.rules)
+    advice_cut = found.advice_cut
     fixed = _fixes_by_finding(analysis, catalogs) if found.all else {}
     listed = [item for item in found.all if item.code != CODE_TOO_MANY_DIAGNOSTICS]
     return {

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -113,10 +113,9 @@ Section = Annotated[
     ),
 ]
 
-T = TypeVar("T")
 
-
-def _answer(workspace: Workspace, build: Callable[[], T]) -> T:
+def _answer(workspace: Workspace, build: Callable[[], dict[str, Any]]) -> Any:
+    """`build`'s answer (the SDK checks it against the tool's model) after a refresh."""
     workspace.refresh()
     try:
         return build()
@@ -134,7 +133,7 @@ def _add_tools(server: MCPServer, workspace: Workspace) -> None:
         "(never a schema). Refused when no catalog is loaded or one was discarded."
     )
     async def search_tools(query: Query, limit: Limit = None) -> SearchResult:
-        return _answer(workspace, lambda: answers.search(workspace, query, limit))  # type: ignore[return-value]
+        return _answer(workspace, lambda: answers.search(workspace, query, limit))
 
     @tool(
         f"What the catalog holds for up to {MAX_DESCRIBE_IDS} exact ids: a tool's format and "
@@ -142,7 +141,7 @@ def _add_tools(server: MCPServer, workspace: Workspace) -> None:
         "An unknown id is listed under not_found with up to three did-you-mean ids."
     )
     async def describe_tools(ids: Ids) -> DescribeResult:
-        return _answer(workspace, lambda: answers.describe(workspace, ids))  # type: ignore[return-value]
+        return _answer(workspace, lambda: answers.describe(workspace, ids))
 
     @tool(
         "Check Octoscript source as `octoscript check` does: each diagnostic's code, "
@@ -150,14 +149,14 @@ def _add_tools(server: MCPServer, workspace: Workspace) -> None:
         "fixes as text edits (not applied), against the configured catalogs."
     )
     async def check_script(source: Source, path: ScriptPath = None) -> CheckResult:
-        return _answer(workspace, lambda: answers.check(workspace, source, path))  # type: ignore[return-value]
+        return _answer(workspace, lambda: answers.check(workspace, source, path))
 
     @tool(
         "Format Octoscript source in canonical layout (what `octoscript format -` prints); "
         "refused, naming the first syntax error, when the source is not valid."
     )
     async def format_script(source: Source) -> FormatResult:
-        return _answer(workspace, lambda: answers.format_source(source))  # type: ignore[return-value]
+        return _answer(workspace, lambda: answers.format_source(source))
 
     @tool(
         "List the tool calls a script makes (the `octoscript tool-calls` review), each with "
@@ -165,21 +164,21 @@ def _add_tools(server: MCPServer, workspace: Workspace) -> None:
         "catalog). Advisory: it grants nothing."
     )
     async def review_tool_calls(source: Source) -> ReviewResult:
-        return _answer(workspace, lambda: answers.review(workspace, source))  # type: ignore[return-value]
+        return _answer(workspace, lambda: answers.review(workspace, source))
 
     @tool(
         "Each catalog projection's state (valid, discarded, cleared, absent), source file, "
         "entries, fingerprint and reason, and the catalog files read."
     )
     async def catalog_status() -> StatusResult:
-        return _answer(workspace, lambda: answers.status(workspace))  # type: ignore[return-value]
+        return _answer(workspace, lambda: answers.status(workspace))
 
     @tool(
         "The Octoscript language reference: without a section, the list of sections; with "
         "one, that section's text (statements, std modules, tool methods, grammar, limits)."
     )
     async def language_reference(section: Section = None) -> ReferenceResult:
-        return _answer(workspace, lambda: answers.reference(section))  # type: ignore[return-value]
+        return _answer(workspace, lambda: answers.reference(section))
 
 
 def _add_reference(server: MCPServer) -> None:

@@ -1,14 +1,19 @@
 """docs/agents.md's example session is what the server answers: each call
 is replayed against `octoscript mcp` started in examples/project, each
 answer shown must equal the server's (with the fields the text says it left
-out), and the fixed script is the draft with the check's edits applied."""
+out), and the fixed script is the draft with the check's edits applied.
+Each client's set-up runs the `octoscript mcp` command with options it takes."""
 
 from __future__ import annotations
 
 import json
 import re
+import tomllib
 from pathlib import Path
 from typing import Any
+
+from octoscript_lsp import limits
+from octoscript_lsp.cli.main import build_parser
 
 from .helpers import call, connected, workspace
 
@@ -85,3 +90,43 @@ def test_the_fixed_script_is_the_draft_with_the_check_s_edits() -> None:
     assert _apply(draft, edits) == fixed
     assert rechecked["diagnostics"] == []
     assert [site["standing"] for site in review["tool_calls"]] == ["listed", "listed"]
+
+
+SET_UP = DOC[DOC.index("## Set up\n") : DOC.index("## Tools\n")]
+SCRIPTS_TABLE = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+
+
+def _commands() -> list[list[str]]:
+    """Each command line the set-up gives a client, as the client runs it."""
+    (claude,) = re.findall(r"^claude mcp add octoscript -- (.+)$", SET_UP, re.MULTILINE)
+    configurations = [
+        json.loads(block) for block in re.findall(r"^```json\n(.*?)^```$", SET_UP, re.DOTALL | re.M)
+    ]
+    assert [sorted(config) for config in configurations] == [["servers"], ["mcpServers"]]
+    servers = [config.get("servers") or config["mcpServers"] for config in configurations]
+    assert servers[0]["octoscript"].pop("type") == "stdio"
+    return [claude.split()] + [
+        [server["octoscript"]["command"], *server["octoscript"]["args"]] for server in servers
+    ]
+
+
+def test_every_client_set_up_runs_octoscript_mcp_with_options_it_takes() -> None:
+    commands = _commands()
+    assert len(commands) == 3
+    for command, *arguments in commands:
+        assert SCRIPTS_TABLE[command] == "octoscript_lsp.cli:main"
+        folder = [argument.replace("${workspaceFolder}", "/project") for argument in arguments]
+        parsed = build_parser().parse_args(folder)
+        assert parsed.command == "mcp"
+    assert commands[1][1:] == ["mcp", "--config", "${workspaceFolder}/pyproject.toml"]
+
+
+def test_the_bounds_named_are_the_limits() -> None:
+    for phrase in (
+        f"at most {limits.MAX_SEARCH_HITS} hits and {limits.MAX_SEARCH_RESULT_BYTES // 1024} KiB",
+        f"`ids` (up to {limits.MAX_DESCRIBE_IDS})",
+        f"with up to {limits.MAX_SUGGESTIONS} did-you-mean ids",
+        f"a source\nover {limits.MAX_SOURCE_BYTES // 1024} KiB",
+        f"longer than {limits.MAX_REFERENCE_SECTION_BYTES // 1024} KiB",
+    ):
+        assert phrase in DOC, phrase

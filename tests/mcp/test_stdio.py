@@ -9,6 +9,8 @@ from pathlib import Path
 from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
+from octoscript_lsp.mcp.server import INSTRUCTIONS
+
 from .helpers import settings_file
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,6 +26,7 @@ async def test_octoscript_mcp_over_stdio(tmp_path):
     server = StdioServerParameters(command=command, args=args, cwd=str(tmp_path))
     async with Client(server, read_timeout_seconds=60) as client:
         assert client.server_info.name == "octoscript"
+        assert client.instructions == INSTRUCTIONS
         names = {tool.name for tool in (await client.list_tools()).tools}
         assert {"search_tools", "check_script", "language_reference"} <= names
         found = await client.call_tool("search_tools", {"query": "echo"})

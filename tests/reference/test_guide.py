@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp import limits
-from octoscript_lsp.analysis import advice
+from octoscript_lsp.analysis import advice, surfaces
 from octoscript_lsp.catalogs.model import CallMode, CallShape
 from octoscript_lsp.syntax.check import analyze_syntax, format_source
 from octoscript_lsp.syntax.codes import SyntaxCode
@@ -83,3 +83,24 @@ def test_the_catalog_words_are_the_catalog_model_s() -> None:
         _code_spans(modules)
     )
     assert {"callMode", "callShape"} <= _code_spans(modules)
+
+
+def test_the_tool_method_table_is_surfaces_tool_methods() -> None:
+    rows = re.findall(r"^\| `(tool\.\w+\([^)]*\))` \| `(\w+)` \| (yes|no): ", GUIDE, re.MULTILINE)
+    assert rows == [
+        (
+            f"{surfaces.TOOL_BINDING}.{method.name}({', '.join(method.parameters)})",
+            method.format.value,
+            "no" if method.deferred else "yes",
+        )
+        for method in surfaces.TOOL_METHODS
+    ]
+
+
+def test_the_other_refused_forms_are_refused() -> None:
+    start = GUIDE.index("Also refused: ")
+    paragraph = GUIDE[start : GUIDE.index("\n\n", start)]
+    forms = sorted(_code_spans(paragraph) - {"keywords"})
+    assert forms == ["..", "1u32", "2_000", "let", "let [a, b] = x", "let a: T", "try"]
+    for form in forms:
+        assert not analyze_syntax(form).valid, form

@@ -1,4 +1,5 @@
-"""An installed wheel serves the same reference as the checkout."""
+"""The installed package serves the same reference as the checkout: from
+an editable install (how the checkout is set up) and from a wheel."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import sys
 import zipfile
 from pathlib import Path
 
+import pytest
+
 from octoscript_lsp import reference
 
-from ..cli.test_packaging import _build_wheel
+from ..cli.test_packaging import ROOT, _build_wheel
 
 _PRINT = (
     "import sys; from octoscript_lsp import reference; "
@@ -47,4 +50,23 @@ def test_the_wheel_carries_the_sources_and_serves_them(tmp_path: Path) -> None:
     )
     location, _, served = completed.stdout.partition("\n")
     assert Path(location).is_relative_to(target)
+    assert served == reference.section("grammar") + reference.section("scripts")
+
+
+def test_an_install_outside_the_checkout_serves_the_checkout_s_sources(tmp_path: Path) -> None:
+    """From another directory the import goes through the installation (the
+    editable one in a checkout set up as the README says), not the cwd."""
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    completed = subprocess.run(
+        [sys.executable, "-c", _PRINT],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    )
+    location, _, served = completed.stdout.partition("\n")
+    if not Path(location).is_relative_to(ROOT):
+        pytest.skip("octoscript_lsp is installed from elsewhere, not as an editable checkout")
     assert served == reference.section("grammar") + reference.section("scripts")

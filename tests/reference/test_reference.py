@@ -26,7 +26,7 @@ COPIES = {
 def test_the_package_carries_the_sources_byte_for_byte(original: str, copy: str) -> None:
     packaged = Path(reference.__file__).parent / copy
     assert packaged.read_bytes() == (ROOT / original).read_bytes(), (
-        f"copy the source into the package: cp {original} octoscript_lsp/reference/{copy}"
+        f"{original} changed: run python scripts/sync_reference.py"
     )
 
 
