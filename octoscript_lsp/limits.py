@@ -175,8 +175,12 @@ CLI_MIN_FILES_FOR_JOBS = 16
 MAX_CLI_JOBS = 256
 # A project configuration file (pyproject.toml / octoscript.toml) read by the CLI.
 MAX_CONFIG_FILE_BYTES = 1024 * 1024
-# `--fix` rounds per file: a fix can make another one possible (or needed).
+# `--fix` rounds per file (and per fix-all action): a fix can make another one
+# possible (or needed).
 MAX_FIX_ROUNDS = 8
+# `octoscript.showToolCall`'s label (a tool name, a module path or a digest: never
+# longer than a module path).
+MAX_LENS_LABEL_CHARS = MAX_MODULE_PATH_BYTES
 
 # Language reference (`octoscript_lsp/reference/`, served by `octoscript mcp`):
 # the most one section gives; a longer one is cut at a line and says so. The

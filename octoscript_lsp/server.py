@@ -89,6 +89,7 @@ class OctoscriptServer(LanguageServer):
         self.shut_down = False  # a `shutdown` request came
         self.exit_code = 0  # what the process returns (`exit` sets it)
         self._refresh_pending = False
+        self._lens_refresh_pending = False
         # The pending advice pass of each document (at most one, see `publish`).
         self._advice_timers: dict[str, asyncio.TimerHandle] = {}
 
@@ -156,10 +157,20 @@ class OctoscriptServer(LanguageServer):
             self.client_register_capability(registration)
 
     def _catalogs_changed(self) -> None:
-        """A projection or a catalog file changed: tell the user once, soon."""
+        """A projection or a catalog file changed: tell the user once, soon, and
+        have the client ask for lenses again (their titles say the catalog status)."""
         if not self._announce_pending:
             self._announce_pending = True
             asyncio.get_event_loop().call_soon(self.announce_catalogs)
+        if not self._lens_refresh_pending and tool_calls.refreshes_code_lenses(
+            self.client_capabilities
+        ):
+            self._lens_refresh_pending = True
+            asyncio.get_event_loop().call_soon(self._refresh_code_lenses)
+
+    def _refresh_code_lenses(self) -> None:
+        self._lens_refresh_pending = False
+        self.workspace_code_lens_refresh(None)
 
     def announce_catalogs(self) -> None:
         self._announce_pending = False
@@ -656,6 +667,19 @@ def tool_calls_request(ls: OctoscriptServer, params) -> dict:
     if state is None:
         raise RequestFailed("the document is not open in this Octoscript session")
     return tool_calls.tool_calls_result(state.analysis, ls.catalogs, uri)
+
+
+# `tool_calls.SHOW_TOOL_CALL_COMMAND`, spelled here: that module loads on first use.
+@server.command("octoscript.showToolCall")
+def show_tool_call(ls: OctoscriptServer, *arguments: object) -> dict:
+    """A lens's call: its catalog entry, answered and shown as a message."""
+    try:
+        entry = tool_calls.show_tool_call(arguments, ls.catalogs)
+    except tool_calls.NotALensCall as error:
+        raise JsonRpcInvalidParams(str(error)) from error
+    info = types.MessageType.Info
+    ls.window_show_message(types.ShowMessageParams(type=info, message=entry.message))
+    return entry.json()
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
