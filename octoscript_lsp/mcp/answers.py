@@ -92,9 +92,21 @@ class Lookup:
 
     store: CatalogStore
     unavailable: list[dict[str, Any]]
+    unread: list[dict[str, Any]]  # catalog files read for nothing: what they hold is unknown
 
-    def names(self) -> set[str]:
+    def refused(self) -> set[str]:
+        """The lookup catalogs an answer cannot rule out: the refused ones, and
+        both while a catalog file could not be read."""
+        if self.unread:
+            return set(LOOKUP_PROJECTIONS)
         return {item["name"] for item in self.unavailable}
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "fingerprints": self.fingerprints(),
+            "unavailable": self.unavailable,
+            "unread_files": self.unread,
+        }
 
     def fingerprints(self) -> dict[str, str | None]:
         projections = self.store.projections()
@@ -118,8 +130,13 @@ def _lookup_catalogs(workspace: Workspace) -> Lookup:
         for name in LOOKUP_PROJECTIONS
         if projections[name].state.unavailable
     ]
+    unread = [
+        {"path": file["path"], "reason": file["reason"]}
+        for file in store.files_status()
+        if not file["ok"] and not file["projections"]
+    ]
     if any(projections[name].state is CatalogState.VALID for name in LOOKUP_PROJECTIONS):
-        return Lookup(store, unavailable)
+        return Lookup(store, unavailable, unread)
     if unavailable:
         why = "; ".join(
             f"the {item['name']} was {item['state']} ({item['reason']})" for item in unavailable
@@ -143,8 +160,7 @@ def search(workspace: Workspace, query: str, limit: int | None) -> dict[str, Any
         "hits": found["tools"],
         "truncated": found["truncated"],
         "generation": found["generation"],
-        "fingerprints": lookup.fingerprints(),
-        "unavailable": lookup.unavailable,
+        **lookup.json(),
     }
 
 
@@ -244,8 +260,8 @@ def _wanted_ids(ids: list[str]) -> list[str]:
 
 
 def _could_be_in(ident: str, unavailable: set[str]) -> bool:
-    """Whether an unavailable catalog might list `ident`: a tool name while the
-    tool catalog is refused, a module path while the module catalog is."""
+    """Whether a catalog the answer cannot see might list `ident`: a tool name
+    while the tool catalog is refused, a module path while the module catalog is."""
     if TOOLS in unavailable and is_valid_tool_name(ident):
         return True
     return MODULES in unavailable and parse_module_path(ident) is not None
@@ -270,7 +286,7 @@ def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
             missing.append(ident)
     known = [tool.name for tool in tools.tools] if tools is not None else []
     known += [module.dotted for module in modules.descriptors] if modules is not None else []
-    refused = lookup.names()
+    refused = lookup.refused()
     unknown = [
         {"id": ident, "did_you_mean": closest_names(ident, tuple(known))} for ident in missing
     ]
@@ -281,8 +297,7 @@ def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
         "unresolved": [item for item in unknown if _could_be_in(item["id"], refused)],
         "omitted": omitted,
         "truncated": bool(omitted) or any(entry.get("truncated") for entry in kept),
-        "fingerprints": lookup.fingerprints(),
-        "unavailable": lookup.unavailable,
+        **lookup.json(),
     }
 
 

@@ -31,6 +31,13 @@ class Unavailable(BaseModel):
     reason: str | None
 
 
+class UnreadFile(BaseModel):
+    """A catalog file that could not be read: what it holds is not in the answer."""
+
+    path: str | None
+    reason: str | None
+
+
 class SearchHit(BaseModel):
     """A hit as catalog search sizes it: a key it has no value for is left out."""
 
@@ -53,6 +60,7 @@ class SearchResult(BaseModel):
     unavailable: list[Unavailable] = Field(
         description="catalogs not searched because they were refused (discarded or cleared)"
     )
+    unread_files: list[UnreadFile] = Field(description="catalog files that could not be read")
 
 
 class CatalogField(BaseModel):
@@ -84,13 +92,14 @@ class DescribeResult(BaseModel):
     found: list[Described]
     not_found: list[NotFound] = Field(description="ids no catalog lists")
     unresolved: list[NotFound] = Field(
-        description="ids the valid catalogs do not list that a refused one (under "
-        "unavailable) might: fix that catalog, then ask again"
+        description="ids the valid catalogs do not list that a refused catalog (under "
+        "unavailable) or an unread file might: fix it, then ask again"
     )
     omitted: list[str] = Field(description="known ids left out for the size bound: ask again")
     truncated: bool
     fingerprints: Fingerprints
     unavailable: list[Unavailable] = Field(description="catalogs refused, so not looked in")
+    unread_files: list[UnreadFile] = Field(description="catalog files that could not be read")
 
 
 class TextEdit(BaseModel):

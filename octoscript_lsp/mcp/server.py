@@ -65,8 +65,8 @@ again until no error or warning is left; format_script gives the canonical layou
 6. review: review_tool_calls lists each tool call and how the catalog lists it, for \
 the operator's review.
 
-A search or describe answer names any catalog it could not use under `unavailable`; \
-catalog_status says why.
+A search or describe answer names any catalog it could not use (`unavailable`, \
+`unread_files`); catalog_status says where each came from.
 """
 
 READ_ONLY = ToolAnnotations(
@@ -130,7 +130,8 @@ def _add_tools(server: MCPServer, workspace: Workspace) -> None:
     @tool(
         f"Find catalog tools and module members by keywords: at most {MAX_SEARCH_HITS} hits, "
         "best first, each an exact id with its format or call mode and a short summary "
-        "(never a schema). A discarded catalog is named under unavailable, never searched; "
+        "(never a schema). A discarded catalog or unread file is named (unavailable, "
+        "unread_files), never searched; "
         "refused when neither the tool nor the module catalog is valid."
     )
     async def search_tools(query: Query, limit: Limit = None) -> SearchResult:

@@ -134,3 +134,20 @@ async def test_an_unknown_reference_resource_is_an_invalid_params_error():
         assert raised.value.error.code == INVALID_PARAMS
         # and the server answers the next request
         assert (await call(client, "language_reference"))["sections"]
+
+
+async def test_an_unread_catalog_file_is_named_and_leaves_ids_unresolved(tmp_path):
+    settings_file(tmp_path)
+    (tmp_path / "more.json").mkdir()
+    settings = write_json(tmp_path / "both.json", {"catalogFiles": ["catalog.json", "more.json"]})
+    async with connected(workspace(settings)) as client:
+        found = await call(client, "search_tools", query="echo")
+        described = await call(client, "describe_tools", ids=["text.echo", "text.ecko"])
+    unread = [{"path": str(tmp_path / "more.json"), "reason": "not a regular file (a directory)"}]
+    assert [hit["id"] for hit in found["hits"]] == ["text.echo"]
+    assert found["unavailable"] == [] and found["unread_files"] == unread
+    # What the unread file holds is unknown, so no id is "not found".
+    assert [entry["id"] for entry in described["found"]] == ["text.echo"]
+    assert described["not_found"] == []
+    assert described["unresolved"] == [{"id": "text.ecko", "did_you_mean": ["text.echo"]}]
+    assert described["unread_files"] == unread
