@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..limits import CACHED_DECIMAL_INTEGERS
+
 
 class WireList(list):
     """A JSON-ready list answer."""
@@ -29,7 +31,7 @@ class WireText(str):
 
 
 # Decimal text of the small non-negative integers answers are made of.
-_SMALL_INTEGERS = tuple(str(number) for number in range(4096))
+_SMALL_INTEGERS = tuple(str(number) for number in range(CACHED_DECIMAL_INTEGERS))
 
 
 def integer_array(numbers: list[int]) -> str:

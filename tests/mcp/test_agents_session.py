@@ -12,6 +12,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from octoscript_lsp import limits
 from octoscript_lsp.cli.main import build_parser
 
 from .helpers import call, connected, workspace
@@ -118,3 +119,14 @@ def test_every_client_set_up_runs_octoscript_mcp_with_options_it_takes() -> None
         parsed = build_parser().parse_args(folder)
         assert parsed.command == "mcp"
     assert commands[1][1:] == ["mcp", "--config", "${workspaceFolder}/pyproject.toml"]
+
+
+def test_the_bounds_named_are_the_limits() -> None:
+    for phrase in (
+        f"at most {limits.MAX_SEARCH_HITS} hits and {limits.MAX_SEARCH_RESULT_BYTES // 1024} KiB",
+        f"`ids` (up to {limits.MAX_DESCRIBE_IDS})",
+        f"with up to {limits.MAX_SUGGESTIONS} did-you-mean ids",
+        f"a source\nover {limits.MAX_SOURCE_BYTES // 1024} KiB",
+        f"longer than {limits.MAX_REFERENCE_SECTION_BYTES // 1024} KiB",
+    ):
+        assert phrase in DOC, phrase
