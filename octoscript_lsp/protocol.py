@@ -184,7 +184,8 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 )
 
     def _send_text_answer(self, message_id: int | str, result: WireText) -> None:
-        """A response whose result is JSON text already: framed as pygls does.
+        """A response whose result is JSON text already: framed as pygls does
+        (kept with `features.wire`: `benchmarks/bench_wire.py`).
 
         The result (a few hundred KiB for a large outline or semantic tokens)
         is copied twice, to UTF-8 and into the message, not three times."""

@@ -4,6 +4,10 @@ Large answers (an outline, hundreds of completion items) are built as plain
 dicts and lists marked with these types; the protocol layer then sends them
 as they are instead of passing them through attrs validation and cattrs
 unstructuring, which cost more than computing the answer.
+
+Kept: at 4,090 lines sending the semantic tokens or the outline as
+lsprotocol objects costs ~8 ms CPU each (`benchmarks/bench_wire.py`), the
+whole per-request budget; as text, well under a millisecond.
 """
 
 from __future__ import annotations
