@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..catalogs.store import CatalogStore
-from ..lazy_modules import lazy_module
 from ..limits import MAX_CLI_JOBS
 from .catalog import announce, discarded, load_catalogs, run_catalog_check
 from .check import OUTPUT_FORMATS, CheckOptions, Profile, config_profile, run_check
@@ -29,9 +29,10 @@ PATHS_HELP = "files or directories (searched for *.octoscript and *.octo; defaul
 SETTINGS_HELP = "JSON file holding the settings.octoscript object (tool/module/workflow catalogs)"
 RULES_HELP = "comma-separated diagnostic codes or code prefixes"
 MCP_EXTRA = "octoscript-lsp[mcp]"
-# The MCP front end, loaded only by `octoscript mcp` (its SDK is an extra).
-_mcp_workspace = lazy_module("octoscript_lsp.mcp.workspace")
-_mcp_server = lazy_module("octoscript_lsp.mcp.server")
+# The MCP front end, imported only by `octoscript mcp`: its SDK is an extra,
+# which the other commands must not need.
+MCP_WORKSPACE = "octoscript_lsp.mcp.workspace"
+MCP_SERVER = "octoscript_lsp.mcp.server"
 
 
 class UsageError(Exception):
@@ -296,9 +297,10 @@ def _run_check(args: argparse.Namespace) -> int:
 def _run_mcp(args: argparse.Namespace) -> int:
     if args.config and args.isolated:
         raise UsageError("--config and --isolated do not go together")
-    origin = _mcp_workspace.Origin(args.settings, args.config, args.isolated)
+    workspace = importlib.import_module(MCP_WORKSPACE)
+    origin = workspace.Origin(args.settings, args.config, args.isolated)
     try:
-        serve = _mcp_server.serve
+        serve = importlib.import_module(MCP_SERVER).serve
     except ModuleNotFoundError as error:
         if (error.name or "").partition(".")[0] != "mcp":
             raise

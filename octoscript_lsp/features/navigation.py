@@ -9,6 +9,7 @@ from ..analysis.lexical import KIND_LABELS, Occurrence
 from ..analysis.resolution import StaticRecordField
 from ..analysis.signatures import function_parameters
 from ..analysis.site_resolution import BindingOccurrence, Member, Request, resolve_site
+from ..limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.tree import SymbolKind
 from .positions import PositionMap
 
@@ -41,7 +42,9 @@ def definition(
 
 def _require_complete(analysis: DocumentAnalysis) -> None:
     if analysis.lexical.truncated:
-        raise IndexTruncated("the lexical index exceeds its 4096-occurrence limit")
+        raise IndexTruncated(
+            f"the lexical index exceeds its {MAX_LEXICAL_SYMBOL_OCCURRENCES}-occurrence limit"
+        )
 
 
 def references(

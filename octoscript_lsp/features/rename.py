@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Occurrence, Symbol
-from ..limits import MAX_SOURCE_BYTES
+from ..limits import MAX_LEXICAL_SYMBOL_OCCURRENCES, MAX_SOURCE_BYTES
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from .positions import PositionMap
@@ -26,7 +26,9 @@ def _occurrence(index: LexicalIndex, offset: int | None) -> Occurrence | None:
 
 def _checked_occurrence(analysis: DocumentAnalysis, offset: int | None) -> Occurrence | None:
     if analysis.lexical.truncated:
-        raise RenameRefused("the lexical index exceeds its 4096-occurrence limit")
+        raise RenameRefused(
+            f"the lexical index exceeds its {MAX_LEXICAL_SYMBOL_OCCURRENCES}-occurrence limit"
+        )
     return _occurrence(analysis.lexical, offset)
 
 

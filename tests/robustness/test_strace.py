@@ -96,9 +96,13 @@ def drive(session: Session, uris: list[str]) -> None:
             "textDocument/formatting",
             {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}},
         )
-        session.request(
-            "workspace/executeCommand", {"command": "octoscript.showToolCall", "arguments": [uri]}
-        )
+        # A lens's argument, and one no lens sends (a document URI): refused.
+        lens = {"kind": "tool", "method": "call", "label": "text.echo"}
+        for arguments in ([lens], [uri]):
+            session.request(
+                "workspace/executeCommand",
+                {"command": "octoscript.showToolCall", "arguments": arguments},
+            )
         session.close_document(uri)
 
 
