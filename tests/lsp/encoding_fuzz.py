@@ -28,7 +28,13 @@ from octoscript_lsp.analysis.problems import CODE_SOURCE_TOO_LARGE, CODE_TOO_MAN
 from octoscript_lsp.syntax.codes import SyntaxCode
 from tests.conftest import SERVER_COMMAND
 from tests.lsp import session as session_helpers
-from tests.sync.differential import _spec_lines, spec_column, spec_offset
+from tests.sync.differential import (
+    _spec_lines,
+    as_json_decodes,
+    content_offset,
+    spec_column,
+    spec_offset,
+)
 
 URI = "file:///workspace/fuzzed.octoscript"
 SETTINGS = {
@@ -108,6 +114,8 @@ FRAGMENTS = [
     'tool.call("text.echo", "😀")',
     "fn h(a) {\n  return a\n}\n",
     "// octoscript: ignore[unlisted-tool]",
+    "\ud83d",  # the halves of a pair, alone (only JSON can send them)
+    "\ude00",
 ]
 ENCODINGS = ("utf-8", "utf-16", "utf-32")
 # Seconds a session's catalog advice takes to arrive after the last edit (the
@@ -270,9 +278,6 @@ def odd_position(rng: random.Random, text: str, offset: int, encoding: str) -> d
     return spot
 
 
-_CODECS = {"utf-8": ("utf-8", 1), "utf-16": ("utf-16-le", 2), "utf-32": ("utf-32-le", 4)}
-
-
 def lf_offset(text: str, line: int, character: int, encoding: str) -> int:
     """`spec_offset` on lines that end at LF only: where syntax diagnostics
     and semantic tokens put a bare CR (the reference's lines)."""
@@ -280,9 +285,7 @@ def lf_offset(text: str, line: int, character: int, encoding: str) -> int:
     if line >= len(lines):
         return len(text)
     start = sum(len(content) + 1 for content in lines[:line])
-    codec, unit = _CODECS[encoding]
-    kept = lines[line].encode(codec, "surrogatepass")[: character * unit]
-    return start + len(kept.decode(codec, errors="ignore"))
+    return start + content_offset(lines[line], character, encoding)
 
 
 # Syntax diagnostics count lines at LF only, as the reference does (a bare
@@ -334,6 +337,13 @@ def boundaries(text: str) -> list[int]:
         for offset in range(len(text) + 1)
         if not (0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n")
     ]
+
+
+def _off_line_break(text: str, offset: int) -> int:
+    """`offset`, or the CR before it when it is between a CR and its LF."""
+    if 0 < offset < len(text) and text[offset - 1] == "\r" and text[offset] == "\n":
+        return offset - 1
+    return offset
 
 
 def random_offset(rng: random.Random, text: str) -> int:
@@ -405,13 +415,15 @@ def random_step(rng: random.Random, text: str) -> Step:
     safe = _safe_edit(rng, text) if rng.random() < 0.9 else None
     if safe is not None:
         first, last, inserted = safe
+        # No position of the protocol lies between a CR and its LF.
+        first, last = (_off_line_break(text, offset) for offset in (first, last))
     else:
         inserted = "".join(rng.choice(FRAGMENTS) for _ in range(rng.randrange(4)))
         points = boundaries(text)
         first = rng.choice(points)
         last = first if rng.random() < 0.5 else rng.choice(points)
         first, last = min(first, last), max(first, last)
-    after = text[:first] + inserted + text[last:]
+    after = as_json_decodes(text[:first] + inserted + text[last:])
     at = [random_offset(rng, after) for _ in range(2)]
     spots = boundaries(after)
     low, high = sorted((rng.choice(spots), rng.choice(spots)))
@@ -449,7 +461,9 @@ class Session:
     def change(self, before: str, step: Step, version: int) -> None:
         if self.fresh:
             self.client.notify("textDocument/didClose", {"textDocument": {"uri": URI}})
-            self.open(before[: step.start] + step.inserted + before[step.end :], version)
+            self.open(
+                as_json_decodes(before[: step.start] + step.inserted + before[step.end :]), version
+            )
             self.tokens, self.result_id = [], None
             return
         if step.full:
@@ -617,7 +631,8 @@ class Fuzz:
         self.opened = True
         text = base
         for number, step in enumerate(steps):
-            before, text = text, text[: step.start] + step.inserted + text[step.end :]
+            before = text
+            text = as_json_decodes(text[: step.start] + step.inserted + text[step.end :])
             self.version += 1
             for run in self.sessions:
                 run.rng.seed(f"{label}/{number}/{run.encoding}")
@@ -642,7 +657,7 @@ def random_steps(rng: random.Random, base: str, count: int) -> list[Step]:
     for _ in range(count):
         step = random_step(rng, text)
         steps.append(step)
-        text = text[: step.start] + step.inserted + text[step.end :]
+        text = as_json_decodes(text[: step.start] + step.inserted + text[step.end :])
     return steps
 
 
