@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -131,6 +132,7 @@ def plain_index(text: str) -> LexicalIndex:
     return build_lexical_index(syntax.tokens, syntax.parsed.events, len(text))
 
 
+@pytest.mark.slow  # a plain replay of a 1,000-line document, answered at every offset
 def test_statement_index_answers_as_the_replayed_index():
     syntax = analyze_syntax(LONG)
     pieces, _ = unit_summaries(
@@ -169,6 +171,7 @@ def test_unchanged_statements_reuse_their_summaries():
     assert second.syntax.parsed.kept is not None
 
 
+@pytest.mark.slow  # plain replays of a 1,000-line document, answered at every offset
 def test_by_name_tables_carry_over_an_edit_inside_a_statement():
     first = DocumentAnalysis(LONG, 1)
     assert first.completion_index.visible("f3", len(LONG) - 1) is not None

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
@@ -21,6 +21,7 @@ from octoscript_lsp.features.semantic_tokens import full, full_items
 from octoscript_lsp.features.wire import integer_items
 from octoscript_lsp.syntax.statements import carried_values
 from tests.analysis.test_incremental_snapshot import LONG, edits
+from tests.conftest import quick_and_full
 from tests.features.test_semantic_tokens import COMMENTED, OVER_BUDGET
 from tests.syntax.test_incremental import BASES, apply
 
@@ -92,11 +93,7 @@ def test_a_delta_names_the_last_answer_or_gets_a_full_one():
     assert json.loads(answer) == {"resultId": "4", "data": []}
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([*BASES, LONG, COMMENTED, OVER_BUDGET]), edits)
-# Text typed at the very end, after an unclosed `{`, extends the last statement.
-@example("\tlet value = [1]\n", [(1.0, 0, "{"), (1.0, 0, "let ")])
-def test_deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
+def _deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
     previous = DocumentAnalysis(base, 0)
     last, answer = semantic_delta.full(None, full_items(previous, True))
     held = apply_answer([], answer)
@@ -108,6 +105,27 @@ def test_deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
         held = apply_answer(held, answer)
         assert held == full(DocumentAnalysis(text)).data
         previous = current
+
+
+(
+    test_deltas_over_random_edits_equal_a_fresh_full_answer,
+    test_deltas_over_random_edits_equal_a_fresh_full_answer_full_count,
+) = quick_and_full(
+    _deltas_over_random_edits_equal_a_fresh_full_answer,
+    st.sampled_from([*BASES, LONG, COMMENTED, OVER_BUDGET]),
+    edits,
+    quick=10,
+    full=80,
+    # Text typed at the very end, after an unclosed `{`, extends the last statement.
+    examples=[
+        (
+            "\tlet value = [1]\n",
+            [(1.0, 0, "{"), (1.0, 0, "let ")],
+        )
+    ],
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def test_a_keystroke_inside_a_statement_splices_the_last_answer():
