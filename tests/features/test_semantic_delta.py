@@ -128,6 +128,56 @@ def _deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
 )
 
 
+# Edits made of line ends (a lone CR, CRLF, LF) and block-comment marks, on
+# texts whose lines end each way: statements commented out and back in, lines
+# joined and split by a CR, between versions asked for tokens or not.
+LINE_END_AND_COMMENT_EDITS = st.lists(
+    st.tuples(
+        st.floats(min_value=0, max_value=1),
+        st.integers(min_value=0, max_value=3),
+        st.lists(
+            st.sampled_from(["\r", "\r\n", "\n", "/*", "*/", " ", "x", "let y = 1"]),
+            min_size=1,
+            max_size=3,
+        ).map("".join),
+        st.booleans(),
+    ),
+    min_size=1,
+    max_size=8,
+)
+_ENDED = "let a = 1\nfn f(p) {\n    return p + a\n}\n/* note */\nlet b = f(a)\nlet c = [b, 2]\n"
+LINE_END_BASES = [_ENDED, _ENDED.replace("\n", "\r\n"), _ENDED.replace("\n", "\r"), COMMENTED]
+
+
+def _deltas_over_line_end_and_comment_edits_equal_a_fresh_answer(base: str, changes):
+    previous = DocumentAnalysis(base, 0)
+    last, answer = semantic_delta.full(None, full_items(previous, True))
+    held = apply_answer([], answer)
+    text = base
+    for version, (where, removed, inserted, asked) in enumerate(changes, start=1):
+        text = apply(text, where, removed, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        if asked:
+            last, answer = semantic_delta.delta(last, last.result_id, full_items(current, True))
+            held = apply_answer(held, answer)
+            assert held == full(DocumentAnalysis(text)).data
+        previous = current
+
+
+(
+    test_deltas_over_line_end_and_comment_edits_equal_a_fresh_answer,
+    test_deltas_over_line_end_and_comment_edits_equal_a_fresh_answer_full_count,
+) = quick_and_full(
+    _deltas_over_line_end_and_comment_edits_equal_a_fresh_answer,
+    st.sampled_from(LINE_END_BASES),
+    LINE_END_AND_COMMENT_EDITS,
+    quick=40,
+    full=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
 def test_a_keystroke_inside_a_statement_splices_the_last_answer():
     """Only the edited statement is classified again; the answer equals a
     fresh one, before and past the occurrence budget, typing and deleting."""
