@@ -14,6 +14,7 @@ LF-ended lines, as every CLI report counts them.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from .. import reference as language
@@ -24,9 +25,11 @@ from ..analysis.problems import CODE_TOO_MANY_DIAGNOSTICS
 from ..analysis.surfaces import TOOL_MODULE_PATH, is_fixed_core_path
 from ..catalogs.fingerprint import canonical_json
 from ..catalogs.model import ModuleDescriptor, ModuleField, ToolEntry
+from ..catalogs.modules import parse_module_path
 from ..catalogs.search import InvalidSearchQuery, search_tools
 from ..catalogs.store import MODULES, TOOLS, CatalogState, CatalogStore
 from ..catalogs.suggest import closest_names
+from ..catalogs.tools import is_valid_tool_name
 from ..cli.findings import FileFindings, Finding, findings_of
 from ..cli.formatting import NotFormattable, canonical_text
 from ..cli.inputs import STDIN, SourceFile
@@ -45,6 +48,7 @@ from ..syntax.diagnostics import LineIndex
 from .workspace import Workspace
 
 SCRIPT = "script.octoscript"  # what a script without a `path` is called
+LOOKUP_PROJECTIONS = (TOOLS, MODULES)  # what search and describe answer from
 
 
 class Refusal(Exception):
@@ -81,8 +85,37 @@ def _checked_name(value: str, limit: int, what: str) -> str:
 # --------------------------------------------------------------- catalogs
 
 
-def _lookup_catalogs(workspace: Workspace) -> CatalogStore:
-    """The store, when search and describe may answer from it; never a refused catalog."""
+@dataclass(frozen=True)
+class Lookup:
+    """The store search and describe answer from, and the lookup projections
+    they cannot use (discarded or cleared), named in every answer."""
+
+    store: CatalogStore
+    unavailable: list[dict[str, Any]]
+    unread: list[dict[str, Any]]  # catalog files read for nothing: what they hold is unknown
+
+    def refused(self) -> set[str]:
+        """The lookup catalogs an answer cannot rule out: the refused ones, and
+        both while a catalog file could not be read."""
+        if self.unread:
+            return set(LOOKUP_PROJECTIONS)
+        return {item["name"] for item in self.unavailable}
+
+    def json(self) -> dict[str, Any]:
+        return {
+            "fingerprints": self.fingerprints(),
+            "unavailable": self.unavailable,
+            "unread_files": self.unread,
+        }
+
+    def fingerprints(self) -> dict[str, str | None]:
+        projections = self.store.projections()
+        return {name: projections[name].fingerprint for name in LOOKUP_PROJECTIONS}
+
+
+def _lookup_catalogs(workspace: Workspace) -> Lookup:
+    """What search and describe may answer from: refused unless the tool or
+    the module catalog is valid, so no answer is ever made from a refused one."""
     if workspace.error is not None:
         raise Refusal(f"the catalogs cannot be read: {workspace.error}")
     store = workspace.catalogs
@@ -92,36 +125,42 @@ def _lookup_catalogs(workspace: Workspace) -> CatalogStore:
             "`catalogFiles` in the project's [tool.octoscript]; call catalog_status for details"
         )
     projections = store.projections()
-    for name in (TOOLS, MODULES):
-        projection = projections[name]
-        if projection.state.unavailable:
-            raise Refusal(
-                f"the {name} was {projection.state.value} ({projection.reason}), so nothing "
-                "it lists is known; fix the catalog (catalog_status says where it came from)"
-            )
-    if all(projections[name].state is CatalogState.ABSENT for name in (TOOLS, MODULES)):
-        unread = [file["reason"] for file in store.files_status() if not file["ok"]]
-        why = f" ({'; '.join(unread)})" if unread else ""
-        raise Refusal(f"the configuration gives no tool or module catalog{why}")
-    return store
-
-
-def _fingerprints(store: CatalogStore) -> dict[str, str | None]:
-    projections = store.projections()
-    return {name: projections[name].fingerprint for name in (TOOLS, MODULES)}
+    unavailable = [
+        {"name": name, "state": projections[name].state.value, "reason": projections[name].reason}
+        for name in LOOKUP_PROJECTIONS
+        if projections[name].state.unavailable
+    ]
+    unread = [
+        {"path": file["path"], "reason": file["reason"]}
+        for file in store.files_status()
+        if not file["ok"] and not file["projections"]
+    ]
+    if any(projections[name].state is CatalogState.VALID for name in LOOKUP_PROJECTIONS):
+        return Lookup(store, unavailable, unread)
+    if unavailable:
+        why = "; ".join(
+            f"the {item['name']} was {item['state']} ({item['reason']})" for item in unavailable
+        )
+        raise Refusal(
+            f"{why}, so no tool or module is known; fix the catalog (catalog_status says "
+            "where it came from)"
+        )
+    unread = [file["reason"] for file in store.files_status() if not file["ok"]]
+    why = f" ({'; '.join(unread)})" if unread else ""
+    raise Refusal(f"the configuration gives no tool or module catalog{why}")
 
 
 def search(workspace: Workspace, query: str, limit: int | None) -> dict[str, Any]:
-    store = _lookup_catalogs(workspace)
+    lookup = _lookup_catalogs(workspace)
     try:
-        found = search_tools(store, query, limit)
+        found = search_tools(lookup.store, query, limit)
     except InvalidSearchQuery as error:
         raise Refusal(f"{error}: send one to a few keywords") from error
     return {
         "hits": found["tools"],
         "truncated": found["truncated"],
         "generation": found["generation"],
-        "fingerprints": _fingerprints(store),
+        **lookup.json(),
     }
 
 
@@ -220,11 +259,19 @@ def _wanted_ids(ids: list[str]) -> list[str]:
     return list(dict.fromkeys(_checked_name(item, MAX_DESCRIBE_ID_BYTES, "an id") for item in ids))
 
 
+def _could_be_in(ident: str, unavailable: set[str]) -> bool:
+    """Whether a catalog the answer cannot see might list `ident`: a tool name
+    while the tool catalog is refused, a module path while the module catalog is."""
+    if TOOLS in unavailable and is_valid_tool_name(ident):
+        return True
+    return MODULES in unavailable and parse_module_path(ident) is not None
+
+
 def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
     wanted = _wanted_ids(ids)
-    store = _lookup_catalogs(workspace)
-    tools = store.tool_catalog
-    modules = store.module_catalog
+    lookup = _lookup_catalogs(workspace)
+    tools = lookup.store.tool_catalog
+    modules = lookup.store.module_catalog
     candidates: list[tuple[dict[str, Any], dict[str, Any]]] = []
     missing = []
     for ident in wanted:
@@ -239,15 +286,18 @@ def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
             missing.append(ident)
     known = [tool.name for tool in tools.tools] if tools is not None else []
     known += [module.dotted for module in modules.descriptors] if modules is not None else []
+    refused = lookup.refused()
+    unknown = [
+        {"id": ident, "did_you_mean": closest_names(ident, tuple(known))} for ident in missing
+    ]
     kept, omitted = _fit(candidates)
     return {
         "found": kept,
-        "not_found": [
-            {"id": ident, "did_you_mean": closest_names(ident, tuple(known))} for ident in missing
-        ],
+        "not_found": [item for item in unknown if not _could_be_in(item["id"], refused)],
+        "unresolved": [item for item in unknown if _could_be_in(item["id"], refused)],
         "omitted": omitted,
         "truncated": bool(omitted) or any(entry.get("truncated") for entry in kept),
-        "fingerprints": _fingerprints(store),
+        **lookup.json(),
     }
 
 
@@ -423,6 +473,7 @@ def reference(name: str | None) -> dict[str, Any]:
             "uri_prefix": language.REFERENCE_URI_PREFIX,
             "section": None,
             "text": None,
+            "truncated": False,
         }
     wanted = _checked_name(name, MAX_SECTION_NAME_BYTES, "section")
     text = language.section(wanted)
@@ -435,4 +486,5 @@ def reference(name: str | None) -> dict[str, Any]:
         "uri_prefix": language.REFERENCE_URI_PREFIX,
         "section": wanted,
         "text": text,
+        "truncated": language.is_cut(wanted),
     }

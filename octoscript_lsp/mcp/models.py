@@ -23,6 +23,21 @@ class Fingerprints(BaseModel):
     moduleCatalog: str | None
 
 
+class Unavailable(BaseModel):
+    """A lookup catalog that was refused: nothing it lists is in the answer."""
+
+    name: Literal["toolCatalog", "moduleCatalog"]
+    state: Literal["discarded", "cleared"]
+    reason: str | None
+
+
+class UnreadFile(BaseModel):
+    """A catalog file that could not be read: what it holds is not in the answer."""
+
+    path: str | None
+    reason: str | None
+
+
 class SearchHit(BaseModel):
     """A hit as catalog search sizes it: a key it has no value for is left out."""
 
@@ -42,6 +57,10 @@ class SearchResult(BaseModel):
     truncated: bool = Field(description="more entries matched than are listed")
     generation: int
     fingerprints: Fingerprints
+    unavailable: list[Unavailable] = Field(
+        description="catalogs not searched because they were refused (discarded or cleared)"
+    )
+    unread_files: list[UnreadFile] = Field(description="catalog files that could not be read")
 
 
 class CatalogField(BaseModel):
@@ -71,10 +90,16 @@ class NotFound(BaseModel):
 
 class DescribeResult(BaseModel):
     found: list[Described]
-    not_found: list[NotFound]
+    not_found: list[NotFound] = Field(description="ids no catalog lists")
+    unresolved: list[NotFound] = Field(
+        description="ids the valid catalogs do not list that a refused catalog (under "
+        "unavailable) or an unread file might: fix it, then ask again"
+    )
     omitted: list[str] = Field(description="known ids left out for the size bound: ask again")
     truncated: bool
     fingerprints: Fingerprints
+    unavailable: list[Unavailable] = Field(description="catalogs refused, so not looked in")
+    unread_files: list[UnreadFile] = Field(description="catalog files that could not be read")
 
 
 class TextEdit(BaseModel):
@@ -219,3 +244,4 @@ class ReferenceResult(BaseModel):
     uri_prefix: str = Field(description="each section is also the resource <uri_prefix><name>")
     section: str | None
     text: str | None
+    truncated: bool = Field(description="the section's text was cut to the size bound")

@@ -47,26 +47,26 @@ from .workspace import Origin, Workspace
 
 NAME = "octoscript"
 INSTRUCTIONS = """\
-Octoscript is a small, bounded scripting language for capability-first workflows; \
-these tools check and format it and look up the host's catalog of tools and modules. \
-Nothing here runs a script or grants a tool: the host's lease does that.
+Octoscript is a small, bounded scripting language for capability-first workflows. \
+These tools look up the host's catalog and check, format and review scripts; none \
+runs a script or grants a tool (the host's lease does).
 
 Work in this loop:
-1. search: search_tools with a few keywords finds catalog tools and module members \
-(exact ids, format or call mode, short summaries).
-2. describe: describe_tools with up to 8 exact ids gives a tool's format or a module \
-member's call mode and input and output fields.
-3. write the script; language_reference (or the octoscript://reference/ resources) \
-has the statements, std modules, tool methods and grammar.
-4. check: check_script reports each problem with a code, a 1-based position and \
-did-you-mean names.
-5. fix: apply the text edits of each diagnostic's fixes yourself (nothing is \
-applied for you), then check again until no error is left; format_script gives \
-the canonical layout.
-6. review: review_tool_calls lists every tool call and how the catalog lists it \
-(listed, unlisted, format-mismatch, dynamic), for the operator's review.
+1. search: search_tools with a few keywords gives exact ids of catalog tools and \
+module members.
+2. describe: describe_tools with up to 8 of those ids gives a tool's format, a module \
+member's call mode and its input and output fields.
+3. write the script; language_reference (also the octoscript://reference/ resources) \
+has the statements, std modules, mod.tool methods and grammar.
+4. check: check_script gives each problem's code, 1-based position, did-you-mean names \
+and fixes.
+5. fix: apply the fixes' text edits yourself (nothing is applied for you) and check \
+again until no error or warning is left; format_script gives the canonical layout.
+6. review: review_tool_calls lists each tool call and how the catalog lists it, for \
+the operator's review.
 
-catalog_status says which catalogs are loaded and why one was discarded.
+A search or describe answer names any catalog it could not use (`unavailable`, \
+`unread_files`); catalog_status says where each came from.
 """
 
 READ_ONLY = ToolAnnotations(
@@ -130,7 +130,9 @@ def _add_tools(server: MCPServer, workspace: Workspace) -> None:
     @tool(
         f"Find catalog tools and module members by keywords: at most {MAX_SEARCH_HITS} hits, "
         "best first, each an exact id with its format or call mode and a short summary "
-        "(never a schema). Refused when no catalog is loaded or one was discarded."
+        "(never a schema). A discarded catalog or unread file is named (unavailable, "
+        "unread_files), never searched; "
+        "refused when neither the tool nor the module catalog is valid."
     )
     async def search_tools(query: Query, limit: Limit = None) -> SearchResult:
         return _answer(workspace, lambda: answers.search(workspace, query, limit))
@@ -138,7 +140,8 @@ def _add_tools(server: MCPServer, workspace: Workspace) -> None:
     @tool(
         f"What the catalog holds for up to {MAX_DESCRIBE_IDS} exact ids: a tool's format and "
         "description; a module member's call mode, call shape, input and output fields. "
-        "An unknown id is listed under not_found with up to three did-you-mean ids."
+        "An unknown id is listed under not_found with up to three did-you-mean ids, or under "
+        "unresolved when a discarded catalog (named under unavailable) might list it."
     )
     async def describe_tools(ids: Ids) -> DescribeResult:
         return _answer(workspace, lambda: answers.describe(workspace, ids))

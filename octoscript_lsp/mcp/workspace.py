@@ -80,6 +80,10 @@ class Workspace:
         self.error: str | None = None
         self._named: dict[str, Identity] = {}
         self._catalog_files: dict[str, Identity] = {}
+        # Every configuration file found so far: still watched after it stops
+        # being one (turned into a directory, its table removed), so its return
+        # is seen.
+        self._found: set[str] = set()
 
     @property
     def catalogs(self) -> CatalogStore | None:
@@ -100,6 +104,8 @@ class Workspace:
         if catalogs is not None:
             announce(catalogs, self.origin.settings)
         self.config = config
+        if config is not None:
+            self._found.add(os.path.abspath(config.path))
         self.profile = config_profile(config, catalogs)
         self.error = None
         # Identities taken before the read: a change during it is seen next time.
@@ -132,7 +138,7 @@ class Workspace:
             self._catalog_files = {}
 
     def _named_paths(self, config: ProjectConfig | None) -> set[str]:
-        paths = {self.origin.settings, self.origin.config}
+        paths: set[str | None] = {self.origin.settings, self.origin.config, *self._found}
         if config is not None:
             paths.add(config.path)
             if self.origin.settings is None:  # `--settings` wins over the configuration's

@@ -92,10 +92,16 @@ def _build() -> dict[str, str]:
     texts = {OVERVIEW: _overview(intro, described)}
     texts.update((part.name, part.text) for part in guide)
     texts.update((name, text) for name, _, text in generated)
-    return {name: cut_to(text, MAX_REFERENCE_SECTION_BYTES) for name, text in texts.items()}
+    return texts
 
 
-_SECTIONS = _build()
+def bounded(texts: dict[str, str], limit: int) -> tuple[dict[str, str], frozenset[str]]:
+    """Each text cut to `limit` bytes, and the names of those that were cut."""
+    kept = {name: cut_to(text, limit) for name, text in texts.items()}
+    return kept, frozenset(name for name, text in texts.items() if kept[name] != text)
+
+
+_SECTIONS, _CUT = bounded(_build(), MAX_REFERENCE_SECTION_BYTES)
 
 
 def section_names() -> list[str]:
@@ -110,4 +116,10 @@ def section(name: str) -> str | None:
     return _SECTIONS.get(name)
 
 
-__all__ = ["REFERENCE_URI_PREFIX", "cut_to", "section", "section_names"]
+def is_cut(name: str) -> bool:
+    """Whether the section `name` was cut to the size bound (its text then
+    ends with a line that says so)."""
+    return name in _CUT
+
+
+__all__ = ["REFERENCE_URI_PREFIX", "bounded", "cut_to", "is_cut", "section", "section_names"]

@@ -77,3 +77,22 @@ async def test_a_rewritten_project_configuration_is_read_again(tmp_path):
         assert checked["diagnostics"] == []  # `ignore` from the new configuration
         status = await call(client, "catalog_status")
         assert status["configuration"] == str(config)
+
+
+async def test_a_found_configuration_that_goes_and_comes_back_is_read_again(tmp_path):
+    settings_file(tmp_path, tools=TOOLS, modules=None)
+    config = tmp_path / "octoscript.toml"
+    config.write_text('catalogFiles = ["catalog.json"]\n', encoding="utf-8")
+    async with connected(workspace(directory=tmp_path)) as client:
+        assert (await call(client, "search_tools", query="echo"))["hits"]
+        config.unlink()
+        config.mkdir()  # no longer a configuration: as `check` finds none, none applies
+        assert "no catalog is configured" in await refused(client, "search_tools", query="echo")
+        assert (await call(client, "catalog_status"))["configuration"] is None
+        config.rmdir()
+        config.write_text("catalogFiles = [\n", encoding="utf-8")
+        status = await call(client, "catalog_status")
+        assert status["error"].startswith(f"{config}:")
+        config.write_text('catalogFiles = ["catalog.json"]\n', encoding="utf-8")
+        found = await call(client, "search_tools", query="echo")
+        assert [hit["id"] for hit in found["hits"]] == ["text.echo"]

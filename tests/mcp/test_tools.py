@@ -319,3 +319,17 @@ async def test_language_reference_and_its_resources(space):
         f"{reference.REFERENCE_URI_PREFIX}{name}" for name in names
     ]
     assert read.contents[0].text == reference.section(names[0])
+    assert listed["truncated"] is False and first["truncated"] is False
+
+
+async def test_a_cut_reference_section_says_truncated(space, monkeypatch):
+    texts = {"overview": "x\n", "long": "".join(f"line {n}\n" for n in range(100))}
+    sections, cut = reference.bounded(texts, 120)
+    monkeypatch.setattr(reference, "_SECTIONS", sections)
+    monkeypatch.setattr(reference, "_CUT", cut)
+    async with connected(space) as client:
+        long = await call(client, "language_reference", section="long")
+        short = await call(client, "language_reference", section="overview")
+    assert long["truncated"] is True and long["text"] == sections["long"]
+    assert long["text"].endswith("[cut: this section is longer than 120 bytes]\n")
+    assert short["truncated"] is False

@@ -11,7 +11,7 @@ import pytest
 from octoscript_lsp import reference
 from octoscript_lsp.analysis import surfaces
 from octoscript_lsp.limits import MAX_REFERENCE_SECTION_BYTES
-from octoscript_lsp.reference import cut_to, section, section_names
+from octoscript_lsp.reference import bounded, cut_to, is_cut, section, section_names
 from octoscript_lsp.reference.guide import split_guide
 from octoscript_lsp.syntax.tokens import COMPATIBILITY_WORDS, KEYWORDS
 
@@ -162,6 +162,15 @@ def test_a_cut_section_keeps_whole_lines_and_says_so() -> None:
     kept = cut.split("\n[cut:")[0] + "\n"
     assert text.startswith(kept) and kept.count("\n") >= 2
     assert cut_to(text, len(text.encode("utf-8"))) == text
+
+
+def test_the_cut_sections_are_named() -> None:
+    long = "".join(f"line {number}\n" for number in range(100))
+    kept, cut = bounded({"long": long, "short": "one line\n"}, 120)
+    assert cut == {"long"} and kept["short"] == "one line\n"
+    assert kept["long"] == cut_to(long, 120)
+    # Every section of the reference fits its bound today.
+    assert not any(is_cut(name) for name in section_names())
 
 
 def test_a_heading_inside_a_fence_is_not_a_section() -> None:
