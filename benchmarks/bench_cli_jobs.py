@@ -1,7 +1,7 @@
 """Time `octoscript check` on 10,000 generated 30-line scripts, one job and all cores.
 
 Run: python benchmarks/bench_cli_jobs.py [--files N] [--runs N]
-Writes benchmarks/results/cli_jobs.json. Targets (issue #27, on 2 cores):
+Writes benchmarks/results/cli_jobs.json. Targets (on 2 cores):
 the default (`--jobs` = every core) at most 1.6 s wall from start to exit,
 and `--jobs 1` no slower than the one-process figure before `--jobs`
 existed (BASELINE_ONE_JOB_SECONDS, measured with this script on this machine).

@@ -7,10 +7,8 @@ generated document and times it up to the write of the diagnostics (the
 metric of `lsptyping.py`'s didOpen -> diagnostics, minus the pipe). The
 collector's pass over the parse's objects runs after that write and is not
 counted. Prints the median, minimum and maximum over --runs interpreters.
-The C allocator gets the server's settings (`allocator.py`, as `serve`
-sets them) unless `--allocator-defaults` leaves glibc's own policy.
 
-    python benchmarks/bench_first_open.py [--runs 10] [--lines 4090] [--allocator-defaults]
+    python benchmarks/bench_first_open.py [--runs 10] [--lines 4090]
 """
 
 from __future__ import annotations
@@ -31,13 +29,9 @@ from lspbench import CATALOG, generate  # noqa: E402
 URI = "file:///bench/first-open.octoscript"
 
 
-def first_open(lines: int, allocator_defaults: bool) -> tuple[float, float]:
+def first_open(lines: int) -> tuple[float, float]:
     """(CPU ms, wall ms) from the didOpen message to the diagnostics' write."""
-    from octoscript_lsp import allocator
     from octoscript_lsp.server import server
-
-    if not allocator_defaults:
-        allocator.keep_large_blocks_in_heap()  # as `serve` does
 
     written: list[tuple[float, float]] = []
 
@@ -79,15 +73,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--lines", type=int, default=4090)
-    parser.add_argument(
-        "--allocator-defaults",
-        action="store_true",
-        help="leave the C allocator's own policy (the server sets glibc's thresholds)",
-    )
     parser.add_argument("--once", action="store_true", help=argparse.SUPPRESS)
     options = parser.parse_args()
     if options.once:
-        print(*(f"{value:.2f}" for value in first_open(options.lines, options.allocator_defaults)))
+        print(*(f"{value:.2f}" for value in first_open(options.lines)))
         return
     cpu, wall = [], []
     for _ in range(options.runs):
@@ -98,7 +87,6 @@ def main() -> None:
                 "--once",
                 "--lines",
                 str(options.lines),
-                *(["--allocator-defaults"] if options.allocator_defaults else []),
             ],
             capture_output=True,
             text=True,

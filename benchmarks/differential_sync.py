@@ -1,4 +1,4 @@
-"""A long differential run of text sync and incremental analysis (issue 15).
+"""A long differential run of text sync and incremental analysis.
 
 Run: python benchmarks/differential_sync.py [--minutes 10] [--first-seed 0]
 Writes benchmarks/results/differential.json.

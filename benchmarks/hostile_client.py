@@ -1,4 +1,4 @@
-"""The hostile client of issue 11, end to end, with a tally.
+"""A hostile client, end to end, with a tally.
 
 Run: python benchmarks/hostile_client.py [--edits 300] [--seed 11]
 Writes benchmarks/results/hostile.json. Under strace when it is installed.

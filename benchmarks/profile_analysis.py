@@ -1,7 +1,7 @@
 """cProfile of the slowest path: a first full analysis of a 2,500-line document
 (lex, parse, lexical index, imports, review hints) as a didOpen costs it.
 
-    python benchmarks/profile_analysis.py > docs/profile-didopen.txt
+    python benchmarks/profile_analysis.py
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """cProfile of the slowest path after a keystroke: a one-digit edit in the
 middle of the 2,500-line benchmark document, then semantic tokens (the
-slowest request after a keystroke, see docs/performance.md), in process,
+slowest request after a keystroke), in process,
 through the same document store and features the server uses.
 
-    python benchmarks/profile_typing.py > docs/profile-typing.txt
+    python benchmarks/profile_typing.py
 """
 
 from __future__ import annotations

@@ -9,12 +9,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .analysis.document import DocumentAnalysis
-from .features.positions import PositionMap
-from .lazy_modules import lazy_module
-from .limits import FIRST_ANALYSIS_HEAP_BYTES, MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
-
-# Only workspace/symbol needs it (`lazy_modules`).
-workspace_symbols = lazy_module("octoscript_lsp.features.workspace_symbols")
+from .features import workspace_symbols
+from .features.positions import UTF16, PositionEncoding, PositionMap
+from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
 
 
 @dataclass(slots=True)
@@ -86,53 +83,23 @@ def publishing_analysis(first_analysis: bool) -> Iterator[None]:
             gc.freeze()
 
 
-# The reserve's blocks: bytes objects of 400 (+33) bytes, the largest size class
-# CPython's small-object allocator serves from its 1 MiB arenas, and every
-# 1,024th of them kept: one every ~460 KiB, so every arena holds one.
-_RESERVE_BLOCK = 400
-_RESERVE_PIN_STRIDE = 1024
-
-
-class HeapReserve:
-    """Memory the first analysis will use, made resident before it starts.
-
-    A first analysis makes ~100,000 small objects (tokens, nodes, offsets,
-    event tuples; ~9 MiB at the token budget), and CPython takes them from
-    arenas it maps fresh, each page's first touch a page fault: ~2,300 of
-    them, a few microseconds each on a virtual machine, a sixth of the first
-    didOpen's CPU. `fill` (at `initialize`, before its answer) allocates and
-    frees that much at once, keeping one block in every arena so CPython
-    does not unmap them; the first analysis then reuses their pages.
-    `release` (once its diagnostics are written) lets unused arenas go.
-    """
-
-    __slots__ = ("pins",)
-
-    def __init__(self) -> None:
-        self.pins: list[bytes] = []
-
-    def fill(self, size: int = FIRST_ANALYSIS_HEAP_BYTES) -> None:
-        blocks = [bytes(_RESERVE_BLOCK) for _ in range(size // _RESERVE_BLOCK)]
-        self.pins = blocks[::_RESERVE_PIN_STRIDE]
-
-    def release(self) -> None:
-        self.pins = []
-
-
 class DocumentStore:
     """Open documents by URI; at most MAX_OPEN_DOCUMENTS get analysis.
 
     The text itself lives in `text_sync.TextStore` (which applies the
     edits); `text_of` reads it. One analysis per version is built on first use, and
-    only the MAX_CACHED_ANALYSES most recently used stay built.
+    only the MAX_CACHED_ANALYSES most recently used stay built. Each
+    version's `PositionMap` counts columns in `encoding`, the session's
+    negotiated position encoding.
     """
 
-    def __init__(self, text_of: Callable[[str], str | None]) -> None:
+    def __init__(
+        self, text_of: Callable[[str], str | None], encoding: PositionEncoding = UTF16
+    ) -> None:
         self.text_of = text_of
+        self.encoding = encoding
         self.open: dict[str, OpenDocument] = {}
         self.recent: dict[str, None] = {}
-        # Resident heap for the first analysis (filled at `initialize`).
-        self.heap_reserve = HeapReserve()
 
     def track(self, uri: str, version: int | None) -> OpenDocument:
         known = self.open.get(uri)
@@ -161,7 +128,8 @@ class DocumentStore:
                 analysis = DocumentAnalysis(source, state.version, state.previous)
             syntax = analysis.syntax
             state.analysis = analysis
-            state.positions = PositionMap(source, syntax.lines.line_starts if syntax else None)
+            lf_starts = syntax.lines.line_starts if syntax else None
+            state.positions = PositionMap(source, lf_starts, self.encoding)
             state.previous = None
         self._keep_recent(uri)
         return state

@@ -11,25 +11,11 @@ before any client message; the only file the server writes).
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import logging
-import sys
 from collections.abc import Sequence
 
 from . import __version__
-
-# Loading the server's modules makes some 100,000 objects, nearly all kept
-# for good: the collector's default first-generation threshold (700) would
-# pass over them a hundred times on the way. This one saves ~20 ms of the
-# time to the `initialize` answer; the defaults return once they are loaded.
-STARTUP_GC_THRESHOLD = 10_000
-# Modules the server never uses but its dependencies would load anyway:
-# asyncio imports `ssl` (OpenSSL, ~4.5 MiB resident) in case a connection
-# wants TLS, and runs without it, as on a Python built without OpenSSL. The
-# server talks over stdin/stdout only and opens no connection
-# (docs/security.md).
-UNUSED_MODULES = ("ssl",)
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
 DEFAULT_LOG_LEVEL = "warning"
@@ -91,15 +77,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`."""
     options = parse_arguments(argv)
     configure_logging(options)
-    for name in UNUSED_MODULES:
-        # A None entry makes `import ssl` fail (asyncio expects that);
-        # one already loaded (a sitecustomize, say) is left alone.
-        sys.modules.setdefault(name, None)
-    thresholds = gc.get_threshold()
-    gc.set_threshold(STARTUP_GC_THRESHOLD, *thresholds[1:])
-    try:
-        # The entry point's one deferred import: the server after its options.
-        server = importlib.import_module("octoscript_lsp.server")
-    finally:
-        gc.set_threshold(*thresholds)
+    # The entry point's one deferred import: the server after its options.
+    server = importlib.import_module("octoscript_lsp.server")
     return server.serve()

@@ -5,25 +5,23 @@ MAX_SOURCE_BYTES = 256 * 1024
 MAX_SYNTAX_TOKENS = 32 * 1024
 MAX_SYNTAX_NESTING = 128
 MAX_SYNTAX_DIAGNOSTICS = 32
+# Hex digits of a braced unicode escape `\u{...}` (the spec: one to six).
+MAX_BRACED_ESCAPE_DIGITS = 6
+# Python frames the parser's deepest recursion takes per nesting level (a
+# lambda or call argument takes 19: expression, assignment, six precedence
+# levels of two frames each, unary, postfix, primary/call, lambda/list,
+# body), with margin; and frames kept free above the deepest parse.
+PARSER_FRAMES_PER_NESTING_LEVEL = 24
+PARSER_SPARE_FRAMES = 200
+# Characters compared at once while the lexer looks for where two versions
+# of a text differ (one slice comparison in C per block).
+TEXT_COMPARED_BLOCK_CHARS = 4096
 # Catalog advice per document (analysis/advice.py), bounded like the syntax ones.
 MAX_ADVISORY_DIAGNOSTICS = 64
 MAX_FORMATTED_SOURCE_BYTES = 4 * MAX_SOURCE_BYTES
 
 # Server
 MAX_OPEN_DOCUMENTS = 128
-# Heap made resident before the first document (`documents.HeapReserve`):
-# about what the first analysis of a document at the token budget allocates.
-FIRST_ANALYSIS_HEAP_BYTES = 10 * 1024 * 1024
-# The C allocator (`allocator.py`, glibc): blocks up to this size come from
-# the heap, not fresh pages: a version's token list at the token budget
-# (256 KiB) and the largest answers (a few hundred KiB of JSON) stay under it.
-C_HEAP_MMAP_THRESHOLD_BYTES = 1024 * 1024
-# Free memory at the heap's top kept for the next request rather than
-# returned to the kernel: a few such blocks freed at once.
-C_HEAP_TRIM_THRESHOLD_BYTES = 8 * 1024 * 1024
-# Seconds the reserve waits for a first document after `initialized`; a
-# server started with nothing to open gives the memory back then.
-HEAP_RESERVE_SECONDS = 10.0
 # Transport: the largest message read (header block and body). The largest
 # legitimate one is a didChangeConfiguration with three 512 KiB catalogs or a
 # 256 KiB document with every character JSON-escaped (6x): a few MiB.
@@ -57,6 +55,12 @@ MAX_SIGNATURE_HEADER_BYTES = 64 * 1024
 MAX_SIGNATURE_PARAMETERS = 64
 MAX_SIGNATURE_DELIMITER_DEPTH = 128
 MAX_SIGNATURE_ARGUMENTS = 64
+# More statements parsed again than this: the index sums its totals over
+# every statement instead of adjusting the last version's.
+MAX_RECOUNTED_STATEMENTS = 64
+# More changed statements than this between two versions: the index
+# rebuilds its tables instead of carrying the last version's.
+MAX_CARRIED_CHANGES = 8
 
 # Static record shapes
 MAX_STATIC_RECORD_SHAPES = 1_024
@@ -119,6 +123,8 @@ MAX_STEP_MAP_RUNS = 64
 # place adds two, and past this the smallest is made for good.
 MAX_MOVED_PIECES = 16
 MAX_WORKSPACE_SYMBOLS = 256
+# Inlay hints name the arguments of calls with at least this many parameters.
+MIN_NAMED_PARAMETERS = 2
 
 # Did-you-mean suggestions (catalogs/suggest.py): at most this many, and never
 # farther than this edit distance whatever the name's length.
@@ -133,10 +139,17 @@ MAX_CACHED_SUGGESTIONS = 1024
 # fields the parsers ignore).
 MAX_CATALOG_FILES = 16
 MAX_CATALOG_FILE_BYTES = 1024 * 1024
+# An unknown key quoted in a catalog file's problem: longer ones are cut.
+MAX_QUOTED_KEY_CHARS = 64
+# An unusable Content-Length value quoted in the log: longer ones are cut.
+MAX_QUOTED_HEADER_CHARS = 32
 
 # Completion items of identifiers kept as finished JSON text, by (name, kind):
 # a document's bindings, and those of a few others, fit.
 MAX_CACHED_COMPLETION_ITEMS = 8192
+# Non-negative integers whose decimal text JSON-text answers take from a
+# table (`features.wire`): the deltas and lengths of semantic tokens.
+CACHED_DECIMAL_INTEGERS = 4096
 # Semantic tokens: references of changed statements resolved one by one
 # (`LexicalIndex.visible`) before one table of every occurrence pays off.
 MAX_SEMANTIC_VISIBLE_LOOKUPS = 64
@@ -162,5 +175,30 @@ CLI_MIN_FILES_FOR_JOBS = 16
 MAX_CLI_JOBS = 256
 # A project configuration file (pyproject.toml / octoscript.toml) read by the CLI.
 MAX_CONFIG_FILE_BYTES = 1024 * 1024
-# `--fix` rounds per file: a fix can make another one possible (or needed).
+# `--fix` rounds per file (and per fix-all action): a fix can make another one
+# possible (or needed).
 MAX_FIX_ROUNDS = 8
+# `octoscript.showToolCall`'s label (a tool name, a module path or a digest: never
+# longer than a module path).
+MAX_LENS_LABEL_CHARS = MAX_MODULE_PATH_BYTES
+
+# Language reference (`octoscript_lsp/reference/`, served by `octoscript mcp`):
+# the most one section gives; a longer one is cut at a line and says so. The
+# grammar, the longest section, fits with room to spare.
+MAX_REFERENCE_SECTION_BYTES = 16 * 1024
+
+# MCP server (`octoscript mcp`, octoscript_lsp/mcp/). Search takes the catalog
+# search bounds above; source takes MAX_SOURCE_BYTES; did-you-mean MAX_SUGGESTIONS.
+# `describe_tools`: at most this many ids a call, each at most a module
+# path's bytes (a tool name is shorter), and at most this much compact JSON
+# for the entries of one answer (eight entries with their 4 KiB
+# descriptions always fit without their fields).
+MAX_DESCRIBE_IDS = 8
+MAX_DESCRIBE_ID_BYTES = MAX_MODULE_PATH_BYTES
+MAX_DESCRIBE_RESULT_BYTES = 64 * 1024
+# Input and output fields (children included) one described member shows.
+MAX_DESCRIBED_FIELDS = 128
+# `check_script`'s `path`: a name for the answer, never opened.
+MAX_SCRIPT_PATH_BYTES = 1024
+# `language_reference`'s `section` argument.
+MAX_SECTION_NAME_BYTES = 64

@@ -18,8 +18,6 @@
 - document text is not put into pygls' workspace: the server keeps it
   (`text_sync`), so pygls' open/change/close handlers only pass the
   notification on;
-- requests and notifications reach their handlers without pygls'
-  runtime protocol checks (`_dispatched_directly`);
 - a handled notification leaves nothing behind: pygls files the future of
   a generator handler (didOpen, didChange, didClose, initialized, ...) under
   a fresh id and never takes it out, one leaked future per keystroke.
@@ -27,7 +25,6 @@
 
 from __future__ import annotations
 
-import contextvars
 import json
 import logging
 from concurrent.futures import Future
@@ -46,10 +43,11 @@ from pygls.protocol import LanguageServerProtocol, default_converter
 from pygls.protocol.json_rpc import ResponseErrorMessage
 from pygls.protocol.language_server import lsp_method
 
+from .features import positions
 from .features.wire import WireText, is_wire
 from .transport import REFUSED_METHOD
 
-REQUEST_FAILED = -32803
+REQUEST_FAILED = types.LSPErrorCodes.RequestFailed.value
 SERVER_CANCELLED = types.LSPErrorCodes.ServerCancelled.value
 
 logger = logging.getLogger(__name__)
@@ -100,45 +98,6 @@ def _omit_null_active_parameter(converter, cls: type) -> None:
         return data
 
     converter.register_unstructure_hook(cls, unstructure)
-
-
-# One message of each kind a newly opened document brings, for `prepare_document_messages`.
-_SAMPLE_POSITION = {"line": 0, "character": 0}
-_SAMPLE_DOCUMENT_MESSAGES = (
-    {
-        "jsonrpc": "2.0",
-        "method": types.TEXT_DOCUMENT_DID_OPEN,
-        "params": {
-            "textDocument": {"uri": "untitled:sample", "languageId": "", "version": 0, "text": ""}
-        },
-    },
-    {
-        "jsonrpc": "2.0",
-        "method": types.TEXT_DOCUMENT_DID_CHANGE,
-        "params": {
-            "textDocument": {"uri": "untitled:sample", "version": 1},
-            "contentChanges": [
-                {"range": {"start": _SAMPLE_POSITION, "end": _SAMPLE_POSITION}, "text": ""}
-            ],
-        },
-    },
-)
-_SAMPLE_POINT = types.Position(line=0, character=0)
-_SAMPLE_DIAGNOSTICS = types.PublishDiagnosticsNotification(
-    params=types.PublishDiagnosticsParams(
-        uri="untitled:sample",
-        version=0,
-        diagnostics=[
-            types.Diagnostic(
-                range=types.Range(start=_SAMPLE_POINT, end=_SAMPLE_POINT),
-                message="",
-                severity=types.DiagnosticSeverity.Error,
-                source="",
-                code="",
-            )
-        ],
-    )
-)
 
 
 class _Unusable:
@@ -200,41 +159,11 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 self._send_response(message_id, None, error.to_response_error())
             return _UNUSABLE
 
-    def prepare_document_messages(self) -> None:
-        """Make the converter's hooks for didOpen, didChange and
-        publishDiagnostics now (as the `initialize` answer is serialized).
-
-        cattrs makes a hook the first time a type is met, about 3 ms for
-        these three. Made here, they do not delay the first opened document's
-        diagnostics. Not earlier: serializing the capabilities registers
-        cattrs' hooks for their list types, and each registration empties the
-        converter's cache of hooks, so publishDiagnostics hooks made in the
-        `initialize` handler were made again inside the first didOpen
-        (~0.5 ms). Not after the answer is written either: the client's
-        didOpen would wait for them.
-
-        The converter is called directly, not through `structure_message`,
-        which would log a failure as an unreadable client message.
-        """
-        converter = self._converter
-        try:
-            for message in _SAMPLE_DOCUMENT_MESSAGES:
-                converter.structure(message, self.get_message_type(message["method"]))
-            converter.unstructure(_SAMPLE_DIAGNOSTICS)
-        except Exception:  # noqa: BLE001 - only a head start: it must never fail initialize
-            # A real message of the kind meets the same fault where it is handled.
-            logger.debug("the document message hooks were not prepared", exc_info=True)
-
     def _serialize_message(self, data):
         result = getattr(data, "result", None)
         if is_wire(result):
             return {"id": data.id, "jsonrpc": data.jsonrpc, "result": result}
-        message = super()._serialize_message(data)
-        if isinstance(result, types.InitializeResult):
-            # After the capabilities' hooks (see `prepare_document_messages`),
-            # before the answer is written: the client's didOpen follows it.
-            self.prepare_document_messages()
-        return message
+        return super()._serialize_message(data)
 
     send_failed = False
 
@@ -255,7 +184,8 @@ class OctoscriptProtocol(LanguageServerProtocol):
                 )
 
     def _send_text_answer(self, message_id: int | str, result: WireText) -> None:
-        """A response whose result is JSON text already: framed as pygls does.
+        """A response whose result is JSON text already: framed as pygls does
+        (kept with `features.wire`: `benchmarks/bench_wire.py`).
 
         The result (a few hundred KiB for a large outline or semantic tokens)
         is copied twice, to UTF-8 and into the message, not three times."""
@@ -276,29 +206,7 @@ class OctoscriptProtocol(LanguageServerProtocol):
             return
         if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
             return
-        if self._dispatched_directly(message):
-            return
         super().handle_message(message)
-
-    def _dispatched_directly(self, message) -> bool:
-        """Hand a request or notification to its handler as pygls would,
-        without pygls' `isinstance` tests against its runtime-checkable
-        protocols (each one walks the protocol's attributes in Python: ~45
-        microseconds per keystroke's didChange, more than applying it).
-        The same test, spelled as attribute lookups. Anything else
-        (responses, a wrong `jsonrpc`, messages after shutdown) is left to
-        pygls, which logs them."""
-        if message.jsonrpc != self.VERSION or self._shutdown:
-            return False
-        method = getattr(message, "method", None)
-        if method is None or not hasattr(message, "params"):
-            return False
-        context = contextvars.copy_context()
-        if hasattr(message, "id"):
-            context.run(self._handle_request, message.id, method, message.params)
-        else:
-            context.run(self._handle_notification, method, message.params)
-        return True
 
     def _handle_request(self, msg_id, method_name: str, params) -> None:
         if method_name == REFUSED_METHOD:
@@ -374,8 +282,14 @@ class OctoscriptProtocol(LanguageServerProtocol):
 
     @lsp_method(types.INITIALIZE)
     def lsp_initialize(self, params: types.InitializeParams):
-        result = yield from super().lsp_initialize(params)
         server = self._server
+        # The one place the session's position encoding is settled: every
+        # position read or written counts in it, and the answer names it
+        # (pygls makes its own choice for its workspace, which holds no text here).
+        encoding = positions.client_encoding(params.capabilities)
+        server.use_position_encoding(encoding)
+        result = yield from super().lsp_initialize(params)
+        result.capabilities.position_encoding = encoding.name
         server.rename_enabled = client_supports_versioned_edits(params.capabilities)
         result.capabilities.rename_provider = (
             types.RenameOptions(prepare_provider=True) if server.rename_enabled else None

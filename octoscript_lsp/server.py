@@ -20,36 +20,36 @@ from pygls.exceptions import (
 )
 from pygls.lsp.server import LanguageServer
 
-from . import __version__, allocator, launch, preferences
+from . import __version__, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument, publishing_analysis
-from .features import catalog_files, diagnostics, semantic_tokens
+from .features import (
+    advisory,
+    catalog_files,
+    code_actions,
+    completion,
+    diagnostics,
+    folding,
+    formatting,
+    hover,
+    inlay_hints,
+    navigation,
+    positions,
+    prefill,
+    range_formatting,
+    rename,
+    semantic_delta,
+    semantic_tokens,
+    signature,
+    symbols,
+    tool_calls,
+    workspace_symbols,
+)
 from .features.wire import WireDict, WireText
-from .lazy_modules import lazy_module
-from .limits import HEAP_RESERVE_SECONDS
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
 from .transport import MessageReader, ReadExecutor, shallow_copy_text
-
-# Loaded on first use (`lazy_modules`): answering `initialize` and publishing
-# syntax diagnostics need none of them.
-advisory = lazy_module("octoscript_lsp.features.advisory")
-code_actions = lazy_module("octoscript_lsp.features.code_actions")
-completion = lazy_module("octoscript_lsp.features.completion")
-folding = lazy_module("octoscript_lsp.features.folding")
-formatting = lazy_module("octoscript_lsp.features.formatting")
-hover = lazy_module("octoscript_lsp.features.hover")
-inlay_hints = lazy_module("octoscript_lsp.features.inlay_hints")
-navigation = lazy_module("octoscript_lsp.features.navigation")
-prefill = lazy_module("octoscript_lsp.features.prefill")
-range_formatting = lazy_module("octoscript_lsp.features.range_formatting")
-rename = lazy_module("octoscript_lsp.features.rename")
-semantic_delta = lazy_module("octoscript_lsp.features.semantic_delta")
-signature = lazy_module("octoscript_lsp.features.signature")
-symbols = lazy_module("octoscript_lsp.features.symbols")
-tool_calls = lazy_module("octoscript_lsp.features.tool_calls")
-workspace_symbols = lazy_module("octoscript_lsp.features.workspace_symbols")
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.3
@@ -71,8 +71,10 @@ class OctoscriptServer(LanguageServer):
             protocol_cls=OctoscriptProtocol,
             converter_factory=converter_factory,
         )
-        self.texts = TextStore()
-        self.documents = DocumentStore(self.document_text)
+        # Columns count in UTF-16 until `initialize` settles the encoding.
+        self.position_encoding = positions.UTF16
+        self.texts = TextStore(self.position_encoding)
+        self.documents = DocumentStore(self.document_text, self.position_encoding)
         self.catalogs = CatalogStore(on_change=self._catalogs_changed)
         # Read once here, before any client message: `~/` in `catalogFiles`
         # is the only use, and serving never reads the environment.
@@ -87,6 +89,7 @@ class OctoscriptServer(LanguageServer):
         self.shut_down = False  # a `shutdown` request came
         self.exit_code = 0  # what the process returns (`exit` sets it)
         self._refresh_pending = False
+        self._lens_refresh_pending = False
         # The pending advice pass of each document (at most one, see `publish`).
         self._advice_timers: dict[str, asyncio.TimerHandle] = {}
 
@@ -113,6 +116,10 @@ class OctoscriptServer(LanguageServer):
         except Exception as error:  # noqa: BLE001 - the message stays unreadable
             logging.getLogger(__name__).warning("unreadable message: %s", error)
 
+    def use_position_encoding(self, encoding: positions.PositionEncoding) -> None:
+        """The negotiated encoding, for the ranges applied and the maps built."""
+        self.position_encoding = self.texts.encoding = self.documents.encoding = encoding
+
     def document_text(self, uri: str) -> str | None:
         """The client-sent text of an open document; never read from disk.
 
@@ -137,10 +144,6 @@ class OctoscriptServer(LanguageServer):
         if self.catalogs.reload_files():
             self.republish_all()
 
-    def release_heap_reserve_later(self, seconds: float = HEAP_RESERVE_SECONDS) -> None:
-        """No document opened within `seconds`: the first analysis's reserve goes."""
-        asyncio.get_event_loop().call_later(seconds, self.documents.heap_reserve.release)
-
     def watch_catalog_files(self) -> None:
         """Ask the client to watch the named catalog files (again when the list changes)."""
         paths = self.catalogs.watched_paths()
@@ -154,10 +157,20 @@ class OctoscriptServer(LanguageServer):
             self.client_register_capability(registration)
 
     def _catalogs_changed(self) -> None:
-        """A projection or a catalog file changed: tell the user once, soon."""
+        """A projection or a catalog file changed: tell the user once, soon, and
+        have the client ask for lenses again (their titles say the catalog status)."""
         if not self._announce_pending:
             self._announce_pending = True
             asyncio.get_event_loop().call_soon(self.announce_catalogs)
+        if not self._lens_refresh_pending and tool_calls.refreshes_code_lenses(
+            self.client_capabilities
+        ):
+            self._lens_refresh_pending = True
+            asyncio.get_event_loop().call_soon(self._refresh_code_lenses)
+
+    def _refresh_code_lenses(self) -> None:
+        self._lens_refresh_pending = False
+        self.workspace_code_lens_refresh(None)
 
     def announce_catalogs(self) -> None:
         self._announce_pending = False
@@ -193,7 +206,8 @@ class OctoscriptServer(LanguageServer):
     def publish(
         self, uri: str, version: int | None, state: OpenDocument, settled: bool = False
     ) -> None:
-        """Syntax diagnostics at once; catalog advice in a second pass.
+        """Syntax diagnostics at once; catalog advice in a second pass (with the
+        suppression comments that silence nothing, known only then).
 
         Advisory diagnostics need the lexical index and the call review,
         which cost far more than the parse; sending the syntax verdict first
@@ -212,10 +226,13 @@ class OctoscriptServer(LanguageServer):
                 return  # no client-sent text to analyse
             syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
             self.push_diagnostics(uri, version, syntax_only)
-        self.documents.heap_reserve.release()  # the first analysis is made
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises
-        if self.catalogs_can_advise() or cached.advised:
+        if (
+            self.catalogs_can_advise()
+            or cached.advised
+            or diagnostics.needs_second_pass(cached.analysis)
+        ):
             # A newer version replaces the pending pass: it would only find
             # itself overtaken, and it holds its version's whole analysis
             # alive until then (tens of MiB while someone types fast).
@@ -325,13 +342,10 @@ def initialize(ls: OctoscriptServer, params: types.InitializeParams) -> None:
     ls.catalogs.paths.root = catalog_files.workspace_root(params)
     ls.catalogs.apply_initialization_options(params.initialization_options)
     ls.preferences = preferences.from_initialization_options(params.initialization_options)
-    # The first didOpen's objects then find their pages resident (`HeapReserve`).
-    ls.documents.heap_reserve.fill()
 
 
 @server.feature(types.INITIALIZED)
 def initialized(ls: OctoscriptServer, params: types.InitializedParams) -> None:
-    ls.release_heap_reserve_later()
     ls.watch_catalog_files()
     if catalog_files.opted_in(ls.client_capabilities):
         # The first status waits for a pause, as advice does: it parses the catalogs.
@@ -569,7 +583,7 @@ def semantic_tokens_delta(
 
 def _semantic_items(state: OpenDocument) -> str:
     """This version's encoded tokens (statements an edit left alone reused)."""
-    return semantic_tokens.full_items(state.analysis, carried=True)
+    return semantic_tokens.full_items(state.analysis, True, state.positions.encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -581,7 +595,8 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return semantic_tokens.range_tokens(state.analysis, start, end, carried=True)
+    encoding = state.positions.encoding
+    return semantic_tokens.range_tokens(state.analysis, start, end, True, encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
@@ -605,7 +620,10 @@ def selection_range(
 
 @server.feature(
     types.TEXT_DOCUMENT_CODE_ACTION,
-    types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    # Quick fixes and fix-all (`code_actions.KINDS`, spelled here: that module loads later).
+    types.CodeActionOptions(
+        code_action_kinds=[types.CodeActionKind.QuickFix, "source.fixAll.octoscript"]
+    ),
 )
 def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
@@ -614,7 +632,9 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
         return []
     start = state.positions.offset(params.range.start)
     end = state.positions.offset(params.range.end)
-    return code_actions.code_actions(state.analysis, state.positions, uri, start, end, ls.catalogs)
+    return code_actions.code_actions(
+        state.analysis, state.positions, uri, start, end, ls.catalogs, params.context
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
@@ -647,6 +667,19 @@ def tool_calls_request(ls: OctoscriptServer, params) -> dict:
     if state is None:
         raise RequestFailed("the document is not open in this Octoscript session")
     return tool_calls.tool_calls_result(state.analysis, ls.catalogs, uri)
+
+
+# `tool_calls.SHOW_TOOL_CALL_COMMAND`, spelled here: that module loads on first use.
+@server.command("octoscript.showToolCall")
+def show_tool_call(ls: OctoscriptServer, *arguments: object) -> dict:
+    """A lens's call: its catalog entry, answered and shown as a message."""
+    try:
+        entry = tool_calls.show_tool_call(arguments, ls.catalogs)
+    except tool_calls.NotALensCall as error:
+        raise JsonRpcInvalidParams(str(error)) from error
+    info = types.MessageType.Info
+    ls.window_show_message(types.ShowMessageParams(type=info, message=entry.message))
+    return entry.json()
 
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
@@ -686,13 +719,11 @@ def serve() -> int:
                 "the server talks LSP over stdin/stdout\n"
             )
         return EXIT_NO_STDIO
-    # Big blocks (token lists, large answers) reuse resident heap pages.
-    if not allocator.keep_large_blocks_in_heap():
-        logging.getLogger(__name__).debug(
-            "the C allocator keeps its own policy (not glibc, no ctypes, or mallopt refused)"
-        )
     server.reader = MessageReader(sys.stdin.buffer).start()
-    server._thread_pool = ReadExecutor(server.reader)  # pygls reads through it
+    # pygls reads through it. Kept: a worker thread per read costs ~0.2 ms CPU
+    # a message (benchmarks/bench_read_executor.py), more than semantic
+    # tokens at 4,090 lines can spare of their 8 ms per keystroke+request.
+    server._thread_pool = ReadExecutor(server.reader)
     # attrs and cattrs keep the source of every method they generate (for
     # lsprotocol's hundreds of classes: ~1.5 MiB) so a traceback can quote
     # it; the server's log never needs those lines.

@@ -5,8 +5,9 @@ pygls' workspace, whose line splitting also breaks at VT, FF, U+0085, U+2028
 and friends and which clamps positions differently. The rules are those of
 `features/positions` (the one line and column model): only LF, CRLF and a
 bare CR end a line; a character past a line's end is the line's end before
-its terminator; a line past the last is the end of the document; a column
-inside a surrogate pair rounds down to the code point's start.
+its terminator; a line past the last is the end of the document; columns
+count in the negotiated position encoding (`TextStore.encoding`), and one
+inside a code point rounds down to the code point's start.
 
 The changes of one notification apply in order, each to the text the one
 before produced. A notification with an invalid change (a negative or
@@ -25,7 +26,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 
-from .features.positions import column_offset, line_content_end, lsp_line_starts
+from .features.positions import (
+    UTF16,
+    PositionEncoding,
+    column_offset,
+    line_content_end,
+    lsp_line_starts,
+)
 from .limits import MAX_ANCHOR_DISTANCE, MAX_POSITION_VALUE, MAX_SYNCED_TEXT_CHARS
 from .syntax.text import has_bare_carriage_return
 
@@ -57,13 +64,18 @@ def _checked(position: tuple[int, int]) -> tuple[int, int]:
     return line, character
 
 
-def offset_of(text: str, starts: list[int], position: tuple[int, int]) -> int:
+def offset_of(
+    text: str,
+    starts: list[int],
+    position: tuple[int, int],
+    encoding: PositionEncoding = UTF16,
+) -> int:
     """Code-point offset of a valid (line, character) under the protocol's rules."""
     line, character = position
     if line >= len(starts):
         return len(text)
     end = line_content_end(text, starts, line)
-    return column_offset(text, starts[line], end, character)[0]
+    return column_offset(text, starts[line], end, character, encoding)[0]
 
 
 # A line start of a text the sync knows: (line, offset). Line 0 starts at 0.
@@ -95,7 +107,9 @@ def _line_start(text: str, line: int, anchor: Anchor) -> int | None:
     return position
 
 
-def _offset_at(text: str, line_start: int | None, character: int) -> int:
+def _offset_at(
+    text: str, line_start: int | None, character: int, encoding: PositionEncoding
+) -> int:
     """`offset_of` for text without a bare CR, given where the line starts."""
     if line_start is None:
         return len(text)
@@ -104,7 +118,7 @@ def _offset_at(text: str, line_start: int | None, character: int) -> int:
         end = len(text)
     if end > line_start and text[end - 1] == "\r":
         end -= 1
-    return column_offset(text, line_start, end, character)[0]
+    return column_offset(text, line_start, end, character, encoding)[0]
 
 
 def _bare_carriage_return_near(text: str, low: int, high: int) -> bool:
@@ -116,11 +130,13 @@ def _bare_carriage_return_near(text: str, low: int, high: int) -> bool:
 @dataclass(slots=True)
 class _Edited:
     """A text being changed, with what is known about it: where a line starts
-    (`anchor`) and whether it has a bare CR (None: not worked out yet)."""
+    (`anchor`) and whether it has a bare CR (None: not worked out yet).
+    Ranges count columns in `encoding`."""
 
     text: str
     anchor: Anchor = START
     bare_cr: bool | None = None
+    encoding: PositionEncoding = UTF16
 
     def apply(self, change: TextChange) -> None:
         """Apply one change; raises InvalidChange."""
@@ -137,14 +153,16 @@ class _Edited:
             self.bare_cr = has_bare_carriage_return(text)
         if self.bare_cr:
             starts = lsp_line_starts(text)
-            first, last = offset_of(text, starts, start), offset_of(text, starts, end)
+            encoding = self.encoding
+            first = offset_of(text, starts, start, encoding)
+            last = offset_of(text, starts, end, encoding)
             anchor = START
         else:
             first_line = _line_start(text, start[0], self.anchor)
-            first = _offset_at(text, first_line, start[1])
+            first = _offset_at(text, first_line, start[1], self.encoding)
             line_anchor = START if first_line is None else (start[0], first_line)
             last_line = _line_start(text, end[0], line_anchor)
-            last = _offset_at(text, last_line, end[1])
+            last = _offset_at(text, last_line, end[1], self.encoding)
             # The text up to `first` stays: so does the line start before it.
             anchor = line_anchor
         inserted = change.text
@@ -157,16 +175,16 @@ class _Edited:
         self.anchor = anchor
 
 
-def apply_change(text: str, change: TextChange) -> str:
+def apply_change(text: str, change: TextChange, encoding: PositionEncoding = UTF16) -> str:
     """The text after one change; raises InvalidChange."""
-    edited = _Edited(text)
+    edited = _Edited(text, encoding=encoding)
     edited.apply(change)
     return edited.text
 
 
-def apply_changes(text: str, changes: list[TextChange]) -> str:
+def apply_changes(text: str, changes: list[TextChange], encoding: PositionEncoding = UTF16) -> str:
     """The text after every change in order; raises InvalidChange for any bad one."""
-    return _apply_all(_Edited(text), changes).text
+    return _apply_all(_Edited(text, encoding=encoding), changes).text
 
 
 def _apply_all(edited: _Edited, changes: list[TextChange]) -> _Edited:
@@ -188,10 +206,14 @@ class SyncedText:
 
 
 class TextStore:
-    """Client-sent text of the open documents, by the exact URI the client used."""
+    """Client-sent text of the open documents, by the exact URI the client used.
 
-    def __init__(self) -> None:
+    Ranged changes count columns in `encoding`, the session's negotiated
+    position encoding (set at `initialize`)."""
+
+    def __init__(self, encoding: PositionEncoding = UTF16) -> None:
         self._documents: dict[str, SyncedText] = {}
+        self.encoding = encoding
 
     def text(self, uri: str) -> str | None:
         document = self._documents.get(uri)
@@ -221,7 +243,7 @@ class TextStore:
                 # computed against text we do not hold: start from it.
                 first_full = max(i for i, change in enumerate(changes) if change.full)
                 changes = changes[first_full:]
-            edited = _Edited(document.text, document.anchor, document.bare_cr)
+            edited = _Edited(document.text, document.anchor, document.bare_cr, self.encoding)
             _apply_all(edited, changes)
         except InvalidChange as refusal:
             self.refuse(uri, version, str(refusal))

@@ -51,6 +51,7 @@ from .limits import (
     MAX_MESSAGE_BYTES,
     MAX_MESSAGE_NESTING,
     MAX_QUEUED_INPUT_BYTES,
+    MAX_QUOTED_HEADER_CHARS,
     READ_CHUNK_BYTES,
 )
 
@@ -422,7 +423,8 @@ class MessageReader:
                     length = int(value)
                 else:
                     length = None
-                    problem = problem or f"unusable Content-Length {value[:32]!r}"
+                    shown = value[:MAX_QUOTED_HEADER_CHARS]
+                    problem = problem or f"unusable Content-Length {shown!r}"
 
 
 class ReadExecutor(Executor):
@@ -432,7 +434,8 @@ class ReadExecutor(Executor):
     with `MessageReader` the message is usually framed already, and the
     hand-over to a thread and back cost more than the read. A read of the
     reader's that would not wait runs at once; anything else goes to a
-    worker as before.
+    worker as before. (Per message: ~35 against ~250 microseconds of CPU,
+    `benchmarks/bench_read_executor.py`.)
     """
 
     def __init__(self, reader: MessageReader) -> None:

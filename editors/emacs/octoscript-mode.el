@@ -446,8 +446,10 @@ piece of text stays unless a later query has OVERRIDE t.")
 
 (defun octoscript-ts-grammar-ready-p ()
   "Whether this Emacs can parse Octoscript with tree-sitter."
+  ;; treesit.el, which holds `treesit-ready-p', is not preloaded.
   (and (fboundp 'treesit-available-p)
        (treesit-available-p)
+       (require 'treesit nil t)
        (treesit-ready-p 'octoscript t)))
 
 ;;;###autoload

@@ -12,7 +12,7 @@
 Imports are inserted on a new line after the last top-level `use` (or at the
 top). Only fixes whose span intersects the requested range are offered.
 `features/code_actions` offers them as code actions; `octoscript check
---fix` applies the safe ones (cli/fixes.py).
+--fix` and the editor's fix-all action apply the safe ones (fix_all.py).
 """
 
 from __future__ import annotations

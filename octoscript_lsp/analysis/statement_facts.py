@@ -16,7 +16,6 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
 from operator import itemgetter
 
 from ..limits import MAX_MODULE_IMPORTS
@@ -163,6 +162,10 @@ def _placed(offset: int, anchored: Anchored) -> StatementFacts:
     return facts if offset == origin else shifted_facts(facts, offset - origin)
 
 
+def _placed_all(found: list[tuple[int, Anchored]]) -> list[StatementFacts]:
+    return [_placed(offset, anchored) for offset, anchored in found]
+
+
 class PrefixFacts:
     """The statements' facts up to the metadata prefix, sorted out in one pass.
 
@@ -182,7 +185,9 @@ class PrefixFacts:
         "shape_total",
         "field_total",
         "alias_total",
-        "__dict__",
+        "_placed_shapes",
+        "_placed_aliases",
+        "_placed_imports",
     )
 
     def __init__(self, pieces: FactPieces, prefix_end: int) -> None:
@@ -210,18 +215,28 @@ class PrefixFacts:
             if facts.imports:
                 self._imports.append((offset, anchored))
         self.shape_total, self.field_total, self.alias_total = shapes, fields, aliases
+        # Each list above shifted into this version, made on first read.
+        self._placed_shapes: list[StatementFacts] | None = None
+        self._placed_aliases: list[StatementFacts] | None = None
+        self._placed_imports: list[StatementFacts] | None = None
 
-    @cached_property
+    @property
     def with_shapes(self) -> list[StatementFacts]:
-        return [_placed(offset, anchored) for offset, anchored in self._shapes]
+        if self._placed_shapes is None:
+            self._placed_shapes = _placed_all(self._shapes)
+        return self._placed_shapes
 
-    @cached_property
+    @property
     def with_aliases(self) -> list[StatementFacts]:
-        return [_placed(offset, anchored) for offset, anchored in self._aliases]
+        if self._placed_aliases is None:
+            self._placed_aliases = _placed_all(self._aliases)
+        return self._placed_aliases
 
-    @cached_property
+    @property
     def with_imports(self) -> list[StatementFacts]:
-        return [_placed(offset, anchored) for offset, anchored in self._imports]
+        if self._placed_imports is None:
+            self._placed_imports = _placed_all(self._imports)
+        return self._placed_imports
 
     def at(self, offset: int) -> StatementFacts:
         """The facts of the statement an offset lies in (its first token or later)."""

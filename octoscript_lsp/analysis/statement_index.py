@@ -27,7 +27,12 @@ from itertools import count as counting
 from operator import add, attrgetter, is_not, itemgetter
 from typing import NamedTuple
 
-from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
+from ..limits import (
+    MAX_CARRIED_CHANGES,
+    MAX_LEXICAL_COMPLETION_SITES,
+    MAX_LEXICAL_SYMBOL_OCCURRENCES,
+    MAX_RECOUNTED_STATEMENTS,
+)
 from ..syntax.statements import StepMap
 from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
 from .unit_summary import Budget, LocalSymbol, UnitSummary
@@ -125,7 +130,7 @@ class _Totals(NamedTuple):
             old_at, new_at = old_first + count, new_first + count
         removed += earlier[old_at:]
         added += pieces[new_at:]
-        if len(removed) + len(added) > _MAX_RECOUNTED_STATEMENTS:
+        if len(removed) + len(added) > MAX_RECOUNTED_STATEMENTS:
             return None
         before = cls.of(map(_summary_of, removed))
         after = cls.of(map(_summary_of, added))
@@ -135,10 +140,6 @@ class _Totals(NamedTuple):
                 for total, old, new in zip(previous.totals, before, after, strict=True)
             )
         )
-
-
-# More statements parsed again than this: sum over every statement instead.
-_MAX_RECOUNTED_STATEMENTS = 64
 
 
 _base_of = itemgetter(0)
@@ -250,7 +251,7 @@ class _Carried:
             # The statement where the budget runs out may record less or
             # more than before though the parser kept it.
             changed.append(cut)
-        if len(changed) > _MAX_CARRIED_CHANGES:
+        if len(changed) > MAX_CARRIED_CHANGES:
             return None
         earlier = previous.pieces
         return cls(
@@ -269,10 +270,6 @@ class _Carried:
         return self.free is not None and all(
             before.free == now.free for _, before, now in self.changed
         )
-
-
-# More changed statements than this between two versions: rebuild the tables.
-_MAX_CARRIED_CHANGES = 8
 
 
 def _count_resolved(

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 
 import attrs
 
-from ..limits import MAX_CATALOG_FILE_BYTES, MAX_CATALOG_FILES
+from ..limits import MAX_CATALOG_FILE_BYTES, MAX_CATALOG_FILES, MAX_QUOTED_KEY_CHARS
 from .keys import CATALOG_KEYS, SETTINGS_KEY, TOOL_KEY
 from .schema import SETTINGS_SCHEMA
 from .suggest import closest_names
@@ -157,7 +157,7 @@ def decode_json(data: bytes) -> object:
 
 def unknown_key_reason(key: str, known: Iterable[str]) -> str:
     """`unknown key "x"` with the closest known keys, for a file a person wrote."""
-    shown = key if len(key) <= 64 else key[:61] + "..."
+    shown = key if len(key) <= MAX_QUOTED_KEY_CHARS else key[: MAX_QUOTED_KEY_CHARS - 3] + "..."
     reason = f"unknown key {json.dumps(shown)}"
     close = closest_names(key, known)
     if close:

@@ -22,16 +22,13 @@ import functools
 import json
 import pkgutil
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from ..lazy_modules import lazy_module
+import jsonschema
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
 from ._checks import reject
-
-if TYPE_CHECKING:
-    from jsonschema import Draft202012Validator
-    from jsonschema.exceptions import ValidationError
-
-jsonschema = lazy_module("jsonschema")
 
 SCHEMA_RESOURCE = "schemas/settings.schema.json"
 

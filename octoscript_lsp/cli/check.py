@@ -16,9 +16,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..analysis.document import DocumentAnalysis
+from ..analysis.fix_all import fix_all
 from ..catalogs.store import CatalogStore
+from .catalog import project_catalogs
 from .findings import FileFindings, Finding, findings_of, too_large
-from .fixes import fix_text
 from .formatting import unified_diff
 from .inputs import (
     EXIT_FINDINGS,
@@ -35,7 +36,8 @@ from .inputs import (
     write_atomically,
 )
 from .jobs import Printed, add_counts, map_batches_in_order, write_printed
-from .rules import Rules, apply_rules
+from .project import ProjectConfig
+from .rules import Rules, check_rules
 from .sarif import sarif_log
 
 OUTPUT_FORMATS = ("text", "json", "github", "sarif")
@@ -48,6 +50,31 @@ class Profile:
     catalogs: CatalogStore | None = None
     rules: Rules = Rules()
     strict: bool = False
+
+
+def config_profile(
+    config: ProjectConfig | None,
+    catalogs: CatalogStore | None,
+    *,
+    select: Sequence[str] | None = None,
+    ignore: Sequence[str] = (),
+    report_unused: bool = False,
+    strict: bool | None = None,
+) -> Profile:
+    """A configuration's catalogs (unless `catalogs` is given), rules and strictness,
+    with the command line's flags over them (`select` None: the configuration's)."""
+    values = config.values if config is not None else {}
+    chosen = select if select is not None else values.get("select", [])
+    origin = f"{config.path}: " if config is not None else ""
+    rules = Rules(
+        select=check_rules(chosen, f"{origin}select"),
+        ignore=check_rules([*values.get("ignore", []), *ignore], f"{origin}ignore"),
+        report_unused=report_unused,
+    )
+    if catalogs is None and config is not None:
+        catalogs = project_catalogs(config)
+    strict = strict if strict is not None else bool(values.get("strict", False))
+    return Profile(catalogs, rules, strict)
 
 
 @dataclass(frozen=True)
@@ -185,7 +212,7 @@ def _fix(
     source: SourceFile, shown: str, profile: Profile, options: CheckOptions
 ) -> tuple[str, str, str, int]:
     """(text to check, stdout, stderr, fixes applied) after --fix (and --diff)."""
-    outcome = fix_text(shown, source.text, profile.catalogs, profile.rules)
+    outcome = fix_all(source.text, profile.catalogs, profile.rules.enabled)
     said = "".join(
         f"{'would fix' if options.diff else 'fixed'} {shown}:{item.line}:{item.column}: "
         f"{item.title} [{item.code}]\n"
@@ -220,8 +247,7 @@ def check_file(options: CheckOptions, item: tuple[str, str | None]) -> CheckedFi
         return CheckedFile(shown, stderr=f"octoscript: {error}\n", unreadable=True)
     else:
         analysis = DocumentAnalysis(text)
-        found = findings_of(shown, analysis, profile.catalogs)
-        apply_rules(found, analysis, profile.rules)
+        found = findings_of(shown, analysis, profile.catalogs, profile.rules)
     listed = not options.diff and not (options.statistics and options.output_format == "text")
     if listed:
         stdout += render(found, options.output_format, profile.catalogs is not None)

@@ -19,11 +19,13 @@ from ..analysis.problems import (
     CODE_TOO_MANY_DIAGNOSTICS,
     Problem,
     Severity,
-    syntax_problems,
 )
+from ..analysis.suppressions import reported
 from ..catalogs.store import CatalogStore
+from ..catalogs.suggest import closest_names
 from ..syntax.check import SourceTooLarge
 from ..syntax.diagnostics import LineIndex
+from .rules import EVERY_CODE, Rules
 
 SEVERITY_NAMES: dict[Severity, str] = {
     Severity.ERROR: "error",
@@ -42,6 +44,9 @@ class Finding:
     severity: str
     message: str
     code: str | None = None
+    # The listed names closest to the one a catalog finding is about
+    # (the first is the one its message suggests); not in the JSON report.
+    did_you_mean: tuple[str, ...] = ()
 
     def json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -66,6 +71,7 @@ class FileFindings:
     truncated: bool = False
     errors: list[Finding] = field(default_factory=list)
     advice: list[Finding] = field(default_factory=list)
+    advice_cut: bool = False  # the advice stopped at MAX_ADVISORY_DIAGNOSTICS
 
     @property
     def all(self) -> list[Finding]:
@@ -101,7 +107,12 @@ def to_finding(problem: Problem | advice.Finding, source: str, lines: LineIndex)
     line, column = lines.line_column(_clamp(problem.start, source))
     end_line, end_column = lines.line_column(_clamp(problem.end, source))
     severity = SEVERITY_NAMES[problem.severity]
-    return Finding(line, column, end_line, end_column, severity, problem.message, problem.code)
+    near: tuple[str, ...] = ()
+    if isinstance(problem, advice.Finding) and problem.typed:
+        near = tuple(closest_names(problem.typed, problem.candidates))
+    return Finding(
+        line, column, end_line, end_column, severity, problem.message, problem.code, near
+    )
 
 
 def _clamp(offset: int, source: str) -> int:
@@ -115,18 +126,23 @@ def check_source(path: str, text: str, catalogs: CatalogStore | None) -> FileFin
 
 
 def findings_of(
-    path: str, analysis: DocumentAnalysis, catalogs: CatalogStore | None
+    path: str, analysis: DocumentAnalysis, catalogs: CatalogStore | None, rules: Rules = EVERY_CODE
 ) -> FileFindings:
-    """`check_source` for text already analysed (`--fix` re-checks what it fixed)."""
+    """`check_source` for text already analysed (`--fix` re-checks what it fixed), after
+    the rules and the document's suppression comments (`analysis.suppressions`)."""
     assert analysis.syntax is not None  # read_source keeps text within the budget
     found = FileFindings(path, analysis.valid, analysis.syntax.diagnostics_truncated)
     source = analysis.source
     lines = analysis.syntax.lines
-    found.errors = [to_finding(item, source, lines) for item in syntax_problems(analysis)]
-    if catalogs is not None:
-        # Advice is kept grouped by kind; a report reads top to bottom.
-        found.advice = sorted(
-            (to_finding(item, source, lines) for item in advice.findings(analysis, catalogs)),
-            key=lambda finding: (finding.line, finding.column),
-        )
+    screened = reported(analysis, catalogs, rules.enabled)
+    found.advice_cut = screened.advice_cut
+    found.errors = [to_finding(item, source, lines) for item in screened.syntax]
+    advised: list[Problem | advice.Finding] = list(screened.advice)
+    if rules.reports_unused():
+        advised.extend(screened.unused)
+    # Advice is kept grouped by kind; a report reads top to bottom.
+    found.advice = sorted(
+        (to_finding(item, source, lines) for item in advised),
+        key=lambda finding: (finding.line, finding.column),
+    )
     return found

@@ -3,21 +3,22 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 from collections.abc import Sequence
 
 from .. import __version__
 from ..catalogs.store import CatalogStore
 from ..limits import MAX_CLI_JOBS
-from .catalog import announce, discarded, load_catalogs, project_catalogs, run_catalog_check
-from .check import OUTPUT_FORMATS, CheckOptions, Profile, run_check
+from .catalog import announce, discarded, load_catalogs, run_catalog_check
+from .check import OUTPUT_FORMATS, CheckOptions, Profile, config_profile, run_check
 from .discovery import Discovery, Selection, Target
 from .formatting import FormatOptions, run_format
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, STDIN, UnreadableInput
 from .jobs import WorkerFailed, default_jobs
 from .project import ConfigError, ConfigFinder, ProjectConfig, read_config
 from .reports import outline_report, run_reports, tool_calls_report
-from .rules import Rules, UnknownRule, check_rules
+from .rules import UnknownRule
 
 DESCRIPTION = (
     "Check, format and review Octoscript source. Nothing is evaluated; only the "
@@ -27,6 +28,11 @@ EPILOG = "exit codes: 0 clean, 1 findings (see each command), 2 usage or unreada
 PATHS_HELP = "files or directories (searched for *.octoscript and *.octo; default: .); - for stdin"
 SETTINGS_HELP = "JSON file holding the settings.octoscript object (tool/module/workflow catalogs)"
 RULES_HELP = "comma-separated diagnostic codes or code prefixes"
+MCP_EXTRA = "octoscript-lsp[mcp]"
+# The MCP front end, imported only by `octoscript mcp`: its SDK is an extra,
+# which the other commands must not need.
+MCP_WORKSPACE = "octoscript_lsp.mcp.workspace"
+MCP_SERVER = "octoscript_lsp.mcp.server"
 
 
 class UsageError(Exception):
@@ -178,6 +184,23 @@ def _catalog_parser(commands: argparse._SubParsersAction) -> None:
     check.add_argument("--output-format", choices=("text", "json"), default="text")
 
 
+def _mcp_parser(commands: argparse._SubParsersAction) -> None:
+    mcp = commands.add_parser(
+        "mcp",
+        help="serve the checker and catalog search to a model (MCP over stdio)",
+        description="A Model Context Protocol server on stdin/stdout (needs the "
+        f"{MCP_EXTRA} extra). Catalogs come from --settings, else the project "
+        "configuration. Exit 2 for usage errors, an unreadable configuration or a "
+        "missing MCP SDK.",
+    )
+    mcp.set_defaults(command_parser=mcp)
+    mcp.add_argument("--settings", metavar="FILE", help=SETTINGS_HELP)
+    mcp.add_argument("--config", metavar="FILE", help="use this pyproject.toml or octoscript.toml")
+    mcp.add_argument(
+        "--isolated", action="store_true", help="read no configuration file (--settings only)"
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="octoscript", description=DESCRIPTION, epilog=EPILOG)
     parser.add_argument("--version", action="version", version=f"octoscript {__version__}")
@@ -194,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_paths(calls)
     calls.add_argument("--settings", metavar="FILE", help=SETTINGS_HELP)
     _catalog_parser(commands)
+    _mcp_parser(commands)
     return parser
 
 
@@ -228,18 +252,14 @@ def _profile(
     config: ProjectConfig | None, args: argparse.Namespace, catalogs: CatalogStore | None
 ) -> Profile:
     """The configuration's catalogs, rules and strictness, with the flags over them."""
-    values = config.values if config is not None else {}
-    select = args.select if args.select is not None else values.get("select", [])
-    origin = f"{config.path}: " if config is not None else ""
-    rules = Rules(
-        select=check_rules(select, f"{origin}select"),
-        ignore=check_rules([*values.get("ignore", []), *args.ignore], f"{origin}ignore"),
+    return config_profile(
+        config,
+        catalogs,
+        select=args.select,
+        ignore=args.ignore,
         report_unused=args.report_unused,
+        strict=args.strict,
     )
-    if catalogs is None and config is not None:
-        catalogs = project_catalogs(config)
-    strict = args.strict if args.strict is not None else bool(values.get("strict", False))
-    return Profile(catalogs, rules, strict)
 
 
 def _keyed(targets: list[Target]) -> list[tuple[str, str | None]]:
@@ -274,7 +294,27 @@ def _run_check(args: argparse.Namespace) -> int:
     return status
 
 
+def _run_mcp(args: argparse.Namespace) -> int:
+    if args.config and args.isolated:
+        raise UsageError("--config and --isolated do not go together")
+    workspace = importlib.import_module(MCP_WORKSPACE)
+    origin = workspace.Origin(args.settings, args.config, args.isolated)
+    try:
+        serve = importlib.import_module(MCP_SERVER).serve
+    except ModuleNotFoundError as error:
+        if (error.name or "").partition(".")[0] != "mcp":
+            raise
+        sys.stderr.write(
+            "octoscript: `octoscript mcp` needs the MCP SDK, which is not installed; "
+            f"install the extra: pip install '{MCP_EXTRA}' (in a checkout: pip install '.[mcp]')\n"
+        )
+        return EXIT_USAGE
+    return serve(origin)
+
+
 def _run(args: argparse.Namespace) -> int:
+    if args.command == "mcp":
+        return _run_mcp(args)
     if args.command == "catalog":
         return run_catalog_check(args.file, args.output_format)
     if args.command == "check":

@@ -1,20 +1,56 @@
-"""textDocument/codeAction: the document's quick fixes (`analysis/fixes.py`),
-each one offered edit, never applied."""
+"""textDocument/codeAction: the document's quick fixes (`analysis/fixes.py`), the
+"Ignore `CODE` on this line" fixes (`analysis/suppressions.py`) and the fix-all
+action (`analysis/fix_all.py`, what `octoscript check --fix` writes), each an
+offered edit, never applied.
+
+Quick fixes are offered unless the client asks only for other kinds
+(`context.only`). Fix-all is worked out only when asked for: by a kind it
+belongs to in `only` (`source`, `source.fixAll`, `source.fixAll.octoscript`,
+as `editor.codeActionsOnSave` asks), or when a person opens the menu
+(`triggerKind` Invoked, no `only`); a lightbulb's automatic request never
+pays for its rounds of analysis.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
+from ..analysis import advice
 from ..analysis.document import DocumentAnalysis
+from ..analysis.fix_all import fix_all
 from ..analysis.fixes import fixes
 from ..analysis.quick_fix import Fix
+from ..analysis.suppressions import IgnoreFix, ignore_fixes
 from .advisory import to_diagnostic
+from .diagnostics import problem_diagnostic
 from .positions import PositionMap
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
+
+FIX_ALL_KIND = "source.fixAll.octoscript"
+FIX_ALL_TITLE = "Fix all: apply the safe fixes (as `octoscript check --fix`)"
+# What codeActionProvider advertises.
+KINDS = [types.CodeActionKind.QuickFix, FIX_ALL_KIND]
+
+
+def asks_for(context: types.CodeActionContext | None, kind: str) -> bool:
+    """Whether `context.only` lets `kind` through (no `only`: every kind)."""
+    only = context.only if context is not None else None
+    if only is None:
+        return True
+    return any(kind == asked or kind.startswith(f"{asked}.") for asked in only)
+
+
+def asks_for_fix_all(context: types.CodeActionContext | None) -> bool:
+    if context is None:
+        return False
+    if context.only is None:
+        return context.trigger_kind == types.CodeActionTriggerKind.Invoked
+    return asks_for(context, FIX_ALL_KIND)
 
 
 def code_actions(
@@ -24,10 +60,21 @@ def code_actions(
     range_start: int,
     range_end: int,
     catalogs: CatalogStore | None,
+    context: types.CodeActionContext | None = None,
 ) -> list[types.CodeAction]:
-    """Quick fixes intersecting [range_start, range_end] (code-point offsets)."""
-    found = fixes(analysis, range_start, range_end, catalogs)
-    return [_to_action(fix, positions, uri) for fix in found]
+    """Quick fixes intersecting [range_start, range_end] (code-point offsets), then
+    the ignore fixes of the lines it meets, then fix-all when asked for."""
+    out: list[types.CodeAction] = []
+    if asks_for(context, types.CodeActionKind.QuickFix):
+        found = fixes(analysis, range_start, range_end, catalogs)
+        out.extend(_to_action(fix, positions, uri) for fix in found)
+        ignored = ignore_fixes(analysis, range_start, range_end, catalogs)
+        out.extend(_ignore_action(fix, positions, uri) for fix in ignored)
+    if asks_for_fix_all(context):
+        action = fix_all_action(analysis, positions, uri, catalogs)
+        if action is not None:
+            out.append(action)
+    return out
 
 
 def _to_action(fix: Fix, positions: PositionMap, uri: str) -> types.CodeAction:
@@ -40,3 +87,64 @@ def _to_action(fix: Fix, positions: PositionMap, uri: str) -> types.CodeAction:
         is_preferred=True if fix.preferred else None,
         edit=types.WorkspaceEdit(changes={uri: [edit]}),
     )
+
+
+def _ignore_action(fix: IgnoreFix, positions: PositionMap, uri: str) -> types.CodeAction:
+    start, end, text = fix.edit
+    edit = types.TextEdit(range=positions.range(start, end), new_text=text)
+    about = fix.about
+    if isinstance(about, advice.Finding):
+        diagnostic = to_diagnostic(about, positions)
+    else:
+        diagnostic = problem_diagnostic(about, positions)
+    return types.CodeAction(
+        title=fix.title,
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        edit=types.WorkspaceEdit(changes={uri: [edit]}),
+    )
+
+
+def fix_all_action(
+    analysis: DocumentAnalysis, positions: PositionMap, uri: str, catalogs: CatalogStore | None
+) -> types.CodeAction | None:
+    """One edit from the document to what `check --fix` writes; None when it writes nothing."""
+    if analysis.syntax is None:
+        return None
+    outcome = fix_all(analysis.source, catalogs)
+    if not outcome.changed:
+        return None
+    start, end, text = changed_span(analysis.source, outcome.text)
+    edit = types.TextEdit(range=positions.range(start, end), new_text=text)
+    return types.CodeAction(
+        title=FIX_ALL_TITLE,
+        kind=FIX_ALL_KIND,
+        edit=types.WorkspaceEdit(changes={uri: [edit]}),
+    )
+
+
+def changed_span(before: str, after: str) -> tuple[int, int, str]:
+    """(start, end, text): `before[start:end]` replaced by `text` gives `after`, the
+    span between their common prefix and suffix (the cursor outside it stays put)."""
+    prefix = _common_prefix(before, after)
+    if 0 < prefix < len(before) and before[prefix - 1 : prefix + 1] == "\r\n":
+        prefix -= 1  # never between the halves of a line break
+    suffix = _common_prefix(before[prefix:][::-1], after[prefix:][::-1])
+    end = len(before) - suffix
+    if prefix < end < len(before) and before[end - 1 : end + 1] == "\r\n":
+        end += 1
+        suffix -= 1
+    return prefix, end, after[prefix : len(after) - suffix]
+
+
+def _common_prefix(left: Sequence[str], right: Sequence[str]) -> int:
+    limit = min(len(left), len(right))
+    low, high = 0, limit
+    # Halving with slice comparisons: C speed on long texts.
+    while low < high:
+        middle = (low + high + 1) // 2
+        if left[:middle] == right[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

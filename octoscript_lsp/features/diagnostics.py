@@ -1,4 +1,10 @@
-"""Syntax diagnostics as LSP diagnostics."""
+"""Syntax diagnostics as LSP diagnostics, less what suppression comments silence.
+
+The comments are read by the rule `octoscript check` uses
+(`analysis.suppressions`); a comment that silences nothing is shown as a
+faded hint (`unused_diagnostics`), where `check --report-unused` reports a
+warning.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,8 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.problems import Severity, syntax_problems
+from ..analysis.problems import Problem, Severity, syntax_problems
+from ..analysis.suppressions import marked, screen
 from ..limits import MAX_OPEN_DOCUMENTS
 from .positions import PositionMap
 
@@ -56,21 +63,42 @@ def to_lsp_severity(severity: Severity) -> types.DiagnosticSeverity:
 def syntax_diagnostics(
     analysis: DocumentAnalysis, positions: PositionMap
 ) -> list[types.Diagnostic]:
-    """`problems.syntax_problems`, placed on the checker's LF-only lines."""
-    out = []
-    for problem in syntax_problems(analysis):
-        start = positions.diagnostic_position(problem.start)
-        end = start if problem.end == problem.start else positions.diagnostic_position(problem.end)
-        out.append(
-            types.Diagnostic(
-                range=types.Range(start=start, end=end),
-                message=problem.message,
-                severity=to_lsp_severity(problem.severity),
-                source=SOURCE,
-                code=problem.code,
-            )
+    """`problems.syntax_problems` the comments leave, on the checker's LF-only lines."""
+    shown = screen(analysis, syntax_problems(analysis), ()).syntax
+    return [problem_diagnostic(problem, positions) for problem in shown]
+
+
+def problem_diagnostic(problem: Problem, positions: PositionMap) -> types.Diagnostic:
+    start = positions.diagnostic_position(problem.start)
+    end = start if problem.end == problem.start else positions.diagnostic_position(problem.end)
+    return types.Diagnostic(
+        range=types.Range(start=start, end=end),
+        message=problem.message,
+        severity=to_lsp_severity(problem.severity),
+        source=SOURCE,
+        code=problem.code,
+    )
+
+
+def unused_diagnostics(unused: list[Problem], positions: PositionMap) -> list[types.Diagnostic]:
+    """Suppression comments that silence nothing: hints the editor fades out."""
+    return [
+        types.Diagnostic(
+            range=positions.range(problem.start, problem.end),
+            message=problem.message,
+            severity=types.DiagnosticSeverity.Hint,
+            source=SOURCE,
+            code=problem.code,
+            tags=[types.DiagnosticTag.Unnecessary],
         )
-    return out
+        for problem in unused
+    ]
+
+
+def needs_second_pass(analysis: DocumentAnalysis) -> bool:
+    """Whether the text may hold suppression comments, whose use only the
+    second pass (with the catalog advice) can tell."""
+    return marked(analysis)
 
 
 def too_many_documents() -> list[types.Diagnostic]:

@@ -19,12 +19,12 @@ from lsprotocol import types
 from ..analysis.document import DocumentAnalysis
 from ..catalogs.model import CallMode
 from ..catalogs.store import CatalogStore
+from ..limits import MIN_NAMED_PARAMETERS
 from ..syntax.tokens import Token, first_token_from
 from ..syntax.tree import Node, SymbolKind
 from .positions import PositionMap
 
 PROMISE_LABEL = "→ promise"
-MIN_NAMED_PARAMETERS = 2
 
 
 def client_asks(capabilities: types.ClientCapabilities | None) -> bool:

@@ -1,17 +1,23 @@
-"""Code-point offsets inside, UTF-16 LSP positions at the edge.
+"""Code-point offsets inside, LSP positions in the negotiated encoding at the edge.
 
 This module owns the protocol's line and column model, shared by request
-positions, answer ranges and incremental text sync (`text_sync`):
+positions, answer ranges, semantic tokens and incremental text sync
+(`text_sync`):
 
+- the column unit is the one `initialize` settled on (`negotiate`, LSP
+  3.17's `positionEncoding`): UTF-8 bytes, UTF-16 code units (the default)
+  or UTF-32 code points, a `PositionEncoding` here. An ASCII text's
+  columns are the same in all three and are counted without measuring;
 - only LF, CRLF and a bare CR end a line (never U+2028, U+0085, FF, ...);
 - a character past a line's end means the end of that line, before its
   terminator; a line past the last means the end of the document;
-- a position inside a UTF-16 surrogate pair (between the two halves of one
-  astral code point) means the position before that code point: columns
-  round down to a whole code point, for edits and requests alike. Requests
-  that need a position exactly at a character (`strict_offset`: hover,
-  completion, definition, ...) answer nothing there, as the reference does,
-  just as they do for a column past the line's end.
+- a column inside a code point (between the UTF-8 bytes of one character,
+  or between the two halves of a UTF-16 surrogate pair) means the position
+  before that code point: columns round down to a whole code point, for
+  edits and requests alike. Requests that need a position exactly at a
+  character (`strict_offset`: hover, completion, definition, ...) answer
+  nothing there, as the reference does, just as they do for a column past
+  the line's end.
 
 A bare CR is a syntax error, so it only matters for broken text; syntax
 diagnostics keep the checker's own LF-only lines (`diagnostic_position`).
@@ -21,28 +27,137 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from lsprotocol import types
 
+from ..syntax.check import utf8_length
 from ..syntax.diagnostics import line_starts
 from ..syntax.text import has_bare_carriage_return
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")
 
+# The bytes that continue a UTF-8 sequence (10xxxxxx): deleting them leaves
+# one byte per code point.
+_UTF8_CONTINUATION = bytes(range(0x80, 0xC0))
+# The high byte of a UTF-16 trailing (low) surrogate, DC00 to DFFF.
+_TRAILING_SURROGATE_HIGH_BYTES = bytes(range(0xDC, 0xE0))
+
 
 def utf16_width(text: str) -> int:
-    """How many UTF-16 code units `text` takes (an LSP column's unit)."""
+    """How many UTF-16 code units `text` takes."""
     if text.isascii():
         return len(text)
-    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+    return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def utf16_distance(source: str, ascii: bool, start: int, end: int) -> int:
-    """`utf16_width(source[start:end])`; for an ASCII `source` (`ascii`,
-    known to the caller) the offsets' difference, with no slice made."""
-    if ascii:
-        return end - start
-    return utf16_width(source[start:end])
+def utf32_width(text: str) -> int:
+    """How many code points `text` takes."""
+    return len(text)
+
+
+def _utf8_column(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
+    """`column_offset` in UTF-8 bytes for a non-ASCII line."""
+    data = source[start:end].encode("utf-8", "surrogatepass")
+    if character >= len(data):
+        return end, character == len(data)
+    # Code points starting in the first `character` bytes.
+    count = len(data[:character].translate(None, _UTF8_CONTINUATION))
+    if 0x80 <= data[character] < 0xC0:
+        return start + count - 1, False  # inside that code point's bytes
+    return start + count, True
+
+
+def _utf16_column(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
+    """`column_offset` in UTF-16 code units for a non-ASCII line."""
+    try:
+        data = source[start:end].encode("utf-16-le")
+    except UnicodeEncodeError:  # a lone surrogate, which only JSON can send
+        return _utf16_column_by_character(source, start, end, character)
+    units = len(data) // 2
+    if character >= units:
+        return end, character == units
+    # Code points starting in the first `character` units: all but the
+    # trailing halves of surrogate pairs (told by each unit's high byte).
+    high_bytes = data[1 : 2 * character : 2]
+    trailing = len(high_bytes) - len(high_bytes.translate(None, _TRAILING_SURROGATE_HIGH_BYTES))
+    count = character - trailing
+    if data[2 * character + 1] in _TRAILING_SURROGATE_HIGH_BYTES:
+        return start + count - 1, False  # between this code point's surrogates
+    return start + count, True
+
+
+def _utf16_column_by_character(
+    source: str, start: int, end: int, character: int
+) -> tuple[int, bool]:
+    """`_utf16_column` one code point at a time (a lone surrogate is one unit)."""
+    offset = start
+    remaining = character
+    for char in source[start:end]:
+        if remaining == 0:
+            return offset, True
+        width = 2 if ord(char) > 0xFFFF else 1
+        if remaining < width:
+            return offset, False  # inside this code point's surrogate pair
+        remaining -= width
+        offset += 1
+    return offset, remaining == 0
+
+
+def _utf32_column(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
+    return (start + character, True) if character <= end - start else (end, False)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class PositionEncoding:
+    """One `positionEncoding`: what a column counts.
+
+    `width` measures a text in that unit; `column` finds a column on a
+    non-ASCII line (`column_offset`'s contract). `code_points`: columns are
+    code-point offsets whatever the text (UTF-32), so nothing is measured.
+    """
+
+    name: str
+    width: Callable[[str], int]
+    column: Callable[[str, int, int, int], tuple[int, bool]]
+    code_points: bool = False
+
+    def distance(self, source: str, ascii: bool, start: int, end: int) -> int:
+        """`width(source[start:end])`; for an ASCII `source` (`ascii`,
+        known to the caller) the offsets' difference, with no slice made."""
+        if ascii or self.code_points:
+            return end - start
+        return self.width(source[start:end])
+
+
+# A lone surrogate, which only JSON can send, counts as its code point's three bytes.
+UTF8 = PositionEncoding(types.PositionEncodingKind.Utf8.value, utf8_length, _utf8_column)
+UTF16 = PositionEncoding(types.PositionEncodingKind.Utf16.value, utf16_width, _utf16_column)
+UTF32 = PositionEncoding(
+    types.PositionEncodingKind.Utf32.value, utf32_width, _utf32_column, code_points=True
+)
+ENCODINGS = {encoding.name: encoding for encoding in (UTF8, UTF16, UTF32)}
+
+
+def negotiate(offered: Sequence[object] | None) -> PositionEncoding:
+    """The encoding for a client's `general.positionEncodings`.
+
+    The list is in the client's order of preference: its first entry the
+    server supports wins; UTF-16, which every client must support, when the
+    list is absent or offers none of them.
+    """
+    for name in offered or ():
+        encoding = ENCODINGS.get(name) if isinstance(name, str) else None
+        if encoding is not None:
+            return encoding
+    return UTF16
+
+
+def client_encoding(capabilities: types.ClientCapabilities | None) -> PositionEncoding:
+    """`negotiate` over an `initialize` request's client capabilities."""
+    general = capabilities.general if capabilities is not None else None
+    return negotiate(general.position_encodings if general is not None else None)
 
 
 def lsp_line_starts(source: str, lf_starts: list[int] | None = None) -> list[int]:
@@ -66,37 +181,39 @@ def line_content_end(source: str, starts: list[int], line: int) -> int:
     return end
 
 
-def column_offset(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
-    """(offset, exact) of UTF-16 column `character` >= 0 of the text source[start:end].
+def column_offset(
+    source: str, start: int, end: int, character: int, encoding: PositionEncoding = UTF16
+) -> tuple[int, bool]:
+    """(offset, exact) of column `character` >= 0, in `encoding`'s units, of
+    the text source[start:end].
 
-    A column past the end gives `end`; a column between the halves of a
-    surrogate pair rounds down to that code point's start. `exact` is False
-    in both cases: the column is no character boundary of the line.
+    A column past the end gives `end`; a column inside a code point (between
+    its UTF-8 bytes or its surrogates) rounds down to that code point's
+    start. `exact` is False in both cases: the column is no character
+    boundary of the line.
     """
-    text = source[start:end]
-    if text.isascii():
-        return (start + character, True) if character <= len(text) else (end, False)
-    offset = start
-    remaining = character
-    for char in text:
-        if remaining == 0:
-            return offset, True
-        width = 2 if ord(char) > 0xFFFF else 1
-        if remaining < width:
-            return offset, False  # inside this code point's surrogate pair
-        remaining -= width
-        offset += 1
-    return offset, remaining == 0
+    if encoding.code_points or source[start:end].isascii():
+        return (start + character, True) if character <= end - start else (end, False)
+    return encoding.column(source, start, end, character)
 
 
 class PositionMap:
-    __slots__ = ("source", "line_starts", "lf_line_starts", "ascii")
+    """Offsets to LSP positions and back for one text, in one encoding."""
 
-    def __init__(self, source: str, lf_starts: list[int] | None = None) -> None:
+    __slots__ = ("source", "line_starts", "lf_line_starts", "encoding", "plain")
+
+    def __init__(
+        self,
+        source: str,
+        lf_starts: list[int] | None = None,
+        encoding: PositionEncoding = UTF16,
+    ) -> None:
         self.source = source
-        # An ASCII text's UTF-16 columns are code-point columns: no slice to
-        # measure per position (an outline of a large document has thousands).
-        self.ascii = source.isascii()
+        self.encoding = encoding
+        # Columns that are code-point offsets (an ASCII text, or UTF-32):
+        # no slice to measure per position (an outline of a large document
+        # has thousands).
+        self.plain = encoding.code_points or source.isascii()
         # The syntax layer's LF line starts of the same text, when at hand.
         self.lf_line_starts = line_starts(source) if lf_starts is None else lf_starts
         self.line_starts = lsp_line_starts(source, self.lf_line_starts)
@@ -151,8 +268,10 @@ class PositionMap:
         )
 
     def _column(self, line_start: int, offset: int) -> int:
-        """The UTF-16 column of `offset` on the line starting at `line_start`."""
-        return utf16_distance(self.source, self.ascii, line_start, offset)
+        """The column of `offset` on the line starting at `line_start`."""
+        if self.plain:
+            return offset - line_start
+        return self.encoding.width(self.source[line_start:offset])
 
     def wire_range(self, start: int, end: int) -> dict:
         return {"start": self.wire_position(start), "end": self.wire_position(end)}
@@ -172,14 +291,15 @@ class PositionMap:
             return len(self.source)
         start = self.line_starts[line]
         character = max(0, position.character)
-        return column_offset(self.source, start, self.line_end(line), character)[0]
+        return column_offset(self.source, start, self.line_end(line), character, self.encoding)[0]
 
     def diagnostic_offset(self, position: types.Position) -> int:
         """Inverse of `diagnostic_position` (LF-only lines), clamped into the document."""
         starts = self.lf_line_starts
         line = min(max(position.line, 0), len(starts) - 1)
         end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.source)
-        return column_offset(self.source, starts[line], end, max(0, position.character))[0]
+        character = max(0, position.character)
+        return column_offset(self.source, starts[line], end, character, self.encoding)[0]
 
     def strict_offset(self, position: types.Position) -> int | None:
         """Offset of a position exactly at a character boundary, else None.
@@ -191,5 +311,7 @@ class PositionMap:
         if line < 0 or line >= len(self.line_starts) or position.character < 0:
             return None
         start = self.line_starts[line]
-        offset, within = column_offset(self.source, start, self.line_end(line), position.character)
+        offset, within = column_offset(
+            self.source, start, self.line_end(line), position.character, self.encoding
+        )
         return offset if within else None

@@ -1,4 +1,5 @@
-"""Semantic tokens' LSP encoding: relative positions with UTF-16 columns.
+"""Semantic tokens' LSP encoding: relative positions, columns and lengths
+counted in the session's position encoding (`positions.PositionEncoding`).
 
 `encode` turns a whole document's items into the answer's numbers;
 `encode_fragment` encodes one top-level statement's items apart from where
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .positions import utf16_distance, utf16_width
+from .positions import UTF16, PositionEncoding
 from .wire import integer_items
 
 # (start, end, type, modifiers), code-point offsets on a single line.
@@ -39,11 +40,13 @@ class Fragment(NamedTuple):
     last_end: int  # end of its last item, relative
 
 
-def encode_fragment(source: str, base: int, items: Sequence[int]) -> Fragment:
+def encode_fragment(
+    source: str, base: int, items: Sequence[int], encoding: PositionEncoding = UTF16
+) -> Fragment:
     """A statement's items (flat, see `Flat`; offsets relative to `base`,
     never empty) encoded."""
     first = items[0] + base
-    run = _encode_run(source, items, base, source.rfind("\n", 0, first) + 1)
+    run = _encode_run(source, items, base, source.rfind("\n", 0, first) + 1, encoding)
     shift = run.data[1] if run.line == 0 else 0  # the first item's column
     return Fragment(
         items[0],
@@ -55,28 +58,32 @@ def encode_fragment(source: str, base: int, items: Sequence[int]) -> Fragment:
     )
 
 
-def encode(source: str, items: list[Item]) -> list[int]:
-    """LSP relative encoding with UTF-16 columns, computed incrementally."""
-    return _encode_run(source, [number for item in items for number in item], 0, 0).data
+def encode(source: str, items: list[Item], encoding: PositionEncoding = UTF16) -> list[int]:
+    """LSP relative encoding in `encoding`'s columns, computed incrementally."""
+    flat = [number for item in items for number in item]
+    return _encode_run(source, flat, 0, 0, encoding).data
 
 
 class _Run(NamedTuple):
     data: list[int]
     line: int  # line breaks counted from where the run started
-    last_column: int  # UTF-16 column of the last item's start
+    last_column: int  # column of the last item's start
     cursor: int  # end of the last item
-    cursor_column: int  # its UTF-16 column
+    cursor_column: int  # its column
 
 
-def _encode_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
+def _encode_run(
+    source: str, items: Flat, base: int, line_start: int, encoding: PositionEncoding
+) -> _Run:
     """`items` (flat, offsets relative to `base`) encoded from `line_start`, a line's start."""
-    if source.isascii():
+    if encoding.code_points or source.isascii():
         return _encode_ascii_run(source, items, base, line_start)
+    width = encoding.width
     data: list[int] = []
     line = 0
     previous_line = 0
     previous_column = 0
-    cursor = line_start  # offset whose UTF-16 column on `line` is `cursor_column`
+    cursor = line_start  # offset whose column on `line` is `cursor_column`
     cursor_column = 0
     numbers = iter(items)
     for start, end, token_type, modifiers in zip(numbers, numbers, numbers, numbers, strict=True):
@@ -86,8 +93,8 @@ def _encode_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
         if newline != -1:
             line += source.count("\n", cursor, newline + 1)
             cursor, cursor_column = newline + 1, 0
-        column = cursor_column + utf16_width(source[cursor:start])
-        length = utf16_width(source[start:end])
+        column = cursor_column + width(source[cursor:start])
+        length = width(source[start:end])
         cursor, cursor_column = end, column + length
         if line == previous_line:
             data += (0, column - previous_column, length, token_type, modifiers)
@@ -99,8 +106,9 @@ def _encode_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
 
 
 def _encode_ascii_run(source: str, items: Flat, base: int, line_start: int) -> _Run:
-    """`_encode_run` where a column is an offset from its line's start (the
-    loop a first answer runs for every item of the document)."""
+    """`_encode_run` where a column is an offset from its line's start (an
+    ASCII text, or UTF-32: the loop a first answer runs for every item of
+    the document)."""
     data: list[int] = []
     rfind, count = source.rfind, source.count
     line = previous_line = previous_column = column = 0
@@ -128,13 +136,14 @@ def _encode_ascii_run(source: str, items: Flat, base: int, line_start: int) -> _
 class Encoder:
     """`encode`'s walk one item (or one rendered statement) at a time.
 
-    `cursor` is the end of the last item and `cursor_column` its UTF-16
-    column; `line` counts line feeds as `encode` does.
+    `cursor` is the end of the last item and `cursor_column` its column in
+    `encoding`; `line` counts line feeds as `encode` does.
     """
 
     __slots__ = (
         "source",
-        "ascii",
+        "encoding",
+        "plain",
         "line",
         "cursor",
         "cursor_column",
@@ -142,23 +151,28 @@ class Encoder:
         "previous_column",
     )
 
-    def __init__(self, source: str, line_start: int = 0) -> None:
+    def __init__(
+        self, source: str, line_start: int = 0, encoding: PositionEncoding = UTF16
+    ) -> None:
         self.source = source
-        self.ascii = source.isascii()
+        self.encoding = encoding
+        self.plain = encoding.code_points or source.isascii()  # columns are offsets
         self.line = self.previous_line = self.previous_column = 0
         self.cursor = line_start
         self.cursor_column = 0
 
     @classmethod
-    def after_item(cls, source: str, start: int, end: int) -> Encoder:
+    def after_item(
+        cls, source: str, start: int, end: int, encoding: PositionEncoding = UTF16
+    ) -> Encoder:
         """An encoder as `encode`'s walk leaves it right after the item at
         [start, end) (line numbers count from that item's line)."""
-        encoder = cls(source)
+        encoder = cls(source, encoding=encoding)
         line_start = source.rfind("\n", 0, start) + 1
-        column = utf16_distance(source, encoder.ascii, line_start, start)
+        column = encoding.distance(source, encoder.plain, line_start, start)
         encoder.previous_column = column
         encoder.cursor = end
-        encoder.cursor_column = column + utf16_distance(source, encoder.ascii, start, end)
+        encoder.cursor_column = column + encoding.distance(source, encoder.plain, start, end)
         return encoder
 
     def _column(self, start: int) -> int:
@@ -167,7 +181,7 @@ class Encoder:
         if newline != -1:
             self.line += source.count("\n", self.cursor, newline + 1)
             self.cursor, self.cursor_column = newline + 1, 0
-        return self.cursor_column + utf16_distance(source, self.ascii, self.cursor, start)
+        return self.cursor_column + self.encoding.distance(source, self.plain, self.cursor, start)
 
     def _deltas(self, column: int) -> tuple[int, int]:
         delta_line = self.line - self.previous_line
@@ -176,7 +190,7 @@ class Encoder:
     def item(self, start: int, end: int, token_type: int, modifiers: int) -> tuple[int, ...]:
         """The five numbers of one item."""
         column = self._column(start)
-        length = utf16_distance(self.source, self.ascii, start, end)
+        length = self.encoding.distance(self.source, self.plain, start, end)
         delta_line, delta_column = self._deltas(column)
         self.cursor, self.cursor_column = end, column + length
         self.previous_line, self.previous_column = self.line, column

@@ -31,6 +31,7 @@ from ..syntax.check import SyntaxResult
 from ..syntax.lexer import common_prefix, common_suffix, starts_in_initial_state
 from ..syntax.statements import AFTER_TOKEN, FIRST_TOKEN
 from ..syntax.trivia import touches_trivia_marks
+from .positions import PositionEncoding
 from .semantic_encoding import Encoder, Fragment, Item
 from .wire import integer_items
 
@@ -152,6 +153,7 @@ class Layout:
     last_ends: list[int]
     cut: int  # where the classification's occurrence budget ended
     index_cut: tuple | None  # a truncated index's (cut statement, its summary)
+    encoding: PositionEncoding  # what its columns count
     # Statement positions binding each name at top level, made when first needed.
     exporters: dict[str, list[int]] | None = None
 
@@ -186,8 +188,10 @@ class Layout:
         last_starts = self.last_starts
         for segment in range(first - 1, -1, -1):
             if last_starts[segment] >= 0:
-                return Encoder.after_item(source, last_starts[segment], self.last_ends[segment])
-        return Encoder(source)
+                return Encoder.after_item(
+                    source, last_starts[segment], self.last_ends[segment], self.encoding
+                )
+        return Encoder(source, encoding=self.encoding)
 
     def binding_before(self, position: int, name: str) -> object | None:
         """The last top-level binding of `name` made by a statement before `position`."""
@@ -249,6 +253,7 @@ class Layout:
             _replaced(self.last_ends, first, stop, encoded.last_ends, delta, True),
             cut,
             index_cut,
+            self.encoding,
             self.exporters,  # positions and names are unchanged (the caller checked)
         )
 

@@ -46,6 +46,7 @@ from ..syntax.tokens import NUMBER as NUMBER_TOKEN
 from ..syntax.tokens import OPERATOR as OPERATOR_TOKEN
 from ..syntax.tokens import STRING as STRING_TOKEN
 from ..syntax.tree import SYMBOL_IMPORT, SymbolKind
+from .positions import UTF16, PositionEncoding
 from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
 from .semantic_layout import (
     Layout,
@@ -79,12 +80,18 @@ from .semantic_roles import TOKEN_TYPES as TOKEN_TYPES
 from .wire import WireText, integer_items
 
 
-def full(analysis: DocumentAnalysis, carried: bool = False) -> types.SemanticTokens:
-    """Every semantic token of the document (`carried`: see `classify`)."""
-    return types.SemanticTokens(data=encode(analysis.source, classify(analysis, carried)))
+def full(
+    analysis: DocumentAnalysis, carried: bool = False, encoding: PositionEncoding = UTF16
+) -> types.SemanticTokens:
+    """Every semantic token of the document (`carried`: see `classify`),
+    columns and lengths in `encoding`."""
+    items = classify(analysis, carried)
+    return types.SemanticTokens(data=encode(analysis.source, items, encoding))
 
 
-def full_wire(analysis: DocumentAnalysis, carried: bool = False) -> WireText:
+def full_wire(
+    analysis: DocumentAnalysis, carried: bool = False, encoding: PositionEncoding = UTF16
+) -> WireText:
     """`full`'s answer as JSON text: the encoded numbers are most of the answer.
 
     With `carried` each top-level statement's numbers come already rendered
@@ -92,19 +99,21 @@ def full_wire(analysis: DocumentAnalysis, carried: bool = False) -> WireText:
     reads from outside are unchanged; only its first token's deltas are
     worked out.
     """
-    return WireText('{"data":[' + full_items(analysis, carried) + "]}")
+    return WireText('{"data":[' + full_items(analysis, carried, encoding) + "]}")
 
 
-def full_items(analysis: DocumentAnalysis, carried: bool = False) -> str:
+def full_items(
+    analysis: DocumentAnalysis, carried: bool = False, encoding: PositionEncoding = UTF16
+) -> str:
     """`full`'s numbers as the comma-separated items of a JSON array.
 
     With `carried`, the last answer's layout (handed on through
     `analysis.reuse`) is spliced when only a few statements changed
     (`_spliced`)."""
     if not carried:
-        return integer_items(encode(analysis.source, classify(analysis)))
+        return integer_items(encode(analysis.source, classify(analysis), encoding))
     reuse = analysis.reuse
-    spliced = _spliced(analysis, reuse.left(_LAYOUT))
+    spliced = _spliced(analysis, reuse.left(_LAYOUT), encoding)
     if spliced is not None:
         reuse.hand_on(_LAYOUT, spliced)
         return spliced.text[1:]
@@ -112,8 +121,8 @@ def full_items(analysis: DocumentAnalysis, carried: bool = False) -> str:
     placed = _placed(analysis, reads)
     if placed is None:
         reuse.hand_on(_LAYOUT, None)
-        return integer_items(encode(analysis.source, classify(analysis)))
-    layout = _assemble(analysis, placed, reads)
+        return integer_items(encode(analysis.source, classify(analysis), encoding))
+    layout = _assemble(analysis, placed, reads, encoding)
     reuse.hand_on(_LAYOUT, layout)
     return layout.text[1:]
 
@@ -123,6 +132,7 @@ def range_tokens(
     start_offset: int,
     end_offset: int,
     carried: bool = False,
+    encoding: PositionEncoding = UTF16,
 ) -> types.SemanticTokens:
     """The semantic tokens intersecting [start_offset, end_offset] (still absolute-encoded)."""
     items = [
@@ -130,7 +140,7 @@ def range_tokens(
         for item in classify(analysis, carried)
         if item[0] < end_offset and item[1] > start_offset
     ]
-    return types.SemanticTokens(data=encode(analysis.source, items))
+    return types.SemanticTokens(data=encode(analysis.source, items, encoding))
 
 
 def classify(analysis: DocumentAnalysis, carried: bool = False) -> list[Item]:
@@ -199,6 +209,7 @@ class _Rendered:
     bindings: tuple[_Binding | None, ...]
     items: tuple[int, ...]  # flat, relative to the statement's first token; never empty
     encoded: Fragment | None = None  # made by the first answer that needs it
+    encoded_in: PositionEncoding | None = None  # the encoding `encoded` counts in
 
 
 class _Statement(NamedTuple):
@@ -284,12 +295,16 @@ class _OpenScope(Exception):
     """A statement before the last leaves a scope open (see `_placed`)."""
 
 
-def _spliced(analysis: DocumentAnalysis, layout: Layout | None) -> Layout | None:
+def _spliced(
+    analysis: DocumentAnalysis, layout: Layout | None, encoding: PositionEncoding = UTF16
+) -> Layout | None:
     """The last answer (`layout`) with only the statements an edit touched
     classified and encoded again, when that equals what `_placed` and
     `_assemble` make (`semantic_layout.splice` says when); None otherwise."""
     syntax = analysis.syntax
     if layout is None or syntax is None or syntax.lex.token_limit_offset is not None:
+        return None
+    if layout.encoding is not encoding:
         return None
     source, index = analysis.source, analysis.completion_index
     resolve = _Resolver(index)
@@ -317,7 +332,7 @@ def _spliced(analysis: DocumentAnalysis, layout: Layout | None) -> Layout | None
         source,
         index,
         classify_one,
-        lambda base, rendered: _fragment(source, base, rendered),
+        lambda base, rendered: _fragment(source, base, rendered, encoding),
         comment_items,
     )
     if spliced is not None:
@@ -560,16 +575,20 @@ def _render(
     return _Rendered(tuple(free), tuple(map(top.get, free)), tuple(items))
 
 
-def _fragment(source: str, base: int, rendered: _Rendered) -> Fragment:
+def _fragment(source: str, base: int, rendered: _Rendered, encoding: PositionEncoding) -> Fragment:
     """`rendered`'s encoding, made once (it does not depend on where the
     statement lies) and kept on it."""
-    if rendered.encoded is None:
-        rendered.encoded = encode_fragment(source, base, rendered.items)
+    if rendered.encoded is None or rendered.encoded_in is not encoding:
+        rendered.encoded = encode_fragment(source, base, rendered.items, encoding)
+        rendered.encoded_in = encoding
     return rendered.encoded
 
 
 def _assemble(
-    analysis: DocumentAnalysis, placed: list[_Place], reads: list[tuple[bool, int]]
+    analysis: DocumentAnalysis,
+    placed: list[_Place],
+    reads: list[tuple[bool, int]],
+    encoding: PositionEncoding,
 ) -> Layout:
     """The encoded numbers of the whole document, laid out for the next answer."""
     source = analysis.source
@@ -579,9 +598,9 @@ def _assemble(
         placed,
         0,
         0,
-        Encoder(source),
+        Encoder(source, encoding=encoding),
         True,
-        lambda base, rendered: _fragment(source, base, rendered),
+        lambda base, rendered: _fragment(source, base, rendered, encoding),
         comment_items,
     )
     text = "".join(encoded.parts)
@@ -600,6 +619,7 @@ def _assemble(
         encoded.last_ends,
         index.last_occurrence() if index.truncated else len(source),
         index_cut_of(index),
+        encoding,
     )
 
 

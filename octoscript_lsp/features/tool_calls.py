@@ -3,22 +3,32 @@
 Both read the hint report cached on the document analysis; nothing is
 parsed again. Lens titles show only labels (a valid catalog tool name, a
 BLAKE3 digest or `dynamic`), never a raw source name.
+
+Each lens runs `octoscript.showToolCall`, a command of the server's own
+(`executeCommandProvider`), so every client that runs lenses can run it:
+its one argument names the call by label (`{"kind": "tool", "method":
+"call", "label": "text.echo"}` or `{"kind": "module", "label":
+"mod.app.weather.current"}`), and the command answers the call's catalog
+entry (`analysis/call_entries.py`) and shows it as a message.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
+from ..analysis.call_entries import CallEntry, module_entry, tool_entry
 from ..analysis.document import DocumentAnalysis
+from ..analysis.surfaces import tool_method
 from ..analysis.tool_call_review import (
-    ImportedModuleCallHint,
     ToolCallHint,
     catalog_status,
     label_for,
     tool_call_label,
 )
+from ..limits import MAX_LENS_LABEL_CHARS
 from .positions import PositionMap
 from .review_json import diagnostics_json, empty_hints_json, hints_json
 
@@ -52,17 +62,14 @@ def tool_calls_result(
     return head
 
 
-def _direct_title(hint: ToolCallHint, source: str, catalogs: CatalogStore | None) -> str:
-    label = tool_call_label(hint, source)
+def _direct_title(hint: ToolCallHint, label: str, catalogs: CatalogStore | None) -> str:
     return f"tool.{hint.kind}: {label} (catalog: {catalog_status(hint, catalogs)})"
 
 
-def _imported_title(hint: ImportedModuleCallHint) -> str:
-    return f"module call: {label_for(hint.dotted)}"
-
-
-def _lens(positions: PositionMap, start: int, end: int, title: str) -> types.CodeLens:
-    command = types.Command(title=title, command=SHOW_TOOL_CALL_COMMAND)
+def _lens(
+    positions: PositionMap, start: int, end: int, title: str, argument: dict[str, str]
+) -> types.CodeLens:
+    command = types.Command(title=title, command=SHOW_TOOL_CALL_COMMAND, arguments=[argument])
     return types.CodeLens(range=positions.range(start, end), command=command)
 
 
@@ -74,13 +81,44 @@ def code_lenses(
         return []
     report = analysis.hints
     source = analysis.source
-    found: list[tuple[int, int, str]] = [
-        (hint.callee_start, hint.callee_end, _direct_title(hint, source, catalogs))
-        for hint in report.tool_calls
-    ]
-    found.extend(
-        (item.callee_start, item.callee_end, _imported_title(item))
-        for item in report.imported_module_calls
-    )
+    found: list[tuple[int, int, str, dict[str, str]]] = []
+    for hint in report.tool_calls:
+        label = tool_call_label(hint, source)
+        argument = {"kind": "tool", "method": hint.kind, "label": label}
+        title = _direct_title(hint, label, catalogs)
+        found.append((hint.callee_start, hint.callee_end, title, argument))
+    for item in report.imported_module_calls:
+        label = label_for(item.dotted)
+        argument = {"kind": "module", "label": label}
+        found.append((item.callee_start, item.callee_end, f"module call: {label}", argument))
     found.sort(key=lambda entry: entry[0])
-    return [_lens(positions, start, end, title) for start, end, title in found]
+    return [_lens(positions, *entry) for entry in found]
+
+
+def refreshes_code_lenses(capabilities: types.ClientCapabilities | None) -> bool:
+    """Whether the client takes `workspace/codeLens/refresh` (sent when catalogs change)."""
+    workspace = capabilities.workspace if capabilities else None
+    lenses = workspace.code_lens if workspace else None
+    return bool(lenses and lenses.refresh_support)
+
+
+class NotALensCall(ValueError):
+    """`octoscript.showToolCall` arguments no lens sends."""
+
+
+def show_tool_call(arguments: Sequence[object], catalogs: CatalogStore | None) -> CallEntry:
+    """What `octoscript.showToolCall` answers for a lens's argument."""
+    argument = arguments[0] if len(arguments) == 1 else None
+    if not isinstance(argument, dict):
+        raise NotALensCall("octoscript.showToolCall takes one object, as a code lens sends it")
+    kind, label = argument.get("kind"), argument.get("label")
+    if not isinstance(label, str) or len(label) > MAX_LENS_LABEL_CHARS:
+        raise NotALensCall("octoscript.showToolCall: `label` must be a lens's label")
+    if kind == "module":
+        return module_entry(label, catalogs)
+    method = argument.get("method")
+    if kind != "tool" or not isinstance(method, str) or tool_method(method) is None:
+        raise NotALensCall(
+            "octoscript.showToolCall: `kind` must be `tool` (with a `method`) or `module`"
+        )
+    return tool_entry(method, label, catalogs)

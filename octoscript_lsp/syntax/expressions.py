@@ -1,10 +1,6 @@
 """The expression rules of the recursive-descent parser: precedence climbing,
 postfix chains, primaries, records and lambdas. `parser._Parser` adds the
 statements on top of them.
-
-The most frequent nodes (names, literals, members, calls, binary operations,
-record fields) are made with `new_node` and slot stores rather than
-`Node(...)`: see `tree.new_node`.
 """
 
 from __future__ import annotations
@@ -29,7 +25,7 @@ from .tokens import (
     STRING,
     Kind,
 )
-from .tree import REFERENCE, SYMBOL_LAMBDA_PARAMETER, Node, new_node
+from .tree import REFERENCE, SYMBOL_LAMBDA_PARAMETER, Node
 
 _LITERAL_WORDS = frozenset({"true", "false", "nil"})
 _UNARY_OPERATORS = ("!", "-", "+", "~")
@@ -78,23 +74,11 @@ class ExpressionRules(ControlExpressions):
             # third of all expressions are one); it takes the reserved words.
             if kind is not IDENT:
                 self.index = keyword + 1
-                made = new_node(Node)
-                made.kind = "literal"
-                made.start = start
-                made.end = token.end
-                made.children = []
-                made.token = keyword
-                result = made
+                result = Node("literal", start, token.end, [], keyword)
             elif token.text not in RESERVED_WORDS:
                 self.index = keyword + 1
                 self.events.append((REFERENCE, keyword))
-                made = new_node(Node)
-                made.kind = "name"
-                made.start = start
-                made.end = token.end
-                made.children = []
-                made.token = keyword
-                result = made
+                result = Node("name", start, token.end, [], keyword)
             else:
                 result = self.parse_primary()
         else:
@@ -127,23 +111,11 @@ class ExpressionRules(ControlExpressions):
         ):
             if kind is not IDENT or token.text in _LITERAL_WORDS:
                 self.index = index + 1
-                made = new_node(Node)
-                made.kind = "literal"
-                made.start = token.start
-                made.end = token.end
-                made.children = []
-                made.token = index
-                return made
+                return Node("literal", token.start, token.end, [], index)
             if token.text not in RESERVED_WORDS:  # nor a control word
                 self.index = index + 1
                 self.events.append((REFERENCE, index))
-                made = new_node(Node)
-                made.kind = "name"
-                made.start = token.start
-                made.end = token.end
-                made.children = []
-                made.token = index
-                return made
+                return Node("name", token.start, token.end, [], index)
         return self.parse_expression()
 
     def parse_assignment(self) -> Node:
@@ -196,13 +168,7 @@ class ExpressionRules(ControlExpressions):
                 right = self.parse_primary()
             else:
                 right = self.parse_binary(precedence + 1)
-            made = new_node(Node)
-            made.kind = "binary"
-            made.start = start
-            made.end = tokens[self.index - 1].end
-            made.children = [left, right]
-            made.token = operator
-            left = made
+            left = Node("binary", start, tokens[self.index - 1].end, [left, right], operator)
 
     def parse_unary(self) -> Node:
         operator = self.index
@@ -222,13 +188,7 @@ class ExpressionRules(ControlExpressions):
             # A name, as `parse_primary` makes it: most chains start with one.
             self.index = index + 1
             self.events.append((REFERENCE, index))
-            made = new_node(Node)
-            made.kind = "name"
-            made.start = start
-            made.end = token.end
-            made.children = []
-            made.token = index
-            node = made
+            node = Node("name", start, token.end, [], index)
         elif token.kind is LBRACE:
             node = self.parse_record()  # as `parse_primary` would
         else:
@@ -244,13 +204,7 @@ class ExpressionRules(ControlExpressions):
                 name = tokens[member]  # after an operator: at worst END
                 if name.kind is IDENT and name.text not in RESERVED_WORDS:
                     self.index = member + 1
-                    made = new_node(Node)
-                    made.kind = "member"
-                    made.start = start
-                    made.end = name.end
-                    made.children = [node]
-                    made.token = member
-                    node = made
+                    node = Node("member", start, name.end, [node], member)
                 else:
                     self.index = member
                     self.take_plain_ident("expected an identifier after `.`")  # reports
@@ -262,13 +216,7 @@ class ExpressionRules(ControlExpressions):
                     RPAREN, "call", "expected `,` or `)` after a call argument"
                 )
                 end = tokens[self.index - 1].end
-                made = new_node(Node)
-                made.kind = "call"
-                made.start = start
-                made.end = end
-                made.children = [node, *arguments]
-                made.token = open_paren
-                node = made
+                node = Node("call", start, end, [node, *arguments], open_paren)
             elif kind is LBRACKET:
                 self.advance()
                 children = [node]
@@ -322,33 +270,15 @@ class ExpressionRules(ControlExpressions):
         # A literal or name is one token, never END: it ends where the token does.
         if kind is NUMBER or kind is STRING:
             self.index = index + 1
-            made = new_node(Node)
-            made.kind = "literal"
-            made.start = start
-            made.end = token.end
-            made.children = []
-            made.token = index
-            return made
+            return Node("literal", start, token.end, [], index)
         if kind is IDENT:
             if token.text in _LITERAL_WORDS:
                 self.index = index + 1
-                made = new_node(Node)
-                made.kind = "literal"
-                made.start = start
-                made.end = token.end
-                made.children = []
-                made.token = index
-                return made
+                return Node("literal", start, token.end, [], index)
             if token.text not in RESERVED_WORDS:
                 self.index = index + 1
                 self.events.append((REFERENCE, index))
-                made = new_node(Node)
-                made.kind = "name"
-                made.start = start
-                made.end = token.end
-                made.children = []
-                made.token = index
-                return made
+                return Node("name", start, token.end, [], index)
             self.report_current(
                 "reserved words cannot be used as expressions here", SyntaxCode.RESERVED_WORD
             )
@@ -401,13 +331,9 @@ class ExpressionRules(ControlExpressions):
                 # `key: value`: the member checks below, inlined.
                 self.index = key + 2
                 value = self._operand_or_expression()
-                made = new_node(Node)
-                made.kind = "field"
-                made.start = member_start
-                made.end = tokens[self.index - 1].end
-                made.children = [value]
-                made.token = key
-                members.append(made)
+                members.append(
+                    Node("field", member_start, tokens[self.index - 1].end, [value], key)
+                )
             elif not self._record_member_slow(member_start, members):
                 return self.node("record", start, members, opening)
             # The separator checks inlined: they run once per member.
@@ -430,13 +356,7 @@ class ExpressionRules(ControlExpressions):
                 continue
             if kind is RBRACE:
                 self.index += 1
-                made = new_node(Node)
-                made.kind = "record"
-                made.start = start
-                made.end = tokens[self.index - 1].end
-                made.children = members
-                made.token = opening
-                return made
+                return Node("record", start, tokens[self.index - 1].end, members, opening)
             self.report_current(
                 "expected `,`, a newline, or `}` after a record member", SyntaxCode.EXPECTED_TOKEN
             )

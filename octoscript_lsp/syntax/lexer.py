@@ -15,9 +15,9 @@ from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import compress, count, repeat, starmap
+from itertools import repeat, starmap
 
-from ..limits import MAX_SYNTAX_TOKENS
+from ..limits import MAX_SYNTAX_TOKENS, TEXT_COMPARED_BLOCK_CHARS
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
 from .literals import (
@@ -32,12 +32,7 @@ from .moved import MovedList, Piece, assemble, moved_pieces, pieces_of
 from .text import IDENT_START, IDENTIFIER, identifier_end
 from .tokens import (
     CANONICAL_OPERATORS,
-    IDENT,
-    NEWLINE,
-    NUMBER,
-    OPERATOR,
     OPERATOR_CHARS,
-    STRING,
     Kind,
     Token,
     first_token_from,
@@ -46,8 +41,6 @@ from .tokens import (
     token_start,
 )
 
-# Characters compared at once while looking for where two texts differ.
-_COMPARED_BLOCK = 4096
 _HORIZONTAL_SPACE = frozenset(" \t\f")
 _SINGLE = {
     "{": Kind.LBRACE,
@@ -88,29 +81,6 @@ _COMMON = re.compile(
     _STRING_GROUP,
     _COMMENT_GROUP,
 ) = range(1, 8)
-# Every common token of a text at once: `split` gives [space, token, space,
-# token, ..., space] (see `_lex_whole_text`).
-_COMMON_SPLIT = re.compile("(" + "|".join(_COMMON_ALTERNATIVES) + ")")
-# A block comment over lines or with a `*` inside (`_has_rare_construct`).
-_RARE_BLOCK_COMMENT = re.compile(r"/\*(?![^*\n\r]*\*/)")
-# A common token's kind by its first character; a `/` starting a
-# non-canonical operator run is a comment's `//` or `/*` (`_COMMENT_OPENERS`).
-_KIND_BY_FIRST = {
-    **dict.fromkeys(IDENT_START, IDENT),
-    **dict.fromkeys(DIGITS, NUMBER),
-    '"': STRING,
-    "\n": NEWLINE,
-    "\r": NEWLINE,
-    **_SINGLE,
-    **dict.fromkeys(OPERATOR_CHARS, OPERATOR),
-}
-_COMMENT_OPENERS = ("//", "/*")
-# Characters `_lex_whole_text` cuts at once, up to the next line feed: a few
-# hundred lines, so cutting a stretch the scanners then take costs little.
-_CUT_CHARS = 8192
-# `str.strip`'s argument for every piece between two tokens (endless, stateless).
-_SPACES = repeat(" \t\f")
-
 # Takes the tokens past the budget and keeps none of them.
 _DROP = deque(maxlen=0).append
 
@@ -222,11 +192,11 @@ def common_prefix(left: str, right: str) -> int:
     """
     limit = min(len(left), len(right))
     low = 0
-    while low + _COMPARED_BLOCK <= limit and (
-        left[low : low + _COMPARED_BLOCK] == right[low : low + _COMPARED_BLOCK]
+    while low + TEXT_COMPARED_BLOCK_CHARS <= limit and (
+        left[low : low + TEXT_COMPARED_BLOCK_CHARS] == right[low : low + TEXT_COMPARED_BLOCK_CHARS]
     ):
-        low += _COMPARED_BLOCK
-    high = min(low + _COMPARED_BLOCK, limit)  # the prefix ends in [low, high]
+        low += TEXT_COMPARED_BLOCK_CHARS
+    high = min(low + TEXT_COMPARED_BLOCK_CHARS, limit)  # the prefix ends in [low, high]
     while low < high:
         middle = (low + high + 1) // 2
         if left[low:middle] == right[low:middle]:
@@ -244,12 +214,12 @@ def common_suffix(left: str, right: str, limit: int) -> int:
     if left[left_end - limit :] == right[right_end - limit :]:
         return limit  # one edit: everything after it (one comparison, in C)
     low = 0
-    while low + _COMPARED_BLOCK <= limit and (
-        left[left_end - low - _COMPARED_BLOCK : left_end - low]
-        == right[right_end - low - _COMPARED_BLOCK : right_end - low]
+    while low + TEXT_COMPARED_BLOCK_CHARS <= limit and (
+        left[left_end - low - TEXT_COMPARED_BLOCK_CHARS : left_end - low]
+        == right[right_end - low - TEXT_COMPARED_BLOCK_CHARS : right_end - low]
     ):
-        low += _COMPARED_BLOCK
-    high = min(low + _COMPARED_BLOCK, limit)
+        low += TEXT_COMPARED_BLOCK_CHARS
+    high = min(low + TEXT_COMPARED_BLOCK_CHARS, limit)
     while low < high:
         middle = (low + high + 1) // 2
         if left[left_end - middle : left_end - low] == right[right_end - middle : right_end - low]:
@@ -412,33 +382,19 @@ def _lex(
     resync: _Resync | None,
 ) -> None:
     """Lex from `pos` to the end of the text, or until the old stream's tail
-    is adopted. A lex to the end cuts what it can at once
-    (`_lex_whole_text`); runs of common tokens come from the `_COMMON`
-    scanner; where it does not match, `_scan_rare` takes one construct."""
+    is adopted. Runs of common tokens come from the `_COMMON` scanner; where
+    it does not match, `_scan_rare` takes one construct."""
     length = len(source)
-    # Where to cut again. Past a stretch the cut left to the scanner it waits
-    # for the stretch's end, one stretch longer for each such stretch in a
-    # row: a text with something else all over is cut only now and then.
-    cut_at = pos if resync is None else length + 1
-    misses = 0
     sink = out.sink
     tokens = out.tokens
     keep, room = tokens.append, out.room
     single = _SINGLE
     canonical = CANONICAL_OPERATORS
-    # object.__new__ and the slot stores make the same Token as Token(...)
-    # without entering its Python __init__ (about a fifth of the lex).
-    new = object.__new__
     token_type = Token
     ident, newline, operator_kind = Kind.IDENT, Kind.NEWLINE, Kind.OPERATOR
     number, string = Kind.NUMBER, Kind.STRING
     endless = repeat(())
     while pos < length:
-        if pos >= cut_at:
-            pos, stop, progressed = _lex_whole_text(source, pos, out, comments)
-            misses = 0 if progressed else misses + 1
-            cut_at = stop + misses * _CUT_CHARS
-            continue
         free = room - len(tokens)
         if free >= length - pos:
             # Every token takes at least one character: the budget holds to the end.
@@ -489,98 +445,7 @@ def _lex(
             else:
                 comments.append((start, pos))
                 continue
-            token = new(token_type)
-            token.kind = kind
-            token.text = text
-            token.start = start
-            token.end = pos
-            append(token)
-            if kind is newline and pos >= cut_at:
-                break  # between two lines: cut again
-
-
-def _has_rare_construct(text: str) -> bool:
-    """Whether `text` holds a construct `_COMMON` leaves to the scanners
-    that valid text may well hold near its start: a unicode escape, a block
-    comment over lines or with a `*` inside (a file's header comment).
-    (One-character tests first: `in` finds one character at memchr speed,
-    two ~20 times slower.)"""
-    return ("\\" in text and "\\u" in text) or (
-        "*" in text and "/*" in text and _RARE_BLOCK_COMMENT.search(text) is not None
-    )
-
-
-def _lex_whole_text(
-    source: str, pos: int, out: _TokenBuffer, comments: list[tuple[int, int]]
-) -> tuple[int, int, bool]:
-    """Lex from `pos` at once the common tokens up to the first other
-    thing in the text, as far as the token budget surely holds. Returns
-    where `_lex`'s one-token scanner goes on (the end of the text when all
-    is done), where the stretch it stopped in ends (past the text's end
-    when the budget stopped it: no cutting again) and whether it took a
-    whole stretch before stopping.
-
-    `_COMMON_SPLIT.split` cuts the text in C, a stretch of whole lines
-    (`_CUT_CHARS`) at a time. While every piece between two tokens is
-    horizontal space, `_lex` would match the very same tokens one by one:
-    no common token starts with horizontal space and the alternatives are
-    tried in the same order; and a stretch that is all common tokens ends
-    with a newline token, where the next starts in the initial state. What
-    is left per token is a few operations in Python, without a match object
-    (~20% of a first lex). Cutting a stretch the scanner then takes over is
-    the most that is wasted at each stop (and `_lex` spaces out the tries).
-    """
-    length = len(source)
-    sink, append = out.sink, out.tokens.append
-    kinds, canonical = _KIND_BY_FIRST, CANONICAL_OPERATORS
-    new, token_type = object.__new__, Token
-    number, string, operator_kind = NUMBER, STRING, OPERATOR
-    progressed = False
-    while pos < length:
-        stop = source.find("\n", pos + _CUT_CHARS) + 1 or length
-        stretch = source[pos:stop]
-        if _has_rare_construct(stretch):
-            return pos, stop, progressed  # cutting would stop there
-        parts = _COMMON_SPLIT.split(stretch)
-        spaces = parts[0::2]
-        pairs = len(spaces) - 1
-        clean = not "".join(spaces).strip(" \t\f")
-        # Something else in a space (an error, mostly): the tokens before it
-        # are the scanner's, which goes on from there. Its index, found in C.
-        usable = pairs if clean else next(compress(count(), map(str.strip, spaces, _SPACES)))
-        # Each pair makes at most one token: this many surely fit the budget.
-        # Past them (a text over the budget) the scanner goes on, and reports.
-        fitting = max(min(usable, out.room - len(out.tokens)), 0)
-        if fitting < pairs:
-            parts = parts[: 2 * fitting]
-        pieces = iter(parts)
-        # (space, token) pairs; the space after the last token is left over.
-        for space, text in zip(pieces, pieces, strict=False):
-            start = pos + len(space)
-            pos = start + len(text)
-            kind = kinds[text[0]]
-            if kind is operator_kind:
-                if text not in canonical:
-                    if text[:2] in _COMMENT_OPENERS:
-                        comments.append((start, pos))
-                    else:
-                        _report_operator(text, start, sink)
-                    continue
-            elif kind is number or kind is string:
-                text = ""
-            token = new(token_type)
-            token.kind = kind
-            token.text = text
-            token.start = start
-            token.end = pos
-            append(token)
-        if fitting < usable:
-            return pos, length + 1, progressed  # the budget: the scanner reports
-        if not clean:
-            return pos, stop, progressed
-        pos = stop
-        progressed = True
-    return pos, length + 1, progressed
+            append(token_type(kind, text, start, pos))
 
 
 def _scan_rare(

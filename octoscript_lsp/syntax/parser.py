@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 
-from ..limits import MAX_SYNTAX_NESTING
+from ..limits import MAX_SYNTAX_NESTING, PARSER_FRAMES_PER_NESTING_LEVEL, PARSER_SPARE_FRAMES
 from .codes import SyntaxCode
 from .expressions import ExpressionRules
 from .moved import assemble
@@ -43,13 +43,7 @@ from .tree import (
     SYMBOL_LET,
     SYMBOL_PARAMETER,
     Node,
-    new_node,
 )
-
-# Python frames per nesting level of the deepest recursion path (a lambda or
-# call argument takes 19: expression, assignment, six precedence levels of two
-# frames each, unary, postfix, primary/call, lambda/list, body), with margin.
-_FRAMES_PER_NESTING_LEVEL = 24
 
 # Words that start a statement other than an expression statement.
 _STATEMENT_WORDS = frozenset({"use", "let", "fn", "return", "break", "continue"})
@@ -72,7 +66,7 @@ def parse(
     remaining earlier step is adopted with its offsets and token indices
     shifted.
     """
-    needed = _stack_depth() + max_nesting * _FRAMES_PER_NESTING_LEVEL + 200
+    needed = _stack_depth() + max_nesting * PARSER_FRAMES_PER_NESTING_LEVEL + PARSER_SPARE_FRAMES
     previous_limit = sys.getrecursionlimit()
     if previous_limit < needed:
         sys.setrecursionlimit(needed)
@@ -109,10 +103,9 @@ def _stack_depth() -> int:
 class _Parser(ExpressionRules):
     """Recursive descent over canonical grammar v0.2, one method per rule.
 
-    The hot rules make their nodes directly (`Node(...)`, or `new_node` and
-    slot stores) where they have taken at least one token since the node's
-    start: the node then ends where the last taken token does, all that
-    `node()` would work out.
+    The hot rules make their nodes directly (`Node(...)`) where they have
+    taken at least one token since the node's start: the node then ends
+    where the last taken token does, all that `node()` would work out.
     """
 
     # ---------------------------------------------------------------- statements
@@ -189,13 +182,7 @@ class _Parser(ExpressionRules):
         else:
             self.report_current("expected `}` to close a block", SyntaxCode.EXPECTED_TOKEN)
         self.nesting -= 1  # `leave_nesting`: entered above
-        made = new_node(Node)
-        made.kind = "block"
-        made.start = start
-        made.end = tokens[self.index - 1].end
-        made.children = statements
-        made.token = -1
-        return made
+        return Node("block", start, tokens[self.index - 1].end, statements, -1)
 
     def parse_statement(self) -> Node:
         keyword = self.index
@@ -217,22 +204,11 @@ class _Parser(ExpressionRules):
                 # `let name = value`, nearly every declaration: what
                 # `parse_declaration` does then, without its checks and calls.
                 self.index = binding + 2
-                made = new_node(Node)
-                made.kind = "name"
-                made.start = name.start
-                made.end = name.end
-                made.children = []
-                made.token = binding
+                made = Node("name", name.start, name.end, [], binding)
                 children = [made, self.parse_expression()]
                 self.events.append((LET_INIT, binding, binding + 2))
                 self.events.append((DEFINE, binding, SYMBOL_LET, tokens[self.index].start))
-                made = new_node(Node)
-                made.kind = "let"
-                made.start = start
-                made.end = tokens[self.index - 1].end
-                made.children = children
-                made.token = binding
-                return made
+                return Node("let", start, tokens[self.index - 1].end, children, binding)
             return self.parse_declaration(start, keyword)
         if word == "fn":
             return self.parse_function_declaration(start, keyword)
@@ -322,13 +298,7 @@ class _Parser(ExpressionRules):
             if token.kind is IDENT and token.text not in RESERVED_WORDS:
                 # `take_plain_ident`, `_name` and `define` inlined: once per parameter.
                 self.index = parameter + 1
-                made = new_node(Node)
-                made.kind = "name"
-                made.start = token.start
-                made.end = token.end
-                made.children = []
-                made.token = parameter
-                names.append(made)
+                names.append(Node("name", token.start, token.end, [], parameter))
                 self.events.append(
                     (DEFINE, parameter, SYMBOL_PARAMETER, tokens[parameter + 1].start)
                 )

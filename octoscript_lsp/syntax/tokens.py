@@ -1,7 +1,7 @@
 """Token kinds, tokens and the fixed word lists of canonical Octoscript.
 
 Offsets are code-point offsets into the source string; the LSP edge converts
-them to UTF-16 and the CLI to UTF-8 bytes.
+them to the negotiated position encoding and the CLI to UTF-8 bytes.
 """
 
 from __future__ import annotations

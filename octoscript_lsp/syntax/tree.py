@@ -48,14 +48,6 @@ class Node:
             stack.extend(reversed(node.children))
 
 
-# `new_node(Node)` and the five slot stores make the same node as
-# `Node(kind, start, end, children, token)` without entering the dataclass's
-# Python `__init__`: calling a class with a Python `__init__` starts a fresh
-# interpreter frame from C (~900 machine instructions a node more, about a
-# tenth of a first parse). The parser makes its most frequent nodes so.
-new_node = object.__new__
-
-
 # Scope events, as tuples for speed: (tag, ...).
 PUSH = 0  # (PUSH,)
 POP = 1  # (POP, visibility_end_offset)

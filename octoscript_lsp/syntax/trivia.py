@@ -30,12 +30,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from ..limits import MAX_BRACED_ESCAPE_DIGITS
 from .text import TRIVIA_SPACE
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _LINE_BREAK = re.compile(r"[\n\r]")
 _STRING_STOP = re.compile(r'["\\\n\r]')
-_MAX_BRACED_DIGITS = 6
 _PLAIN_DIGITS = 4
 
 
@@ -123,7 +123,7 @@ def _unicode_escape_end(source: str, index: int) -> int:
         while index < length and source[index] in _HEX_DIGITS:
             index += 1
         digits = index - digits_start
-        if not 1 <= digits <= _MAX_BRACED_DIGITS or source[index : index + 1] != "}":
+        if not 1 <= digits <= MAX_BRACED_ESCAPE_DIGITS or source[index : index + 1] != "}":
             # The lexer skips a malformed braced escape to its `}` or the line's LF.
             while index < length and source[index] not in "}\n":
                 index += 1

@@ -10,7 +10,7 @@ import pytest
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.cli.findings import findings_of
-from octoscript_lsp.cli.rules import Rules, UnknownRule, apply_rules, check_rules
+from octoscript_lsp.cli.rules import Rules, UnknownRule, check_rules
 from tests.cli.test_end_to_end import err, out, run
 
 # One reserved-word `var` (two findings), a quote on line 2, a comma on line 3.
@@ -20,8 +20,7 @@ PARSED = "let a = [1,]\nlet b = [2,]\nvar c = 1\n"
 
 def kept(text: str, rules: Rules) -> list[tuple[int, str | None]]:
     analysis = DocumentAnalysis(text)
-    found = findings_of("t", analysis, None)
-    apply_rules(found, analysis, rules)
+    found = findings_of("t", analysis, None, rules)
     return [(item.line, item.code) for item in found.all]
 
 

@@ -30,10 +30,12 @@
       value)))
 
 ;; Debian's elpa packages (eglot, lsp-mode and what they need) are not on
-;; the load path under -Q.
+;; the load path under -Q.  Emacs 28 needs them first (elpa-eglot wants
+;; newer project, xref and eldoc than it has); from Emacs 29 on, eglot and
+;; those are built in and newer than Debian 12's elpa copies, which go last.
 (dolist (dir (file-expand-wildcards "/usr/share/emacs/site-lisp/elpa/*"))
   (when (file-directory-p dir)
-    (add-to-list 'load-path dir)))
+    (add-to-list 'load-path dir (>= emacs-major-version 29))))
 (add-to-list 'load-path (octoscript-e2e--env "OCTOSCRIPT_EMACS_MODE_DIR"))
 
 (defconst octoscript-e2e--timeout 15
@@ -208,9 +210,11 @@ The log is the buffer named by the `events-buffer' result."
   (let ((events (cdr (assq 'events-buffer octoscript-e2e--results))))
     (when (and events (get-buffer events))
       (with-current-buffer events
-        (write-region nil nil (octoscript-e2e--env "OCTOSCRIPT_TEST_EVENTS")))))
-  (with-temp-file (octoscript-e2e--env "OCTOSCRIPT_TEST_RESULT")
-    (insert (json-encode octoscript-e2e--results))))
+        (let ((coding-system-for-write 'utf-8))
+          (write-region nil nil (octoscript-e2e--env "OCTOSCRIPT_TEST_EVENTS"))))))
+  (let ((coding-system-for-write 'utf-8))
+    (with-temp-file (octoscript-e2e--env "OCTOSCRIPT_TEST_RESULT")
+      (insert (json-encode octoscript-e2e--results)))))
 
 (provide 'emacs_e2e_harness)
 ;;; emacs_e2e_harness.el ends here

@@ -206,6 +206,131 @@ local function reload_after_rewrite(bufnr)
   results.reload_ms = (vim.loop.hrtime() - started) / 1e6
 end
 
+-- Non-ASCII text ($OCTOSCRIPT_NVIM_SCENARIO=unicode). The file is
+--   use mod.tool
+--   let s = "é😀—中"; let x = 1
+--   let y = x + 1
+-- `y` is typed behind each `x` (the first after an astral character and an
+-- em dash); definition, rename and diagnostics then go through Neovim's own
+-- conversions in the client's offset encoding, and where they land is read
+-- from the buffer and the cursor (byte columns).
+
+local function octoscript_client(bufnr)
+  for _, client in ipairs(buffer_clients(bufnr)) do
+    if client.name == "octoscript" then
+      return client
+    end
+  end
+  return nil
+end
+
+local function buffer_line(bufnr, row)
+  return vim.api.nvim_buf_get_lines(bufnr, row, row + 1, false)[1]
+end
+
+-- Put the cursor on the first `needle` of (0-based) line `row`.
+local function cursor_to(bufnr, row, needle)
+  local start = buffer_line(bufnr, row):find(needle, 1, true)
+  assert(start, needle .. " not on line " .. row)
+  vim.api.nvim_win_set_cursor(0, { row + 1, start - 1 })
+end
+
+local function sync_request(bufnr, method, params)
+  local responses, err = vim.lsp.buf_request_sync(bufnr, method, params, 8000)
+  assert(responses, tostring(err or "no response"))
+  for _, response in pairs(responses) do
+    assert(not (response.err or response.error), vim.inspect(response.err or response.error))
+    if response.result ~= nil then
+      return response.result
+    end
+  end
+  error("empty result for " .. method)
+end
+
+local function diagnostics_now(bufnr)
+  local found = {}
+  for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do
+    local line = buffer_line(bufnr, diagnostic.lnum) or ""
+    local end_col = diagnostic.end_lnum == diagnostic.lnum and diagnostic.end_col or #line
+    table.insert(found, {
+      lnum = diagnostic.lnum,
+      col = diagnostic.col,
+      end_col = end_col,
+      text = line:sub(diagnostic.col + 1, end_col),
+      rest = line:sub(diagnostic.col + 1),
+      message = diagnostic.message,
+    })
+  end
+  return found
+end
+
+-- Append `line` and wait for a diagnostic whose message holds `wanted`.
+local function diagnostics_after_appending(bufnr, line, wanted)
+  vim.api.nvim_buf_set_lines(bufnr, -1, -1, false, { line })
+  vim.wait(10000, function()
+    for _, diagnostic in ipairs(vim.diagnostic.get(bufnr)) do
+      if diagnostic.message:find(wanted, 1, true) then
+        return true
+      end
+    end
+    return false
+  end, 50)
+  vim.wait(1000, function()
+    return false
+  end, 50)
+  return diagnostics_now(bufnr)
+end
+
+local function run_unicode(bufnr)
+  local client = assert(octoscript_client(bufnr), "no octoscript client")
+  local encoding = client.offset_encoding
+  results.offset_encoding = encoding
+  results.server_position_encoding = (client.server_capabilities or {}).positionEncoding
+
+  -- 1. Typing: `y` behind the `x` of line 2 (after é😀—中) and of line 3.
+  cursor_to(bufnr, 1, "x = 1")
+  vim.cmd("normal! ay")
+  cursor_to(bufnr, 2, "x + 1")
+  vim.cmd("normal! ay")
+  local symbols = sync_request(bufnr, "textDocument/documentSymbol", {
+    textDocument = { uri = uri(bufnr) },
+  })
+  results.unicode_symbols = {}
+  for _, symbol in ipairs(symbols) do
+    table.insert(results.unicode_symbols, symbol.name)
+  end
+
+  -- 2. Definition of the `xy` on line 3, shown by Neovim's own jump.
+  cursor_to(bufnr, 2, "xy + 1")
+  local locations = sync_request(bufnr, "textDocument/definition",
+    vim.lsp.util.make_position_params(0, encoding))
+  local location = locations[1] or locations
+  results.definition_character = (location.range or location.targetSelectionRange).start.character
+  vim.api.nvim_win_set_cursor(0, { 1, 0 })
+  if vim.lsp.util.show_document then
+    vim.lsp.util.show_document(location, encoding, { focus = true })
+  else
+    vim.lsp.util.jump_to_location(location, encoding)
+  end
+  local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+  results.definition_cursor = { row - 1, col, buffer_line(bufnr, row - 1):sub(col + 1) }
+
+  -- 3. Rename at the declaration, the edit applied by Neovim.
+  cursor_to(bufnr, 1, "xy = 1")
+  local params = vim.lsp.util.make_position_params(0, encoding)
+  params.newName = "total"
+  vim.lsp.util.apply_workspace_edit(sync_request(bufnr, "textDocument/rename", params), encoding)
+  results.text_after_rename = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), "\n")
+    .. "\n"
+
+  -- 4. A warning with a range (a tool the catalog does not list), then a
+  -- syntax error: each after an astral character and an em dash.
+  results.unicode_warnings = diagnostics_after_appending(bufnr,
+    'let o = "😀—"; let r = tool.call("text.nope", "")', "text.nope")
+  results.unicode_errors = diagnostics_after_appending(bufnr,
+    'let t = "😀—" + ) + 1', "expected an expression")
+end
+
 local function run()
   local bufnr = vim.api.nvim_get_current_buf()
   results.log_path = vim.lsp.get_log_path and vim.lsp.get_log_path() or nil
@@ -234,6 +359,13 @@ local function run()
     return
   end
   results.initial_diagnostics = #vim.diagnostic.get(bufnr)
+  if os.getenv("OCTOSCRIPT_NVIM_SCENARIO") == "unicode" then
+    local ok, err = pcall(run_unicode, bufnr)
+    if not ok then
+      note_error("unicode", err)
+    end
+    return
+  end
 
   -- 2. tool-name completion inside tool.call("")
   local ok, err = pcall(function()

@@ -27,7 +27,10 @@ from octoscript_lsp.syntax.check import format_source
 from tests.editors.emacs_batch import (
     MODE_DIR,
     MODE_FILE,
+    UNICODE_SAMPLE,
+    UNICODE_WARNING_LINE,
     elisp_string,
+    emacsen,
     needs_emacs,
     passed,
     run_driver,
@@ -279,9 +282,15 @@ def test_client_commands_say_there_is_no_server(tmp_path: Path) -> None:
 # eglot against the real server ----------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def eglot_run(tmp_path_factory: pytest.TempPathFactory) -> dict:
-    return run_driver(DRIVER, tmp_path_factory.mktemp("emacs-eglot"), "eglot")
+@pytest.fixture(scope="module", params=["emacs-28", "emacs-30"])
+def eglot_run(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> dict:
+    """One eglot session in each Emacs: Debian's 28 (elpa-eglot 1.9) and 30."""
+    emacs = emacsen().get(request.param)
+    if emacs is None:
+        pytest.skip(f"no {request.param} (.ci/run installs both)")
+    run = run_driver(DRIVER, tmp_path_factory.mktemp("emacs-eglot"), "eglot", emacs)
+    run["_emacs"] = request.param
+    return run
 
 
 def test_opening_a_file_starts_eglot(eglot_run: dict) -> None:
@@ -356,3 +365,55 @@ def test_a_catalog_file_from_the_workspace_configuration_is_read_and_reloaded(
 def test_every_checkpassed(eglot_run: dict) -> None:
     assert eglot_run.get("failures") == 0, eglot_run["_diagnostics"]
     assert "driver-error" not in eglot_run, eglot_run["_diagnostics"]
+
+
+# Non-ASCII text ---------------------------------------------------------------
+
+# What each Emacs negotiates, and the function its eglot then counts
+# characters with: elpa-eglot 1.9 offers no encodings (UTF-16); eglot 1.17
+# (Emacs 30) offers utf-32 first.
+ENCODINGS = {
+    "emacs-28": ("utf-16", "eglot-lsp-abiding-column"),
+    "emacs-30": ("utf-32", "eglot-utf-32-linepos"),
+}
+TYPED = UNICODE_SAMPLE.replace("x =", "xy =").replace("= x", "= xy")
+
+
+def test_eglot_negotiates_its_position_encoding(eglot_run: dict) -> None:
+    assert eglot_run.get("unicode-managed") is True, eglot_run["_diagnostics"]
+    encoding, linepos = ENCODINGS[eglot_run["_emacs"]]
+    assert (eglot_run.get("position-encoding"), eglot_run.get("linepos-function")) == (
+        encoding,
+        linepos,
+    )
+
+
+def test_typing_after_an_astral_character_reaches_the_server(eglot_run: dict) -> None:
+    # `y` typed behind each `x`: the server's top-level names are the buffer's.
+    assert eglot_run.get("unicode-symbols") == ["s", "xy", "y"], eglot_run["_diagnostics"]
+
+
+def test_definition_lands_on_the_declaration(eglot_run: dict) -> None:
+    declaration = TYPED.splitlines()[1]
+    assert eglot_run.get("unicode-definition") == [
+        2,
+        declaration.index("xy = 1"),
+        "xy = 1",
+    ], eglot_run["_diagnostics"]
+
+
+def test_rename_after_an_astral_character_edits_the_right_characters(eglot_run: dict) -> None:
+    assert eglot_run.get("unicode-after-rename") == TYPED.replace("xy", "total"), eglot_run[
+        "_diagnostics"
+    ]
+
+
+def test_a_diagnostic_after_an_astral_character_covers_its_token(eglot_run: dict) -> None:
+    line = UNICODE_WARNING_LINE
+    found = eglot_run.get("unicode-diagnostics") or []
+    start = line.index('"text.nope"')
+    assert [entry[:3] for entry in found] == [[4, start, '"text.nope"']], (
+        found,
+        eglot_run["_diagnostics"],
+    )
+    assert "`text.nope`" in found[0][3]

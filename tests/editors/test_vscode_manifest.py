@@ -165,3 +165,20 @@ def test_catalog_settings_use_the_published_schema():
             if name not in module.EDITOR_ONLY
         }
         assert setting == {k: v for k, v in subschema.items() if k not in module.EDITOR_ONLY}
+
+
+def test_server_commands_are_left_to_the_language_client(manifest: dict) -> None:
+    """vscode-languageclient registers every command of the server's
+    executeCommandProvider (the lenses' `octoscript.showToolCall` among them)
+    as a VS Code command; the extension registering or contributing one too
+    would fail at start or offer it without its argument."""
+    from octoscript_lsp.features.tool_calls import SHOW_TOOL_CALL_COMMAND
+    from octoscript_lsp.server import server
+
+    served = set(server.protocol.fm.commands)
+    assert SHOW_TOOL_CALL_COMMAND in served
+    sources = "\n".join(path.read_text() for path in sorted((EXTENSION / "src").glob("*.ts")))
+    contributed = {entry["command"] for entry in manifest["contributes"]["commands"]}
+    for command in served:
+        assert f'registerCommand("{command}"' not in sources, command
+        assert command not in contributed, command

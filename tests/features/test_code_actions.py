@@ -19,8 +19,10 @@ def actions(
     start: int = 0,
     end: int | None = None,
     catalogs: CatalogStore | None = None,
+    ignores: bool = False,
 ) -> list[Edit]:
-    """(title, start line/char, end line/char, new text) per offered fix."""
+    """(title, start line/char, end line/char, new text) per offered fix (the
+    "Ignore `CODE` on this line" fixes only with `ignores`)."""
     analysis = DocumentAnalysis(source)
     found = code_actions(
         analysis,
@@ -33,6 +35,8 @@ def actions(
     result = []
     for action in found:
         assert action.kind == types.CodeActionKind.QuickFix
+        if action.title.startswith("Ignore `") != ignores:
+            continue
         assert action.edit is not None and action.edit.changes is not None
         (edit,) = action.edit.changes[URI]
         span = edit.range

@@ -38,7 +38,7 @@ DOCUMENT_CODES = [
     problems.CODE_TOO_MANY_DIAGNOSTICS,
     diagnostics.CODE_TOO_MANY_DOCUMENTS,
 ]
-# Reported by `octoscript check` only (cli/rules.py).
+# About suppression comments (analysis/suppressions.py): `check --report-unused`, editor hints.
 CLI_CODES = [CODE_UNUSED_SUPPRESSION]
 ALL_CODES = [code.value for code in SyntaxCode] + ADVISORY_CODES + DOCUMENT_CODES + CLI_CODES
 TOOLS = [{"name": "text.echo", "format": "text"}, {"name": "svc.lookup", "format": "json"}]

@@ -1,4 +1,4 @@
-"""Semantic tokens: legend, classification, per-line comments, UTF-16 encoding."""
+"""Semantic tokens: legend, classification, per-line comments, columns per encoding."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features import semantic_tokens
+from octoscript_lsp.features.positions import UTF8, UTF16, UTF32
 from octoscript_lsp.features.semantic_tokens import (
     LEGEND,
     TOKEN_MODIFIERS,
@@ -22,6 +23,7 @@ from octoscript_lsp.features.semantic_tokens import (
 from octoscript_lsp.features.wire import integer_array
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.conftest import quick_and_full
+from tests.sync.differential import spec_column
 from tests.syntax.test_incremental import BASES, apply
 
 # Comments between, inside and across statements, a multi-line string, astral text.
@@ -315,3 +317,27 @@ def test_wire_answer_is_the_full_answer_as_json() -> None:
 def test_integer_array_past_the_digit_table() -> None:
     assert json.loads(integer_array([0, 7, 4095, 4096, 123456])) == [0, 7, 4095, 4096, 123456]
     assert integer_array([]) == "[]"
+
+
+WIDE = 'let s = "é😀—中"; let x = 1\n// e\u0301 😀\nlet y = x + 1\n'
+
+
+@pytest.mark.parametrize(("encoding", "string_length"), [(UTF8, 14), (UTF16, 7), (UTF32, 6)])
+def test_columns_and_lengths_count_in_the_encoding(encoding, string_length):
+    tokens = decode(full(DocumentAnalysis(WIDE), encoding=encoding).data)
+    x = spec_column(WIDE, WIDE.index("x ="), encoding.name)
+    assert [token[:3] for token in tokens if token[3] == "string"] == [(0, 8, string_length)]
+    assert [token[:3] for token in tokens if token[3] == "variable"][1] == (0, x, 1)
+
+
+@pytest.mark.parametrize("encoding", [UTF8, UTF16, UTF32])
+def test_answers_carried_from_another_encoding_are_encoded_again(encoding):
+    """What a version carries was encoded in the encoding first asked for: a
+    later answer in another one equals a fresh answer in it."""
+    previous = DocumentAnalysis(WIDE, 0)
+    full_wire(previous, True, UTF16 if encoding is not UTF16 else UTF8)
+    text = WIDE.replace("let y = x + 1", "let y = x + 2")
+    current = DocumentAnalysis(text, 1, previous)
+    assert full_wire(current, True, encoding) == full_wire(DocumentAnalysis(text), False, encoding)
+    assert full(current, True, encoding) == full(DocumentAnalysis(text), encoding=encoding)
+    assert range_tokens(current, 0, len(text), True, encoding) == full(current, True, encoding)

@@ -1,8 +1,9 @@
 """The tree-sitter queries of `octoscript-ts-mode` (editors/emacs) fit the grammar.
 
-Emacs 29+ is needed to run that mode, and CI has Debian's Emacs 28, so the
-queries are checked here instead: Emacs 28 loads octoscript-mode.el and
-prints `octoscript-ts-font-lock-queries`, and each query must compile against
+tests/editors/test_emacs_ts_mode.py runs that mode in an Emacs with
+tree-sitter (29+); here the queries are checked in any Emacs: it loads
+octoscript-mode.el and prints `octoscript-ts-font-lock-queries`, and each
+query must compile against
 the grammar with py-tree-sitter (Emacs hands query strings to the same
 tree-sitter library) and capture only faces Emacs 29 defines.
 """

@@ -26,3 +26,15 @@ def plain(value: object) -> object:
     if isinstance(value, list | tuple):
         return [plain(item) for item in value]
     return value
+
+
+def decode_tokens(data: list[int]) -> list[tuple[int, int, int, int, int]]:
+    """Semantic tokens' relative numbers as absolute (line, column, length, type, modifiers)."""
+    found = []
+    line = character = 0
+    for index in range(0, len(data), 5):
+        delta_line, delta_character, length, token_type, modifiers = data[index : index + 5]
+        line += delta_line
+        character = character + delta_character if delta_line == 0 else delta_character
+        found.append((line, character, length, token_type, modifiers))
+    return found

@@ -89,7 +89,11 @@ async def test_unlisted_tool_offers_the_listed_name(authoring: LanguageClient):
     open_document(authoring, text)
     published = await advice(authoring)
     assert [(d.code, d.range.start.line) for d in published] == [("unlisted-tool", 1)]
-    (action,) = await actions_at(authoring, text, text.index("ecko"))
+    action, ignore = await actions_at(authoring, text, text.index("ecko"))
+    assert ignore.title == "Ignore `unlisted-tool` on this line"
+    assert edited(text, ignore) == text.replace(
+        '"x")\n', '"x")  // octoscript: ignore[unlisted-tool]\n'
+    )
     assert action.title == "Did you mean `text.echo`?"
     assert action.is_preferred is True
     assert [d.code for d in action.diagnostics or []] == ["unlisted-tool"]
@@ -101,7 +105,8 @@ async def test_empty_record_offers_the_required_location(authoring: LanguageClie
     open_document(authoring, text)
     published = await advice(authoring)
     assert [d.code for d in published] == ["missing-input-field"]
-    (action,) = await actions_at(authoring, text, text.index("current"))
+    action, ignore = await actions_at(authoring, text, text.index("current"))
+    assert ignore.title == "Ignore `missing-input-field` on this line"
     assert action.title == "Add required input field"
     assert edited(text, action) == 'use mod.app.weather\nweather.current({location: ""}).await()\n'
 

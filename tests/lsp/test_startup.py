@@ -8,9 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from lsprotocol import types
 
-from octoscript_lsp import protocol
 from octoscript_lsp.server import OctoscriptServer
 from tests.lsp.raw_client import RawClient
 
@@ -43,97 +41,8 @@ def test_handled_notifications_leave_no_pending_futures():
     assert ls.protocol._request_futures == {}
 
 
-# In a fresh interpreter: the handlers belong to the module's `server`.
-_INITIALIZE_AND_REPORT_WARM_UP = """
-import json
-from octoscript_lsp.server import server
-class Null:
-    def write(self, data):
-        pass
-calls = []
-prepare = type(server.protocol).prepare_document_messages
-def counted(protocol):
-    calls.append(1)
-    prepare(protocol)
-type(server.protocol).prepare_document_messages = counted
-server.protocol.set_writer(Null())
-body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                   "params": {"capabilities": {}}})
-server.protocol.handle_message(json.loads(body, object_hook=server.protocol.structure_message))
-print(len(calls))
-"""
-
-
-def test_initialize_prepares_the_document_message_hooks():
-    """cattrs makes a converter hook the first time it meets a type (about
-    3 ms for the first didOpen, didChange and publishDiagnostics); answering
-    `initialize` makes them, so the first document's diagnostics do not wait."""
-    run = subprocess.run(
-        [sys.executable, "-c", _INITIALIZE_AND_REPORT_WARM_UP],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    assert run.stdout.strip().splitlines()[-1] == "1"
-
-
-# In a fresh interpreter: answers `initialize`, then counts the converter
-# hooks cattrs makes while the first document (with one syntax error) is
-# opened and its diagnostics are published.
-_HOOKS_MADE_BY_THE_FIRST_DID_OPEN = """
-import json
-import cattrs.gen
-from octoscript_lsp.server import server
-written = []
-class Writer:
-    def write(self, data):
-        written.append(data)
-def handle(message):
-    body = json.dumps({"jsonrpc": "2.0", **message})
-    server.protocol.handle_message(json.loads(body, object_hook=server.protocol.structure_message))
-server.protocol.set_writer(Writer())
-handle({"id": 1, "method": "initialize", "params": {"capabilities": {}}})
-handle({"method": "initialized", "params": {}})
-made = []
-make = cattrs.gen.make_dict_unstructure_fn_from_attrs
-def counted(attributes, cls, *args, **kwargs):
-    made.append(cls.__name__)
-    return make(attributes, cls, *args, **kwargs)
-cattrs.gen.make_dict_unstructure_fn_from_attrs = counted
-document = {"uri": "file:///a.octoscript", "languageId": "octoscript", "version": 1,
-            "text": "let a = (1\\n"}
-handle({"method": "textDocument/didOpen", "params": {"textDocument": document}})
-print(json.dumps({"made": made, "published": b"publishDiagnostics" in written[-1]}))
-"""
-
-
-def test_the_first_did_open_finds_the_publish_hooks_made():
-    """Serializing the `initialize` answer empties cattrs' cache of hooks
-    (it registers hooks for the capabilities' list types); the warm-up runs
-    after that, so the first diagnostics make no hook of their own."""
-    run = subprocess.run(
-        [sys.executable, "-c", _HOOKS_MADE_BY_THE_FIRST_DID_OPEN],
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=60,
-    )
-    state = json.loads(run.stdout.strip().splitlines()[-1])
-    assert state == {"made": [], "published": True}
-
-
-def test_the_warm_up_samples_are_messages_of_their_kinds():
-    """A sample that no longer fits its method would warm nothing."""
-    ls = OctoscriptServer()
-    kinds = (types.DidOpenTextDocumentNotification, types.DidChangeTextDocumentNotification)
-    for sample, kind in zip(protocol._SAMPLE_DOCUMENT_MESSAGES, kinds, strict=True):
-        assert type(ls.protocol.structure_message(sample)) is kind
-
-
-# In a fresh interpreter: answers `initialize` (argv[2]: the client capabilities)
-# after breaking a converter hook (argv[1]: none, structure or unstructure), and
-# prints what the server wrote, kept and logged.
+# In a fresh interpreter: answers `initialize` (argv[1]: the client capabilities)
+# and prints what the server wrote, kept and logged.
 _INITIALIZE_AND_REPORT_STATE = """
 import json, logging, sys
 from lsprotocol import types
@@ -148,16 +57,9 @@ written = []
 class Writer:
     def write(self, data):
         written.append(data.decode("utf-8"))
-def fails(*args):
-    raise RuntimeError("broken hook")
-converter = server.protocol._converter
-if sys.argv[1] == "structure":
-    converter.register_structure_hook(types.DidOpenTextDocumentNotification, fails)
-if sys.argv[1] == "unstructure":
-    converter.register_unstructure_hook(types.PublishDiagnosticsNotification, fails)
 server.protocol.set_writer(Writer())
 body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                   "params": {"capabilities": json.loads(sys.argv[2])}})
+                   "params": {"capabilities": json.loads(sys.argv[1])}})
 server.protocol.handle_message(json.loads(body, object_hook=server.protocol.structure_message))
 print(json.dumps({
     "answers": [json.loads(data.partition("\\r\\n\\r\\n")[2]) for data in written],
@@ -168,9 +70,9 @@ print(json.dumps({
 """
 
 
-def _initialized_state(broken_hook: str, capabilities: object) -> dict:
+def _initialized_state(capabilities: object) -> dict:
     run = subprocess.run(
-        [sys.executable, "-c", _INITIALIZE_AND_REPORT_STATE, broken_hook, json.dumps(capabilities)],
+        [sys.executable, "-c", _INITIALIZE_AND_REPORT_STATE, json.dumps(capabilities)],
         capture_output=True,
         text=True,
         check=True,
@@ -187,28 +89,15 @@ ODD_CAPABILITIES = {
 
 
 @pytest.mark.parametrize("capabilities", [{}, ODD_CAPABILITIES])
-def test_preparing_the_document_messages_sends_and_keeps_nothing(capabilities):
-    """The sample messages `initialize` structures are never handled: the
-    client gets the initialize answer alone, and no sample document, request
-    future or log line about the samples stays behind."""
-    state = _initialized_state("none", capabilities)
+def test_initialize_sends_its_answer_alone_and_keeps_nothing(capabilities):
+    """The client gets the initialize answer alone; no document, request
+    future or warning stays behind, whatever capabilities it sent."""
+    state = _initialized_state(capabilities)
     (answer,) = state["answers"]
     assert answer["id"] == 1 and "capabilities" in answer["result"]
     assert state["futures"] == 0
     assert state["documents"] == []
-    logged = [message for _, message in state["logged"]]
-    assert not [message for message in logged if "untitled:sample" in message]
-    assert {level for level, _ in state["logged"]} == {"INFO"}
-
-
-@pytest.mark.parametrize("broken_hook", ["structure", "unstructure"])
-def test_a_failing_converter_hook_does_not_fail_initialize(broken_hook: str):
-    """Preparing the hooks only saves time: a hook that raises must leave
-    `initialize` answered, and quiet until a real message meets it."""
-    state = _initialized_state(broken_hook, {})
-    (answer,) = state["answers"]
-    assert "capabilities" in answer["result"]
-    assert [level for level, _ in state["logged"] if level != "INFO"] == []
+    assert {level for level, _ in state["logged"]} <= {"INFO"}
 
 
 # The installed `octoscript-lsp` program and `python -m octoscript_lsp` start
@@ -228,7 +117,7 @@ def _mapped_files(pid: int) -> str:
 
 
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc")
-def test_the_program_serves_with_catalogs_read_late_and_without_tls():
+def test_the_program_serves_with_catalogs_read_late():
     client = RawClient(PROGRAM)
     try:
         answer = client.initialize(options=CATALOGS)
@@ -250,7 +139,7 @@ def test_the_program_serves_with_catalogs_read_late_and_without_tls():
             "valid",
             1,
         )
-        # A feature module loaded on first use answers like any other.
+        # A request feature answers through the installed program too.
         position = {"line": 3, "character": 2}
         params = {"textDocument": {"uri": URI}, "position": position}
         client.send(
@@ -259,6 +148,5 @@ def test_the_program_serves_with_catalogs_read_late_and_without_tls():
         assert client.response(2)["result"]["range"]["start"] == {"line": 1, "character": 4}
         maps = _mapped_files(client.process.pid)
         assert "libpython" in maps or "python" in maps
-        assert "_ssl" not in maps and "libssl" not in maps
     finally:
         client.close()

@@ -2,14 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
+import re
+from pathlib import Path
 
+import attrs
 import pytest
+import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import LanguageClient
+from pygls.exceptions import JsonRpcException
+from pytest_lsp import ClientServerConfig, LanguageClient
 
+from tests.conftest import SERVER_COMMAND
 from tests.lsp import session
+from tests.lsp.conftest import CAPABILITIES
 
 URI = "file:///workspace/review.octoscript"
 
@@ -122,3 +130,143 @@ async def test_code_lenses_show_labels_and_catalog_status(client: LanguageClient
 async def test_code_lenses_are_empty_for_invalid_source(client: LanguageClient):
     open_document(client, 'tool.call("a")\nvar x = 1\n')
     assert list(await lenses(client)) == []
+
+
+# ------------------------------------------------------------- the lens command
+
+REPO = Path(__file__).resolve().parents[2]
+EXTENSION = REPO / "editors" / "vscode"
+MODULES = [
+    {"path": "mod.app"},
+    {"path": "mod.app.weather"},
+    {
+        "path": "mod.app.weather.current",
+        "callMode": "synchronous",
+        "callShape": "single_json",
+        "inputFields": [{"name": "city", "type": "string", "required": True}],
+    },
+]
+BOTH = {"octoscript": {**CATALOG["octoscript"], "moduleCatalog": MODULES}}
+
+
+async def run_lens(client: LanguageClient, lens: types.CodeLens) -> dict:
+    result = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command=lens.command.command, arguments=lens.command.arguments)
+    )
+    return plain(result)
+
+
+async def test_each_lens_command_is_registered_by_the_server_or_the_extension(
+    refreshing_client: LanguageClient,
+):
+    """The server's executeCommandProvider and the extension's sources, read together:
+    a lens command is the server's (vscode-languageclient then registers it in
+    VS Code, so the extension must not) or the extension's, never neither."""
+    client = refreshing_client
+    open_document(client, SCRIPT)
+    commands = {lens.command.command for lens in await lenses(client)}
+    assert commands
+    served = set(client.initialized.capabilities.execute_command_provider.commands)
+    sources = "\n".join(path.read_text() for path in sorted((EXTENSION / "src").glob("*.ts")))
+    registered = set(re.findall(r'registerCommand\(\s*"([^"]+)"', sources))
+    manifest = json.loads((EXTENSION / "package.json").read_text())
+    contributed = {entry["command"] for entry in manifest["contributes"]["commands"]}
+    for command in commands:
+        assert (command in served) != (command in registered), command
+        if command in served:
+            # Declared by the extension, it would be run from the palette without a lens.
+            assert command not in contributed, command
+
+
+async def test_lens_command_reveals_the_catalog_entry(client: LanguageClient):
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=BOTH))
+    open_document(client, SCRIPT)
+    found = await lenses(client)
+    assert plain(found[0].command.arguments) == [
+        {"kind": "tool", "method": "call", "label": "text.echo"}
+    ]
+    listed = await run_lens(client, found[0])
+    assert listed == {
+        "label": "text.echo",
+        "catalog": "listed",
+        "method": "call",
+        "entry": {"name": "text.echo", "format": "text", "description": "Echo."},
+        "message": "tool.call: text.echo (text tool): Echo.",
+    }
+    for _ in range(50):  # the message is sent before the answer; it may be read after
+        if client.messages:
+            break
+        await asyncio.sleep(0.02)
+    assert client.messages[-1].message == "tool.call: text.echo (text tool): Echo."
+    assert client.messages[-1].type == types.MessageType.Info
+    mismatch = await run_lens(client, found[2])
+    assert (mismatch["catalog"], mismatch["method"]) == ("format-mismatch", "call_json")
+    hostile = await run_lens(client, found[4])
+    assert hostile["label"] == "this tool" and hostile["entry"] is None
+    assert "Hostile" not in json.dumps(hostile) and "Hostile" not in str(found[4].command)
+    assert (await run_lens(client, found[6]))["catalog"] == "unknown"  # dynamic
+    fixed = await run_lens(client, found[1])
+    assert (fixed["label"], fixed["catalog"]) == ("mod.tool.call", "fixed")
+    weather = await run_lens(client, found[-1])
+    assert weather["catalog"] == "listed"
+    assert weather["entry"]["path"] == "mod.app.weather.current"
+    assert weather["message"] == "host module mod.app.weather.current, synchronous; input: city"
+
+
+async def test_lens_command_refuses_other_arguments(client: LanguageClient):
+    for arguments in [[], ["file:///workspace/review.octoscript"], [{"kind": "tool"}]]:
+        with pytest.raises(JsonRpcException, match="showToolCall"):
+            await client.workspace_execute_command_async(
+                types.ExecuteCommandParams(command="octoscript.showToolCall", arguments=arguments)
+            )
+
+
+def count_lens_refreshes(client: LanguageClient) -> list[None]:
+    """Answer `workspace/codeLens/refresh` on the client, noting each one."""
+    seen: list[None] = []
+
+    @client.feature(types.WORKSPACE_CODE_LENS_REFRESH)
+    def refreshed(params: None) -> None:
+        seen.append(None)
+
+    return seen
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND))
+async def refreshing_client(lsp_client: LanguageClient):
+    workspace = attrs.evolve(
+        CAPABILITIES.workspace, code_lens=types.CodeLensWorkspaceClientCapabilities(True)
+    )
+    capabilities = attrs.evolve(CAPABILITIES, workspace=workspace)
+    lsp_client.refreshes = count_lens_refreshes(lsp_client)
+    lsp_client.initialized = await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=capabilities)
+    )
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_code_lenses_are_refreshed_when_catalogs_change(refreshing_client: LanguageClient):
+    client = refreshing_client
+    open_document(client, SCRIPT)
+    titles = [lens.command.title for lens in await lenses(client)]
+    assert titles[0] == "tool.call: text.echo (catalog: unknown)"
+    before = len(client.refreshes)
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=CATALOG))
+    for _ in range(50):
+        if len(client.refreshes) > before:
+            break
+        await asyncio.sleep(0.05)
+    await asyncio.sleep(0.2)
+    assert len(client.refreshes) == before + 1
+    titles = [lens.command.title for lens in await lenses(client)]
+    assert titles[0] == "tool.call: text.echo (catalog: listed)"
+
+
+async def test_no_lens_refresh_for_a_client_without_support(client: LanguageClient):
+    refreshes = count_lens_refreshes(client)
+    open_document(client, SCRIPT)
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=CATALOG))
+    await lenses(client)
+    await asyncio.sleep(0.3)
+    assert refreshes == []

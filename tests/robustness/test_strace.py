@@ -6,6 +6,7 @@ import json
 import os
 import re
 import shutil
+import sys
 import uuid
 from collections.abc import Iterator, MutableMapping
 from pathlib import Path
@@ -95,9 +96,13 @@ def drive(session: Session, uris: list[str]) -> None:
             "textDocument/formatting",
             {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}},
         )
-        session.request(
-            "workspace/executeCommand", {"command": "octoscript.showToolCall", "arguments": [uri]}
-        )
+        # A lens's argument, and one no lens sends (a document URI): refused.
+        lens = {"kind": "tool", "method": "call", "label": "text.echo"}
+        for arguments in ([lens], [uri]):
+            session.request(
+                "workspace/executeCommand",
+                {"command": "octoscript.showToolCall", "arguments": arguments},
+            )
         session.close_document(uri)
 
 
@@ -271,3 +276,58 @@ def _exercise_features() -> None:
         formatting.format_document(analysis, positions)
     except formatting_error:
         pass
+
+
+WRITES = re.compile(r"\b(openat|open|creat)\(.*O_(WRONLY|RDWR|CREAT)|\b(mkdir|unlink|rename)\w*\(")
+
+
+@pytest.mark.skipif(STRACE is None, reason="strace is not installed (CI installs it)")
+async def test_mcp_server_reads_only_its_named_files_connects_nowhere_writes_nothing(
+    tmp_path: Path,
+):
+    mcp_client = pytest.importorskip("mcp")
+    stdio = pytest.importorskip("mcp.client.stdio")
+    folder = tmp_path / "host"
+    folder.mkdir()
+    tools = [{"name": "text.echo", "format": "text", "description": "Echo."}]
+    named = folder / "tools.json"
+    for path in (named, folder / "decoy.json", folder / "tools.json.bak"):
+        path.write_text(json.dumps(tools), encoding="utf-8")
+    settings = folder / "settings.json"
+    settings.write_text(json.dumps({"catalogFiles": ["tools.json"]}), encoding="utf-8")
+    log = tmp_path / "strace.log"
+    command = strace_command(log)[: -len(SERVER_COMMAND)]
+    program = [sys.executable, "-m", "octoscript_lsp.cli", "mcp", "--isolated"]
+    server = stdio.StdioServerParameters(
+        command=command[0],
+        args=[*command[1:], *program, "--settings", str(settings)],
+        cwd=str(tmp_path),
+        env={"PATH": os.environ.get("PATH", ""), "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    secret = uuid.uuid4().hex
+    source = f'use mod.tool\nlet r = tool.call("text.ecko", "/etc/passwd {secret}")\n'
+    async with mcp_client.Client(server, read_timeout_seconds=60) as client:
+        await client.list_tools()
+        await client.call_tool("check_script", {"source": source})
+        mark = log.stat().st_size
+        for name in ("check_script", "review_tool_calls", "format_script"):
+            await client.call_tool(name, {"source": source})
+        await client.call_tool("check_script", {"source": source, "path": "/etc/shadow"})
+        await client.call_tool("search_tools", {"query": "echo"})
+        await client.call_tool("describe_tools", {"ids": ["text.echo", "/etc/passwd"]})
+        await client.call_tool("language_reference", {})
+        named.write_text(json.dumps([*tools, {"name": "b.c", "format": "json"}]), "utf-8")
+        found = await client.call_tool("search_tools", {"query": "b.c"})
+        assert found.structured_content["hits"][0]["id"] == "b.c"
+        await client.call_tool("catalog_status", {})
+    after = log.read_text(errors="replace")[mark:]
+    assert after.strip(), "strace recorded nothing after the first call"
+    document_paths = ["/etc/passwd", "/etc/shadow", secret]
+    # The client's own end of the session is not the server's doing.
+    served = [line for line in after.splitlines() if "exit_group" not in line and "+++" not in line]
+    assert forbidden_lines("\n".join(served), document_paths) == []
+    assert [line for line in served if WRITES.search(line)] == []
+    touched = [line for line in served if str(folder) in line]
+    allowed = (f'"{named}"', f'"{settings}"')
+    assert touched and all(any(path in line for path in allowed) for line in touched), touched
+    assert any("openat" in line and str(named) in line for line in touched)

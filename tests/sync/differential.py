@@ -90,30 +90,49 @@ def _spec_lines(text: str) -> list[tuple[int, str]]:
     return lines
 
 
-def _utf16_units(char: str) -> int:
-    return len(char.encode("utf-16-le", "surrogatepass")) // 2
+# Python codec and bytes per unit of each LSP position encoding: a column is
+# found by encoding the line's text and slicing whole units off the front.
+_CODECS = {"utf-8": ("utf-8", 1), "utf-16": ("utf-16-le", 2), "utf-32": ("utf-32-le", 4)}
+ENCODINGS = tuple(_CODECS)
 
 
-def spec_offset(text: str, line: int, character: int) -> int:
-    """The protocol's meaning of (line, character): clamp past ends, round down in a pair."""
+def spec_column(content: str, offset: int, encoding: str = "utf-16") -> int:
+    """How many units of `encoding` the first `offset` code points of a line take."""
+    codec, unit = _CODECS[encoding]
+    return len(content[:offset].encode(codec)) // unit
+
+
+def spec_offset(text: str, line: int, character: int, encoding: str = "utf-16") -> int:
+    """The protocol's meaning of (line, character): clamp past ends, and a
+    column inside a code point (a cut UTF-8 sequence or surrogate pair,
+    which decoding drops) rounds down."""
     lines = _spec_lines(text)
     if line >= len(lines):
         return len(text)
     start, content = lines[line]
-    units = 0
-    for index, char in enumerate(content):
-        units += _utf16_units(char)
-        if units > character:
-            return start + index
-    return start + len(content)
+    codec, unit = _CODECS[encoding]
+    kept = content.encode(codec)[: character * unit]
+    return start + len(kept.decode(codec, errors="ignore"))
 
 
-def spec_apply(text: str, start: tuple[int, int], end: tuple[int, int], new: str) -> str:
-    return text[: spec_offset(text, *start)] + new + text[spec_offset(text, *end) :]
+def spec_position(text: str, offset: int, encoding: str = "utf-16") -> tuple[int, int]:
+    """(line, character) of a code-point offset that is not inside a line terminator."""
+    lines = _spec_lines(text)
+    for number, (start, content) in enumerate(lines):
+        if offset <= start + len(content) or number == len(lines) - 1:
+            return number, spec_column(content, offset - start, encoding)
+    raise AssertionError("unreachable: the last line takes any offset")
 
 
-def utf16_line_lengths(text: str) -> list[int]:
-    return [sum(_utf16_units(char) for char in content) for _, content in _spec_lines(text)]
+def spec_apply(
+    text: str, start: tuple[int, int], end: tuple[int, int], new: str, encoding: str = "utf-16"
+) -> str:
+    first, last = spec_offset(text, *start, encoding), spec_offset(text, *end, encoding)
+    return text[:first] + new + text[last:]
+
+
+def line_lengths(text: str, encoding: str = "utf-16") -> list[int]:
+    return [spec_column(content, len(content), encoding) for _, content in _spec_lines(text)]
 
 
 # ----------------------------------------------------------------- edits
@@ -135,7 +154,7 @@ class Edit:
 
 
 def _random_position(rng: random.Random, text: str) -> tuple[int, int]:
-    lengths = utf16_line_lengths(text)
+    lengths = line_lengths(text)
     line = rng.randrange(len(lengths) + 2)
     length = lengths[line] if line < len(lengths) else 0
     # Past the end of the line now and then; mid-pair positions come for free.

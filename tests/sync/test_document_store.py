@@ -45,23 +45,6 @@ def test_the_collector_comes_back_after_a_failure():
     assert gc.isenabled()
 
 
-def test_the_heap_reserve_keeps_one_block_in_every_stretch_of_arena():
-    reserve = documents.HeapReserve()
-    assert reserve.pins == []
-    reserve.fill(4 * 1024 * 1024)
-    blocks = 4 * 1024 * 1024 // 400
-    # Every 1,024th 400-byte block: one each ~460 KiB, under an arena's 1 MiB.
-    assert len(reserve.pins) == -(-blocks // 1024) == 11
-    assert all(pin == bytes(400) for pin in reserve.pins)
-    reserve.release()
-    assert reserve.pins == []
-
-
-def test_a_store_starts_with_an_empty_heap_reserve():
-    store = DocumentStore(lambda uri: None)
-    assert store.heap_reserve.pins == []
-
-
 class _Cycle:
     """An object in a reference cycle: only the collector frees it."""
 

@@ -1,9 +1,8 @@
 """The lexer's regex fast path must lex exactly as its character-level scanners.
 
-`_lex` takes the common tokens from one compiled scanner, makes the
-tokens without `Token.__init__` and bounds the token budget by its number of
-matches; `_scan_rare` lexes everything, one construct at a time. With the
-scanner swapped for a pattern that never matches, every character goes
+`_lex` takes the common tokens from one compiled scanner and bounds the
+token budget by its number of matches; `_scan_rare` lexes everything, one
+construct at a time. With the scanner swapped for a pattern that never matches, every character goes
 through `_scan_rare`: that run is the reference the fast path is compared
 with, tokens, diagnostics (offsets, messages, codes, order), comments,
 truncation and where the token budget ran out.
@@ -60,13 +59,13 @@ CHECKED = settings(max_examples=300, deadline=None, suppress_health_check=[Healt
 
 @contextmanager
 def character_level() -> Iterator[None]:
-    # Both fast paths off: the one-token scanner and the whole-text cut.
-    saved = lexer._COMMON, lexer._COMMON_SPLIT
-    lexer._COMMON = lexer._COMMON_SPLIT = NEVER
+    # The fast path off: the one-token scanner never matches.
+    saved = lexer._COMMON
+    lexer._COMMON = NEVER
     try:
         yield
     finally:
-        lexer._COMMON, lexer._COMMON_SPLIT = saved
+        lexer._COMMON = saved
 
 
 def reference(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
@@ -226,198 +225,3 @@ def test_comments_do_not_count_against_the_budget():
     ]
     assert result.comments == [(2, 8), (9, 15), (18, 29)]
     assert result.token_limit_offset == 30
-
-
-# ---------------------------------------------------------------- the whole-text cut
-
-# Texts of common tokens only (bad operators and one-line comments included),
-# which `_lex_whole_text` takes at once.
-COMMON_FRAGMENTS = [
-    "let",
-    "x",
-    "_z9",
-    "true",
-    "1",
-    "2.5",
-    "1e9",
-    "2.5E-3",
-    '"text"',
-    '"a\\nb\\t\\"\\\\"',
-    "=",
-    "==",
-    "+=",
-    ".",
-    "/",
-    "/=",
-    "=>",
-    "??",
-    "+/",
-    "{",
-    "}",
-    "(",
-    ")",
-    "[",
-    "]",
-    ",",
-    ";",
-    "\n",
-    "\r\n",
-    "\t",
-    "\f",
-    "// note",
-    "/* a */",
-    "/**/",
-]
-COMMON_SOUP = st.lists(st.sampled_from(COMMON_FRAGMENTS), max_size=120)
-
-
-def _whole_text(source: str, pos: int = 0, max_tokens: int = MAX_SYNTAX_TOKENS):
-    """What `_lex_whole_text` does from `pos`: (where the scanner goes on,
-    tokens, diagnostics, comments)."""
-    sink = lexer.DiagnosticSink()
-    out = lexer._TokenBuffer(max_tokens, sink, [])
-    comments: list[tuple[int, int]] = []
-    until, _, _ = lexer._lex_whole_text(source, pos, out, comments)
-    return until, out.tokens, sink.items, comments
-
-
-@CHECKED
-@given(COMMON_SOUP, st.sampled_from(["", " ", "\n"]), BUDGETS)
-def test_common_text_is_cut_at_once_as_the_scanners_lex_it(parts, separator, budget):
-    source = separator.join(parts)
-    assert_lexes_as_reference(source, budget)
-    until, tokens, diagnostics, comments = _whole_text(source, 0, budget)
-    # What it took is what the scanners make of the text up to there.
-    result = reference(source[:until], budget)
-    assert tokens == list(result.tokens)[:-1]
-    assert (diagnostics, comments) == (result.diagnostics, result.comments)
-
-
-@CHECKED
-@given(SOUP, st.sampled_from(["", " ", "\n"]), BUDGETS)
-def test_what_the_cut_takes_is_what_the_scanners_make_of_the_text_before(parts, separator, budget):
-    source = separator.join(parts)
-    until, tokens, diagnostics, comments = _whole_text(source, 0, budget)
-    result = reference(source[:until], budget)
-    assert tokens == list(result.tokens)[:-1]
-    assert (diagnostics, comments) == (result.diagnostics, result.comments)
-
-
-@CHECKED
-@given(
-    st.lists(st.sampled_from(COMMON_FRAGMENTS + FRAGMENTS), max_size=120),
-    st.sampled_from(["", " ", "\n"]),
-    BUDGETS,
-    st.sampled_from([0, 1, 7, 40]),
-)
-def test_stretch_by_stretch_the_cut_lexes_as_the_scanners(parts, separator, budget, stretch):
-    # Short stretches: a text is cut a few lines at a time, stopping at the
-    # first stretch with anything else in it.
-    source = separator.join(parts)
-    saved = lexer._CUT_CHARS
-    lexer._CUT_CHARS = stretch
-    try:
-        assert_lexes_as_reference(source, budget)
-        until, tokens, diagnostics, comments = _whole_text(source, 0, budget)
-    finally:
-        lexer._CUT_CHARS = saved
-    result = reference(source[:until], budget)
-    assert tokens == list(result.tokens)[:-1]
-    assert (diagnostics, comments) == (result.diagnostics, result.comments)
-
-
-def test_a_generated_program_is_cut_at_once():
-    source = (
-        "use mod.tool\n"
-        "fn step(left, right) {\n"
-        "    let total = math.max(left, right) + 1 // the larger\n"
-        '    let record = {name: "n", inner: {count: 2, flag: true}}\n'
-        "    if total > 10 { total += record.inner.count }\n"
-        "    return total\n"
-        "}\n"
-    ) * 3
-    until, tokens, diagnostics, comments = _whole_text(source)
-    assert until == len(source)
-    result = reference(source)
-    assert tokens == list(result.tokens)[:-1]
-    assert (diagnostics, comments) == ([], result.comments) != ([], [])
-    # From an offset too (relexing to the end of an edited text), at that offset.
-    start = source.index("fn step")
-    until, tokens, _, _ = _whole_text(source, start)
-    assert until == len(source)
-    assert tokens[0] == Token(Kind.IDENT, "fn", start, start + 2)
-
-
-@pytest.mark.parametrize(
-    "source",
-    [
-        "a /* one\ntwo */ b",  # a block comment over lines: its line breaks are tokens
-        "a /* * */ b",
-        'a "\\u0041"',
-    ],
-)
-def test_a_text_with_a_construct_valid_text_may_hold_is_not_cut(source: str):
-    # Cutting would stop at it: a file's header comment would leave it all.
-    assert _whole_text(source) == (0, [], [], [])
-    assert _whole_text(f"x {source}", 2) == (2, [], [], [])
-    assert_lexes_as_reference(source)
-
-
-@pytest.mark.parametrize(
-    ("source", "until"),
-    [
-        ("a b 'c' d", 3),  # a single-quoted string
-        ("a\rb", 1),  # a bare CR
-        ("a # b", 1),
-        ("a = 1e5x", 3),
-        ("x\u00e9 y", 1),
-        ("a b #", 3),  # only the space after the last token
-        ("// don't\na '", 10),  # a quote in a comment is the comment's
-    ],
-)
-def test_the_cut_stops_where_anything_else_starts(source: str, until: int):
-    # The tokens before it are the scanners'; they go on from there.
-    found, tokens, diagnostics, comments = _whole_text(source)
-    assert found == until
-    result = reference(source[:until])
-    assert tokens == list(result.tokens)[:-1]
-    assert (diagnostics, comments) == (result.diagnostics, result.comments)
-    assert_lexes_as_reference(source)
-    assert_lexes_as_reference(source, 2)
-
-
-def test_over_the_budget_the_cut_takes_what_surely_fits():
-    # Each piece makes at most one token: two pieces (a comment among them),
-    # then the scanner goes on from the end of the second and reports the limit.
-    until, tokens, _, comments = _whole_text("a // c\nb c d", 0, 2)
-    assert until == 6
-    assert [token.text for token in tokens] == ["a"]
-    assert comments == [(2, 6)]
-    assert _whole_text("a b c", 0, 3)[0] == 5
-    assert _whole_text("a b c", 0, 0) == (0, [], [], [])
-    assert_lexes_as_reference("a // c\nb c d", 2)
-
-
-def test_past_a_stretch_left_to_the_scanners_the_text_is_cut_again(monkeypatch):
-    # A header comment over lines and an error further on: each stretch with
-    # one goes to the scanners, the stretches after them are cut again.
-    lines = [f"let v{index} = f(v{index}, 1)\n" for index in range(60)]
-    lines[30] = "let e = 1 # 2\n"
-    source = "/* header\n   comment */\n" + "".join(lines)
-    cuts: list[tuple[int, int]] = []
-    original = lexer._lex_whole_text
-
-    def recorded(text, pos, out, comments):
-        answer = original(text, pos, out, comments)
-        cuts.append((pos, answer[0]))
-        return answer
-
-    monkeypatch.setattr(lexer, "_CUT_CHARS", 200)
-    assert_lexes_as_reference(source)
-    monkeypatch.setattr(lexer, "_lex_whole_text", recorded)
-    tokenize(source)
-    assert cuts[0] == (0, 0)  # the header comment's stretch
-    assert cuts[-1][1] == len(source)  # the last stretches were cut
-    error = source.index("#")
-    assert any(start <= error - 4 < until for start, until in cuts)  # up to the error
-    assert any(start > error for start, _ in cuts)  # and again after it

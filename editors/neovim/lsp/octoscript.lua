@@ -29,5 +29,14 @@ return {
   -- server asks to watch nothing but the catalog files `catalogFiles` names,
   -- so offering it here costs nothing when none is named. On Linux, Neovim
   -- watches with inotifywait (inotify-tools) when it is installed.
-  capabilities = { workspace = { didChangeWatchedFiles = { dynamicRegistration = true } } },
+  --
+  -- Neovim applies versioned `documentChanges` (it skips an edit made for an
+  -- older buffer version) without announcing it; the server offers rename
+  -- only to clients that do.
+  capabilities = {
+    workspace = {
+      didChangeWatchedFiles = { dynamicRegistration = true },
+      workspaceEdit = { documentChanges = true },
+    },
+  },
 }

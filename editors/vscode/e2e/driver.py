@@ -52,6 +52,16 @@ let echoed = tool.call("text.echo", answer)
 let missing = tool.call("nothing.here", answer)
 let a = (
 """
+# Non-ASCII text: an astral character (two UTF-16 units) and an em dash
+# before what is typed and asked about; VS Code counts UTF-16 units.
+UNICODE_FILE = "unicode.octoscript"
+UNICODE = """use mod.tool
+let s = "é😀—中"; let x = 1
+let y = x + 1
+"""
+UNICODE_TYPED = UNICODE.replace("x =", "xy =").replace("= x", "= xy")
+UNICODE_WARNING = 'let o = "😀—"; let r = tool.call("text.nope", "")'
+UNICODE_ERROR = 'let t = "😀—" + ) + 1'
 CATALOG_FILE = "catalog.json"
 FIRST_TOOLS = [
     {"name": "text.echo", "format": "text", "description": "Echo the input text."},
@@ -654,6 +664,133 @@ def path_from_remote_settings(run: Session) -> None:
     check("no-popup-after-fix", not toasts(page), toasts(page))
 
 
+def utf16_column(line: str, needle: str, offset: int = 0) -> int:
+    """VS Code's 1-based column (UTF-16 units) of `needle` (plus `offset` characters)."""
+    before = line[: line.index(needle) + offset]
+    return len(before.encode("utf-16-le")) // 2 + 1
+
+
+def clipboard(page: Page) -> str:
+    return page.evaluate("() => navigator.clipboard.readText()")
+
+
+def copied_to_line_end(page: Page) -> str:
+    """The text from the cursor to the end of its line, as VS Code copies it."""
+    page.keyboard.press("Shift+End")
+    page.keyboard.press("Control+c")
+    time.sleep(0.3)
+    text = clipboard(page)
+    page.keyboard.press("Escape")
+    return text
+
+
+def paste(page: Page, text: str) -> None:
+    page.evaluate("text => navigator.clipboard.writeText(text)", text)
+    page.keyboard.press("Control+v")
+
+
+def symbol_names(page: Page) -> list[str]:
+    """The names Go to Symbol in Editor lists (from the server's document symbols)."""
+    page.keyboard.press("Control+Shift+o")
+    wait_quick_input(page)
+    # Visible rows only: an earlier quick pick's rows may linger hidden.
+    rows = ".quick-input-list .monaco-list-row .label-name:visible"
+    poll(lambda: page.locator(rows).count() > 0, 10)
+    names = [" ".join(t.split()) for t in texts(page, rows)]
+    page.keyboard.press("Escape")
+    return names
+
+
+def problem_row(page: Page, text: str, line: int) -> str:
+    """The Problems row holding `text` on `line` (of any file), once there."""
+    found = poll(
+        lambda: [row for row in problem_rows(page) if text in row and f"[Ln {line}, " in row], 20
+    )
+    return found[0] if found else ""
+
+
+def first_marker_text(page: Page) -> str:
+    """Go to Next Problem from the top of the file; the text from there on."""
+    page.keyboard.press("Control+Home")
+    page.keyboard.press("F8")
+    time.sleep(0.5)
+    page.keyboard.press("Escape")  # the marker widget
+    return copied_to_line_end(page)
+
+
+def non_ascii_text(run: Session) -> None:
+    """Typing after é😀—中, then definition, rename and diagnostics in UTF-16."""
+    page = run.page
+    page.keyboard.press("Control+p")
+    wait_quick_input(page)
+    page.keyboard.type(UNICODE_FILE, delay=20)
+    page.locator(".quick-input-list .monaco-list-row", has_text=UNICODE_FILE).first.wait_for(
+        timeout=15000
+    )
+    page.keyboard.press("Enter")
+    page.locator(".tabs-container .tab.active", has_text=UNICODE_FILE).first.wait_for(timeout=15000)
+    page.locator(f"{EDITOR} .view-lines").first.click()
+    lines = UNICODE.splitlines()
+    go_to(page, f"2:{utf16_column(lines[1], 'x = 1', 1)}")
+    page.keyboard.type("y")
+    go_to(page, f"3:{utf16_column(lines[2], 'x + 1', 1)}")
+    page.keyboard.type("y")
+    names = poll(lambda: (found := symbol_names(page)) == ["s", "xy", "y"] and found, 10)
+    check("unicode-typing", bool(names), names or symbol_names(page))
+
+    typed = UNICODE_TYPED.splitlines()
+    go_to(page, f"3:{utf16_column(typed[2], 'xy + 1', 1)}")
+    page.keyboard.press("F12")
+    cursor = page.locator('[id="status.editor.selection"]')
+    poll(lambda: cursor.count() and cursor.first.inner_text().startswith("Ln 2,"), 10)
+    landed = copied_to_line_end(page)
+    check("unicode-definition", landed == "xy = 1", repr(landed))
+
+    go_to(page, f"2:{utf16_column(typed[1], 'xy = 1', 1)}")
+    page.keyboard.press("F2")
+    rename_box = page.locator(".rename-box input, .rename-box .rename-input")
+    rename_box.first.wait_for(timeout=10000)
+    rename_box.first.fill("total")  # focuses the box: keys could reach the editor first
+    page.keyboard.press("Enter")
+    expected = UNICODE_TYPED.replace("xy", "total")
+    poll(lambda: "let total = 1" in view_text(page), 10)
+    page.keyboard.press("Control+a")
+    page.keyboard.press("Control+c")
+    time.sleep(0.3)
+    text = clipboard(page)
+    page.keyboard.press("Control+End")
+    check("unicode-rename", text == expected, repr(text))
+
+    # A warning spanning a string, then a syntax error (the warning goes).
+    paste(page, UNICODE_WARNING + "\n")
+    row = problem_row(page, "text.nope", 4)
+    column = utf16_column(UNICODE_WARNING, '"text.nope"')
+    time.sleep(1.0)
+    run.shot("09-non-ascii-warning.png")
+    marked = first_marker_text(page)
+    check(
+        "unicode-warning",
+        f"[Ln 4, Col {column}]" in row and marked == '"text.nope", "")',
+        f"row {row!r}; from the marker: {marked!r}",
+    )
+    page.keyboard.press("Control+End")
+    paste(page, UNICODE_ERROR + "\n")
+    row = problem_row(page, "expected an expression", 5)
+    column = utf16_column(UNICODE_ERROR, ")")
+    time.sleep(1.0)
+    run.shot("10-non-ascii-error.png")
+    marked = first_marker_text(page)
+    check(
+        "unicode-syntax-error",
+        f"[Ln 5, Col {column}]" in row and marked == ") + 1",
+        f"row {row!r}; from the marker: {marked!r}",
+    )
+    page.keyboard.press("Control+s")
+    poll(lambda: (Path(WORKSPACE) / UNICODE_FILE).read_text() != UNICODE, 10)
+    page.keyboard.press("Control+w")
+    page.locator(".tabs-container .tab.active", has_text=FILE).first.wait_for(timeout=10000)
+
+
 def reload_window(run: Session) -> None:
     """Reloading the window shuts the extension down: nothing fails on the way."""
     page = run.page
@@ -692,6 +829,7 @@ STEPS = (
     change_settings,
     fail_to_start,
     path_from_remote_settings,
+    non_ascii_text,
     reload_window,
 )
 
@@ -703,6 +841,7 @@ def output_channels() -> list[Path]:
 def main() -> None:
     Path(ARTEFACTS).mkdir(parents=True, exist_ok=True)
     (Path(WORKSPACE) / FILE).write_text(DEMO)
+    (Path(WORKSPACE) / UNICODE_FILE).write_text(UNICODE, encoding="utf-8")
     write_catalog(FIRST_TOOLS)
     (Path(WORKSPACE) / ".vscode").mkdir(exist_ok=True)
     (Path(WORKSPACE) / ".vscode" / "settings.json").write_text(

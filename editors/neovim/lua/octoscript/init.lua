@@ -93,6 +93,21 @@ local function notify(client, method, params)
   return client.notify(method, params)
 end
 
+-- Neovim applies versioned `documentChanges` (an edit made for an older
+-- buffer version is skipped) but does not announce it, and the server
+-- offers rename only to clients that do. Neovim 0.7 takes `capabilities` as
+-- the whole set, so the defaults are filled in here.
+local EDIT_CAPABILITIES = { workspace = { workspaceEdit = { documentChanges = true } } }
+
+local function client_capabilities(user)
+  return vim.tbl_deep_extend(
+    "force",
+    vim.lsp.protocol.make_client_capabilities(),
+    EDIT_CAPABILITIES,
+    user or {}
+  )
+end
+
 local function client_config(config, root)
   return {
     name = NAME,
@@ -106,7 +121,7 @@ local function client_config(config, root)
     -- server reads them from workspace/didChangeConfiguration, sent in
     -- on_init below ({ settings = { octoscript = { ... } } }).
     settings = config.settings or {},
-    capabilities = config.capabilities,
+    capabilities = client_capabilities(config.capabilities),
     on_attach = config.on_attach,
     on_init = function(client, result)
       local settings = config.settings

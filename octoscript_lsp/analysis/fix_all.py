@@ -1,9 +1,11 @@
-"""`check --fix`: apply the editor's safe quick fixes to the findings a run reports.
+"""Fix all: the safe quick fixes applied at once, for `check --fix` and the editor's
+`source.fixAll.octoscript` action alike.
 
-The fixes are the server's own (`analysis.fixes`, which takes the catalog
-fixes from `analysis.catalog_fixes`); this module only chooses
-and applies them. A fix is applied when it repairs a finding the run reports
-(after `--select`, `--ignore` and suppression comments) and is safe:
+The fixes are the editor's own (`fixes.py`, which takes the catalog fixes
+from `catalog_fixes.py`); this module only chooses and applies them. A fix
+is applied when it repairs a finding that is reported (`suppressions.reported`:
+after the CLI's `--select` / `--ignore` and the suppression comments) and is
+safe:
 
 - the syntax rewrites: `var` -> `let`, a single-quoted string -> double
   quotes, a trailing comma removed;
@@ -15,36 +17,35 @@ Filling missing input fields (placeholders a person must replace) and adding
 imports (no finding reports a missing one) are never applied. A fix can
 reveal another (the lexer's findings hide the parser's), so rounds repeat,
 at most MAX_FIX_ROUNDS. The result is kept only if it is valid source: a
-file that would still have a syntax error is left as it was.
+text that would still have a syntax error is left as it was.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..analysis.advice import (
-    CODE_TOOL_FORMAT,
-    CODE_UNKNOWN_INPUT,
-    CODE_UNLISTED_MEMBER,
-    CODE_UNLISTED_TOOL,
-)
-from ..analysis.document import DocumentAnalysis
-from ..analysis.fixes import fixes
-from ..analysis.quick_fix import Fix
-from ..catalogs.store import CatalogStore
 from ..limits import MAX_FIX_ROUNDS, MAX_SOURCE_BYTES
-from .findings import FileFindings, findings_of
-from .rules import Rules, apply_rules
+from .advice import CODE_TOOL_FORMAT, CODE_UNKNOWN_INPUT, CODE_UNLISTED_MEMBER, CODE_UNLISTED_TOOL
+from .document import DocumentAnalysis
+from .fixes import fixes
+from .quick_fix import Fix
+from .suppressions import reported
+
+if TYPE_CHECKING:
+    from ..catalogs.store import CatalogStore
 
 # Catalog codes whose preferred fix replaces one name by a listed one.
 SAFE_CATALOG_CODES = frozenset(
     {CODE_UNLISTED_TOOL, CODE_UNKNOWN_INPUT, CODE_UNLISTED_MEMBER, CODE_TOOL_FORMAT}
 )
+REFUSED_INVALID = "the fixed text would still not be valid Octoscript"
 
 
 @dataclass(frozen=True)
 class Applied:
-    """One applied fix, where it was in the text it was applied to."""
+    """One applied fix: 1-based line and column in the text it was applied to."""
 
     line: int
     column: int
@@ -58,13 +59,16 @@ class FixOutcome:
     applied: list[Applied] = field(default_factory=list)
     refused: str | None = None  # why nothing was kept
 
+    @property
+    def changed(self) -> bool:
+        return bool(self.applied) and self.refused is None
 
-def _reported(found: FileFindings) -> set[tuple[int, int, str | None]]:
-    return {(item.line, item.column, item.code) for item in found.all}
+
+Enabled = Callable[[str | None], bool]
 
 
-def _code_for(fix: Fix, analysis: DocumentAnalysis) -> tuple[int, str] | None:
-    """(offset, code) of the finding `fix` repairs, if it is one --fix applies."""
+def repaired(fix: Fix, analysis: DocumentAnalysis) -> tuple[int, str] | None:
+    """(offset, code) of the finding `fix` repairs, if it is one fix-all applies."""
     if fix.about is not None:
         code = fix.about.code
         if code not in SAFE_CATALOG_CODES or not (fix.preferred or code == CODE_TOOL_FORMAT):
@@ -82,26 +86,25 @@ def _code_for(fix: Fix, analysis: DocumentAnalysis) -> tuple[int, str] | None:
 
 
 def _round(
-    path: str, text: str, catalogs: CatalogStore | None, rules: Rules
+    text: str, catalogs: CatalogStore | None, enabled: Enabled | None
 ) -> tuple[str, list[Applied]]:
     """Apply every chosen fix that does not overlap an earlier one, in one pass."""
     analysis = DocumentAnalysis(text)
     if analysis.syntax is None:
         return text, []
-    found = findings_of(path, analysis, catalogs)
-    apply_rules(found, analysis, rules)
-    reported = _reported(found)
+    screened = reported(analysis, catalogs, enabled)
+    shown = {(item.start, item.code) for item in [*screened.syntax, *screened.advice]}
     lines = analysis.syntax.lines
     chosen: list[tuple[Fix, Applied]] = []
     last_end = -1
     for fix in sorted(fixes(analysis, 0, len(text), catalogs), key=lambda fix: fix.edit[0]):
-        about = _code_for(fix, analysis)
+        about = repaired(fix, analysis)
         if about is None:
             continue
-        line, column = lines.line_column(about[0])
         start, end, _ = fix.edit
-        if (line, column, about[1]) not in reported or start < last_end:
+        if about not in shown or start < last_end:
             continue
+        line, column = lines.line_column(about[0])
         chosen.append((fix, Applied(line, column, about[1], fix.title)))
         last_end = max(end, start + 1)
     for fix, _ in reversed(chosen):
@@ -110,18 +113,17 @@ def _round(
     return text, [applied for _, applied in chosen]
 
 
-def fix_text(path: str, text: str, catalogs: CatalogStore | None, rules: Rules) -> FixOutcome:
+def fix_all(text: str, catalogs: CatalogStore | None, enabled: Enabled | None = None) -> FixOutcome:
     """The text with every safe fix applied, or the original when that is not valid."""
     current = text
     applied: list[Applied] = []
     for _ in range(MAX_FIX_ROUNDS):
-        current, done = _round(path, current, catalogs, rules)
+        current, done = _round(current, catalogs, enabled)
         if not done:
             break
         applied.extend(done)
     if not applied:
         return FixOutcome(text)
     if len(current.encode("utf-8")) > MAX_SOURCE_BYTES or not DocumentAnalysis(current).valid:
-        reason = "the fixed text would still not be valid Octoscript"
-        return FixOutcome(text, applied, refused=reason)
+        return FixOutcome(text, applied, refused=REFUSED_INVALID)
     return FixOutcome(current, applied)
