@@ -50,7 +50,7 @@ from .resolution import (
     StaticRecordField,
     StdModuleMember,
     StdNamespaceChild,
-    WorkflowData,
+    WorkflowDataField,
     resolve_member,
 )
 from .signatures import function_parameters
@@ -193,7 +193,7 @@ SiteResolution = (
 #: The member values hover shows (or, for a name the module has not, answers
 #: nothing for); any other member site falls through to input keys and bindings.
 _HOVER_MEMBERS = (
-    WorkflowData,
+    WorkflowDataField,
     StaticRecordField,
     StdModuleMember,
     StdNamespaceChild,
