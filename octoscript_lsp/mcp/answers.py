@@ -22,7 +22,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.fix_all import repaired
 from ..analysis.fixes import fixes
 from ..analysis.problems import CODE_TOO_MANY_DIAGNOSTICS
-from ..analysis.surfaces import TOOL_MODULE_PATH, is_fixed_core_path
+from ..analysis.tool_call_review import module_call_status
 from ..catalogs.fingerprint import canonical_json
 from ..catalogs.model import ModuleDescriptor, ModuleField, ToolEntry
 from ..catalogs.modules import parse_module_path
@@ -409,18 +409,6 @@ def format_source(source: str) -> dict[str, Any]:
 # ----------------------------------------------------------------- review
 
 
-def _module_standing(call: dict[str, Any], store: CatalogStore | None) -> str:
-    """`built-in` under `mod.tool` and `mod.std`, else how the module catalog lists it."""
-    module = tuple(call["module_path"])
-    if module == TOOL_MODULE_PATH or is_fixed_core_path(module):
-        return "built-in"
-    catalog = store.module_catalog if store is not None else None
-    if catalog is None:
-        return "unknown"
-    path = (*call["module_path"], call["method"])
-    return "listed" if catalog.descriptor(path) is not None else "unlisted"
-
-
 def review(workspace: Workspace, source: str) -> dict[str, Any]:
     text = checked_source(source)
     catalogs = workspace.catalogs
@@ -430,7 +418,7 @@ def review(workspace: Workspace, source: str) -> dict[str, Any]:
         dynamic = call["name"]["kind"] == "dynamic"
         call["standing"] = "dynamic" if dynamic else call["catalog"]
     for call in report["imported_module_calls"]:
-        call["standing"] = _module_standing(call, catalogs)
+        call["standing"] = module_call_status(tuple(call["module_path"]), call["method"], catalogs)
     report["truncated"] = (
         report["diagnostics_truncated"]
         or report["tool_calls_truncated"]
