@@ -225,13 +225,14 @@ def _module_entry(module: ModuleDescriptor, with_fields: bool) -> dict[str, Any]
     return entry
 
 
-def _size(entry: dict[str, Any]) -> int:
-    return len(canonical_json(entry)) + 1  # and its comma
+def _size(value: Any) -> int:
+    return len(canonical_json(value)) + 1  # and its comma
 
 
-def _fit(candidates: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[list, list[str]]:
+def _fit(
+    candidates: list[tuple[dict[str, Any], dict[str, Any]]], budget: int
+) -> tuple[list, list[str]]:
     """Full entries while the rest still fit bare, else bare ones, else omitted ids."""
-    budget = MAX_DESCRIBE_RESULT_BYTES
     bare_sizes = [_size(bare) for _, bare in candidates]
     kept: list[dict[str, Any]] = []
     omitted: list[str] = []
@@ -290,15 +291,18 @@ def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
     unknown = [
         {"id": ident, "did_you_mean": closest_names(ident, tuple(known))} for ident in missing
     ]
-    kept, omitted = _fit(candidates)
-    return {
-        "found": kept,
+    rest = {
         "not_found": [item for item in unknown if not _could_be_in(item["id"], refused)],
         "unresolved": [item for item in unknown if _could_be_in(item["id"], refused)],
-        "omitted": omitted,
-        "truncated": bool(omitted) or any(entry.get("truncated") for entry in kept),
+        "truncated": False,
         **lookup.json(),
     }
+    # The whole answer within the bound: what is not an entry, and every id
+    # as if omitted, come off the entries' budget first.
+    reserve = _size(rest) + sum(_size(full["id"]) for full, _ in candidates)
+    kept, omitted = _fit(candidates, MAX_DESCRIBE_RESULT_BYTES - reserve)
+    rest["truncated"] = bool(omitted) or any(entry.get("truncated") for entry in kept)
+    return {"found": kept, "omitted": omitted, **rest}
 
 
 # ------------------------------------------------------------------ check
