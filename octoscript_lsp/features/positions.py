@@ -41,6 +41,8 @@ _LINE_BREAK = re.compile(r"\r\n?|\n")
 # The bytes that continue a UTF-8 sequence (10xxxxxx): deleting them leaves
 # one byte per code point.
 _UTF8_CONTINUATION = bytes(range(0x80, 0xC0))
+# The high byte of a UTF-16 trailing (low) surrogate, DC00 to DFFF.
+_TRAILING_SURROGATE_HIGH_BYTES = bytes(range(0xDC, 0xE0))
 
 
 def utf16_width(text: str) -> int:
@@ -69,6 +71,27 @@ def _utf8_column(source: str, start: int, end: int, character: int) -> tuple[int
 
 def _utf16_column(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
     """`column_offset` in UTF-16 code units for a non-ASCII line."""
+    try:
+        data = source[start:end].encode("utf-16-le")
+    except UnicodeEncodeError:  # a lone surrogate, which only JSON can send
+        return _utf16_column_by_character(source, start, end, character)
+    units = len(data) // 2
+    if character >= units:
+        return end, character == units
+    # Code points starting in the first `character` units: all but the
+    # trailing halves of surrogate pairs (told by each unit's high byte).
+    high_bytes = data[1 : 2 * character : 2]
+    trailing = len(high_bytes) - len(high_bytes.translate(None, _TRAILING_SURROGATE_HIGH_BYTES))
+    count = character - trailing
+    if data[2 * character + 1] in _TRAILING_SURROGATE_HIGH_BYTES:
+        return start + count - 1, False  # between this code point's surrogates
+    return start + count, True
+
+
+def _utf16_column_by_character(
+    source: str, start: int, end: int, character: int
+) -> tuple[int, bool]:
+    """`_utf16_column` one code point at a time (a lone surrogate is one unit)."""
     offset = start
     remaining = character
     for char in source[start:end]:

@@ -4,6 +4,8 @@ hint, and the "Ignore `CODE` on this line" quick fix."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from lsprotocol import types
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
@@ -168,3 +170,54 @@ def test_ignore_fix_for_catalog_advice_and_one_per_code() -> None:
     # A silenced finding gets no fix; neither does a line with none.
     assert ignore_actions("let a = [1,] // octoscript: ignore\n", 0) == []
     assert ignore_actions("let a = 1\n", 0) == []
+
+
+PIECES = [
+    "let a = [1,]",
+    "var b = 1",
+    "let c = 'x'",
+    'let d = "s // octoscript: ignore"',
+    "  let e = (1,)",
+    "// note",
+    "/* block\n still */",
+    "let f = [2,] /* tail */",
+    "let g = [3,] // why",
+    "// octoscript: ignore[reserved-word]",
+    "let h = [4,] // octoscript: ignore[x]",
+    "let i = 1",
+    "",
+]
+
+
+@given(
+    st.lists(st.sampled_from(PIECES), min_size=1, max_size=8),
+    st.sampled_from(["\n", "\r\n"]),
+)
+@settings(max_examples=150, deadline=None)
+def test_each_ignore_fix_silences_exactly_its_findings(pieces: list[str], newline: str) -> None:
+    """Applying one offered ignore fix removes that line's findings of its code and
+    changes nothing else `check` reports."""
+    text = newline.join(pieces) + newline
+    before = findings_of("s", DocumentAnalysis(text), None).all
+    positions = PositionMap(text)
+    analysis = DocumentAnalysis(text)
+    offered = 0
+    for action in code_actions(analysis, positions, URI, 0, len(text), None):
+        if not action.title.startswith("Ignore `"):
+            continue
+        (diagnostic,) = action.diagnostics
+        code, line = diagnostic.code, diagnostic.range.start.line + 1
+        (edit,) = action.edit.changes[URI]
+        start, end = positions.offset(edit.range.start), positions.offset(edit.range.end)
+        fixed = text[:start] + edit.new_text + text[end:]
+        after = findings_of("s", DocumentAnalysis(fixed), None).all
+        # A comment put alone above moves the fixed line and those after it down one.
+        moved = 1 if edit.new_text.endswith(newline) else 0
+        back = [(item.line - moved if item.line > line else item.line, item.code) for item in after]
+        expected = [
+            (item.line, item.code) for item in before if (item.line, item.code) != (line, code)
+        ]
+        offered += 1
+        assert sorted(back) == sorted(expected), (text, action.title)
+    # Every shown finding's line and code got its fix.
+    assert offered == len({(item.line, item.code) for item in before})
