@@ -58,7 +58,7 @@ class Purpose(Enum):
 
 
 @dataclass(frozen=True, slots=True)
-class WorkflowData:
+class WorkflowDataField:
     """`workflow.input.x` or `workflow.outputs.step.x`: a field the host describes."""
 
     field: WorkflowField
@@ -165,7 +165,7 @@ class _Nothing:
 NOTHING = _Nothing()
 
 MemberResolution = (
-    WorkflowData
+    WorkflowDataField
     | StaticRecordField
     | ToolMethodMember
     | StdModuleMember
@@ -192,7 +192,7 @@ def resolve_member(
         return _completion_meaning(analysis, site, catalogs, name)
     workflow = workflow_field(analysis, site, catalogs)
     if workflow is not None:
-        return WorkflowData(*workflow)
+        return WorkflowDataField(*workflow)
     record_field = _static_record_field(analysis, site, name)
     if record_field is not None:
         return StaticRecordField(record_field)

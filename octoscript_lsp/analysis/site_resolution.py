@@ -1,8 +1,10 @@
 """The site classifier: what the cursor is at, as one value, per request.
 
-Completion, hover, definition and signature help ask `resolve_site` and render the value it
-returns; none of them tries the kinds of site in an order of its own. The
-orders are the reference's, one per `Request`:
+Completion, hover, definition and signature help ask `resolve_site`, and
+references, document highlights, prepareRename and rename ask its
+catalog-free part `resolve_binding`; each renders the value it gets and none
+tries the kinds of site (or picks the binding at the cursor) in an order of
+its own. The orders are the reference's, one per `Request`:
 
 - completion: a `use mod.` path segment, a tool-name literal
   (`tool.call("|`), a member site (with `resolution.resolve_member`'s
@@ -14,6 +16,11 @@ orders are the reference's, one per `Request`:
   the binding occurrence at the cursor;
 - definition: a static record field (the one member with a place in the
   document; valid navigation index only), then the binding occurrence;
+- references and highlights: the binding occurrence at the cursor, and only
+  over a complete navigation index (`INDEX_INCOMPLETE` otherwise: an
+  exhaustive answer would be partial);
+- rename (and prepareRename): the same, or else the occurrence that ends at
+  the cursor, so a cursor just past a name renames it;
 - signature help: the call the cursor is in, by its callee: a function
   declared in the document, then a direct `assert` import, or else a member
   call (with `resolve_member`'s signature value).
@@ -43,7 +50,7 @@ from .resolution import (
     StaticRecordField,
     StdModuleMember,
     StdNamespaceChild,
-    WorkflowData,
+    WorkflowDataField,
     resolve_member,
 )
 from .signatures import function_parameters
@@ -70,6 +77,9 @@ class Request(Enum):
     COMPLETION = "completion"
     HOVER = "hover"
     DEFINITION = "definition"
+    REFERENCES = "references"
+    HIGHLIGHT = "document highlight"
+    RENAME = "rename"
     SIGNATURE = "signature help"
 
 
@@ -106,7 +116,8 @@ class InputKey:
 
 @dataclass(frozen=True, slots=True)
 class BindingOccurrence:
-    """A binding's definition or reference at the cursor (hover, definition)."""
+    """A binding's definition or reference at the cursor (hover, definition,
+    references, highlights, rename)."""
 
     occurrence: Occurrence
 
@@ -151,6 +162,20 @@ class _NoSite:
 
 NO_SITE = _NoSite()
 
+
+class _IndexIncomplete:
+    """The navigation index is truncated: references, highlights and rename
+    refuse rather than answer part of the occurrences."""
+
+    def __repr__(self) -> str:
+        return "INDEX_INCOMPLETE"
+
+
+INDEX_INCOMPLETE = _IndexIncomplete()
+
+#: The requests that act on every occurrence of one binding.
+_EXHAUSTIVE = frozenset({Request.REFERENCES, Request.HIGHLIGHT, Request.RENAME})
+
 SiteResolution = (
     ImportSegment
     | ToolNameLiteral
@@ -161,13 +186,14 @@ SiteResolution = (
     | NamedFunctionCall
     | AssertCall
     | MemberCall
+    | _IndexIncomplete
     | _NoSite
 )
 
 #: The member values hover shows (or, for a name the module has not, answers
 #: nothing for); any other member site falls through to input keys and bindings.
 _HOVER_MEMBERS = (
-    WorkflowData,
+    WorkflowDataField,
     StaticRecordField,
     StdModuleMember,
     StdNamespaceChild,
@@ -177,9 +203,14 @@ _HOVER_MEMBERS = (
 
 
 def resolve_site(
-    analysis: DocumentAnalysis, offset: int, catalogs: CatalogStore, request: Request
+    analysis: DocumentAnalysis, offset: int | None, catalogs: CatalogStore, request: Request
 ) -> SiteResolution:
-    """The one classification of the cursor's site for `request`."""
+    """The one classification of the cursor's site for `request` (None: a
+    position outside the document)."""
+    if request in _EXHAUSTIVE:
+        return resolve_binding(analysis, offset, request)
+    if offset is None:
+        return NO_SITE
     if request is Request.COMPLETION:
         return _completion_site(analysis, offset, catalogs)
     if request is Request.SIGNATURE:
@@ -192,7 +223,31 @@ def resolve_site(
             found = _definition_member(analysis, offset, catalogs)
     if found is not NO_SITE:
         return found
-    occurrence = analysis.lexical.occurrence_at(offset)
+    return _binding_at(analysis, offset, request)
+
+
+def resolve_binding(
+    analysis: DocumentAnalysis, offset: int | None, request: Request
+) -> BindingOccurrence | _IndexIncomplete | _NoSite:
+    """The binding references, highlights or rename (`request`) act on; they
+    need no catalog. The index's truncation comes first, even for a position
+    outside the document."""
+    if request not in _EXHAUSTIVE:
+        raise ValueError(f"{request.value} may answer more than a binding: ask resolve_site")
+    if analysis.lexical.truncated:
+        return INDEX_INCOMPLETE
+    return NO_SITE if offset is None else _binding_at(analysis, offset, request)
+
+
+def _binding_at(
+    analysis: DocumentAnalysis, offset: int, request: Request
+) -> BindingOccurrence | _NoSite:
+    """The occurrence whose span holds the cursor (the one rule every request
+    shares); rename also takes the one ending at the cursor."""
+    index = analysis.lexical
+    occurrence = index.occurrence_at(offset)
+    if occurrence is None and request is Request.RENAME:
+        occurrence = index.occurrence_ending_at(offset)
     return NO_SITE if occurrence is None else BindingOccurrence(occurrence)
 
 

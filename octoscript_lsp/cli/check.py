@@ -19,7 +19,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.fix_all import fix_all
 from ..catalogs.store import CatalogStore
 from .catalog import project_catalogs
-from .findings import FileFindings, Finding, findings_of, too_large
+from .findings import FileFindings, ReportedFinding, findings_of, too_large
 from .formatting import unified_diff
 from .inputs import (
     EXIT_FINDINGS,
@@ -99,7 +99,7 @@ class CheckedFile:
     path: str = ""
     stdout: str = ""
     stderr: str = ""
-    findings: list[Finding] = field(default_factory=list)
+    findings: list[ReportedFinding] = field(default_factory=list)
     unreadable: bool = False
     fails: bool = False  # an error, or with --strict a warning, is left
     fixed: int = 0
@@ -166,7 +166,7 @@ def _count(number: int, noun: str) -> str:
     return f"1 {noun}" if number == 1 else f"{number} {plural}"
 
 
-def _text_line(path: str, item: Finding) -> str:
+def _text_line(path: str, item: ReportedFinding) -> str:
     code = f" [{item.code}]" if item.code else ""
     return f"{path}:{item.line}:{item.column}: {item.severity}: {item.message}{code}\n"
 
@@ -179,7 +179,7 @@ def _github_escape(text: str, property_value: bool = False) -> str:
     return text
 
 
-def _github_line(path: str, item: Finding) -> str:
+def _github_line(path: str, item: ReportedFinding) -> str:
     command = {"error": "error", "warning": "warning"}.get(item.severity, "notice")
     properties = ",".join(
         [
@@ -194,7 +194,7 @@ def _github_line(path: str, item: Finding) -> str:
     return f"::{command} {properties}::{_github_escape(item.message)}\n"
 
 
-def _lines(found: FileFindings, line: Callable[[str, Finding], str]) -> str:
+def _lines(found: FileFindings, line: Callable[[str, ReportedFinding], str]) -> str:
     return "".join(line(found.path, item) for item in [*found.errors, *found.advice])
 
 
@@ -271,7 +271,7 @@ class CheckedBatch:
     tally: Tally = field(default_factory=Tally)
     # With `--output-format sarif`: each readable file's findings, and the
     # unreadable files' messages, in order.
-    reported: list[tuple[str, list[Finding]]] = field(default_factory=list)
+    reported: list[tuple[str, list[ReportedFinding]]] = field(default_factory=list)
     unreadable: list[str] = field(default_factory=list)
 
 
@@ -296,7 +296,7 @@ def run_check(targets: list[tuple[str, str | None]], options: CheckOptions, jobs
     if any(path == STDIN for path, _ in targets):
         options = replace(options, stdin=read_stdin())
     tally = Tally()
-    reported: list[tuple[str, list[Finding]]] = []
+    reported: list[tuple[str, list[ReportedFinding]]] = []
     unreadable: list[str] = []
     for batch in map_batches_in_order(check_batch, options, targets, jobs):
         write_printed(batch.printed)

@@ -36,7 +36,11 @@ SEVERITY_NAMES: dict[Severity, str] = {
 
 
 @dataclass(frozen=True)
-class Finding:
+class ReportedFinding:
+    """A syntax problem or a piece of catalog advice as `check` and the MCP
+    tools report it: 1-based lines and columns and the severity's name (the
+    analysis layer's `advice.Finding` is the offset form)."""
+
     line: int
     column: int
     end_line: int
@@ -69,12 +73,12 @@ class FileFindings:
     path: str
     valid: bool
     truncated: bool = False
-    errors: list[Finding] = field(default_factory=list)
-    advice: list[Finding] = field(default_factory=list)
+    errors: list[ReportedFinding] = field(default_factory=list)
+    advice: list[ReportedFinding] = field(default_factory=list)
     advice_cut: bool = False  # the advice stopped at MAX_ADVISORY_DIAGNOSTICS
 
     @property
-    def all(self) -> list[Finding]:
+    def all(self) -> list[ReportedFinding]:
         return [*self.errors, *self.advice]
 
     def report_json(self, with_advice: bool) -> dict[str, Any]:
@@ -95,11 +99,11 @@ class FileFindings:
 def too_large(path: str, size: int) -> FileFindings:
     """The server's `source-too-large` diagnostic, at the start of the file."""
     message = str(SourceTooLarge(size))
-    finding = Finding(1, 1, 1, 1, "error", message, CODE_SOURCE_TOO_LARGE)
+    finding = ReportedFinding(1, 1, 1, 1, "error", message, CODE_SOURCE_TOO_LARGE)
     return FileFindings(path, valid=False, errors=[finding])
 
 
-def to_finding(problem: Problem | advice.Finding, source: str, lines: LineIndex) -> Finding:
+def to_finding(problem: Problem | advice.Finding, source: str, lines: LineIndex) -> ReportedFinding:
     """A problem or piece of advice as the CLI reports it: 1-based, code points, LF-only lines.
 
     Offsets are clamped into the text, as the editor's positions are.
@@ -110,7 +114,7 @@ def to_finding(problem: Problem | advice.Finding, source: str, lines: LineIndex)
     near: tuple[str, ...] = ()
     if isinstance(problem, advice.Finding) and problem.typed:
         near = tuple(closest_names(problem.typed, problem.candidates))
-    return Finding(
+    return ReportedFinding(
         line, column, end_line, end_column, severity, problem.message, problem.code, near
     )
 

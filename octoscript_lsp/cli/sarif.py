@@ -15,7 +15,7 @@ from typing import Any
 from urllib.parse import quote
 
 from .. import __version__
-from .findings import Finding
+from .findings import ReportedFinding
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 _LEVELS = {"error": "error", "warning": "warning", "info": "note", "hint": "note"}
@@ -27,7 +27,7 @@ def _uri(path: str) -> str:
     return quote(PurePath(path).as_posix())
 
 
-def _result(path: str, finding: Finding, rule_index: dict[str, int]) -> dict[str, Any]:
+def _result(path: str, finding: ReportedFinding, rule_index: dict[str, int]) -> dict[str, Any]:
     result: dict[str, Any] = {
         "level": _LEVELS.get(finding.severity, "note"),
         "message": {"text": finding.message},
@@ -52,7 +52,7 @@ def _result(path: str, finding: Finding, rule_index: dict[str, int]) -> dict[str
 
 
 def sarif_log(
-    files: list[tuple[str, list[Finding]]], unreadable: list[str], successful: bool
+    files: list[tuple[str, list[ReportedFinding]]], unreadable: list[str], successful: bool
 ) -> dict[str, Any]:
     """The whole log: `files` are (path, findings) in report order."""
     codes = sorted({item.code for _, found in files for item in found if item.code})

@@ -16,7 +16,7 @@ from ..analysis.resolution import (
     StaticRecordField,
     StdModuleMember,
     StdNamespaceChild,
-    WorkflowData,
+    WorkflowDataField,
 )
 from ..analysis.site_resolution import BindingOccurrence, InputKey, Member, Request, resolve_site
 from ..analysis.sites import MemberSite
@@ -76,7 +76,7 @@ def _member_text(
     """What a member's hover says; None to answer nothing (a name the std
     module or namespace has not)."""
     match resolution:
-        case WorkflowData(field=field, role=role):
+        case WorkflowDataField(field=field, role=role):
             return assist.workflow_field_text(field, role)
         case StaticRecordField(field=field):
             return f"(static record field) {field.name}"

@@ -5,10 +5,17 @@ from __future__ import annotations
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.lexical import KIND_LABELS, Occurrence
+from ..analysis.lexical import KIND_LABELS, Occurrence, Symbol
 from ..analysis.resolution import StaticRecordField
 from ..analysis.signatures import function_parameters
-from ..analysis.site_resolution import BindingOccurrence, Member, Request, resolve_site
+from ..analysis.site_resolution import (
+    INDEX_INCOMPLETE,
+    BindingOccurrence,
+    Member,
+    Request,
+    resolve_binding,
+    resolve_site,
+)
 from ..limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.tree import SymbolKind
 from .positions import PositionMap
@@ -18,17 +25,9 @@ class IndexTruncated(Exception):
     """The lexical index is truncated: an exhaustive answer would be partial."""
 
 
-def occurrence_at(analysis: DocumentAnalysis, offset: int | None) -> Occurrence | None:
-    if offset is None:
-        return None
-    return analysis.lexical.occurrence_at(offset)
-
-
 def definition(
     analysis: DocumentAnalysis, positions: PositionMap, uri: str, offset: int | None, catalogs
 ) -> types.Location | None:
-    if offset is None:
-        return None
     match resolve_site(analysis, offset, catalogs, Request.DEFINITION):
         case Member(meaning=StaticRecordField(field=field)):
             # The one member with a place in the document: the literal's key.
@@ -40,11 +39,15 @@ def definition(
     return types.Location(uri=uri, range=positions.range(start, end))
 
 
-def _require_complete(analysis: DocumentAnalysis) -> None:
-    if analysis.lexical.truncated:
+def bound_symbol(analysis: DocumentAnalysis, offset: int | None, request: Request) -> Symbol | None:
+    """The binding the classifier gives `request` (references or highlights),
+    or the refusal of a truncated index."""
+    found = resolve_binding(analysis, offset, request)
+    if found is INDEX_INCOMPLETE:
         raise IndexTruncated(
             f"the lexical index exceeds its {MAX_LEXICAL_SYMBOL_OCCURRENCES}-occurrence limit"
         )
+    return found.occurrence.symbol if isinstance(found, BindingOccurrence) else None
 
 
 def references(
@@ -54,11 +57,9 @@ def references(
     offset: int | None,
     include_declaration: bool,
 ) -> list[types.Location]:
-    _require_complete(analysis)
-    found = occurrence_at(analysis, offset)
-    if found is None:
+    symbol = bound_symbol(analysis, offset, Request.REFERENCES)
+    if symbol is None:
         return []
-    symbol = found.symbol
     spans = symbol.occurrences() if include_declaration else symbol.references
     return [types.Location(uri=uri, range=positions.range(start, end)) for start, end in spans]
 
@@ -66,15 +67,14 @@ def references(
 def highlights(
     analysis: DocumentAnalysis, positions: PositionMap, offset: int | None
 ) -> list[types.DocumentHighlight]:
-    _require_complete(analysis)
-    found = occurrence_at(analysis, offset)
-    if found is None:
+    symbol = bound_symbol(analysis, offset, Request.HIGHLIGHT)
+    if symbol is None:
         return []
     return [
         types.DocumentHighlight(
             range=positions.range(start, end), kind=types.DocumentHighlightKind.Text
         )
-        for start, end in found.symbol.occurrences()
+        for start, end in symbol.occurrences()
     ]
 
 

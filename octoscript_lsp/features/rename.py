@@ -8,6 +8,7 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Occurrence, Symbol
+from ..analysis.site_resolution import INDEX_INCOMPLETE, BindingOccurrence, Request, resolve_binding
 from ..limits import MAX_LEXICAL_SYMBOL_OCCURRENCES, MAX_SOURCE_BYTES
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
@@ -18,24 +19,20 @@ class RenameRefused(Exception):
     """The rename is not safe or not possible; the server answers RequestFailed."""
 
 
-def _occurrence(index: LexicalIndex, offset: int | None) -> Occurrence | None:
-    if offset is None:
-        return None
-    return index.occurrence_at(offset) or index.occurrence_ending_at(offset)
-
-
-def _checked_occurrence(analysis: DocumentAnalysis, offset: int | None) -> Occurrence | None:
-    if analysis.lexical.truncated:
+def _occurrence(analysis: DocumentAnalysis, offset: int | None) -> Occurrence | None:
+    """The occurrence the classifier gives rename, or its refusal of a truncated index."""
+    found = resolve_binding(analysis, offset, Request.RENAME)
+    if found is INDEX_INCOMPLETE:
         raise RenameRefused(
             f"the lexical index exceeds its {MAX_LEXICAL_SYMBOL_OCCURRENCES}-occurrence limit"
         )
-    return _occurrence(analysis.lexical, offset)
+    return found.occurrence if isinstance(found, BindingOccurrence) else None
 
 
 def prepare_rename(
     analysis: DocumentAnalysis, positions: PositionMap, offset: int | None
 ) -> types.PrepareRenamePlaceholder | None:
-    found = _checked_occurrence(analysis, offset)
+    found = _occurrence(analysis, offset)
     if found is None or found.symbol.kind is SymbolKind.IMPORT:
         return None
     return types.PrepareRenamePlaceholder(
@@ -51,7 +48,7 @@ def rename(
     offset: int | None,
     new_name: str,
 ) -> types.WorkspaceEdit | None:
-    found = _checked_occurrence(analysis, offset)
+    found = _occurrence(analysis, offset)
     if found is None:
         return None
     symbol = found.symbol

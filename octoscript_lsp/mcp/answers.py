@@ -30,7 +30,7 @@ from ..catalogs.search import InvalidSearchQuery, search_tools
 from ..catalogs.store import MODULES, TOOLS, CatalogState, CatalogStore
 from ..catalogs.suggest import closest_names
 from ..catalogs.tools import is_valid_tool_name
-from ..cli.findings import FileFindings, Finding, findings_of
+from ..cli.findings import FileFindings, ReportedFinding, findings_of
 from ..cli.formatting import NotFormattable, canonical_text
 from ..cli.inputs import STDIN, SourceFile
 from ..cli.reports import syntax_findings_json, tool_calls_report
@@ -342,7 +342,7 @@ def _fixes_by_finding(
     return out
 
 
-def _diagnostic(item: Finding, fixed: dict[tuple[int, int, str], list]) -> dict[str, Any]:
+def _diagnostic(item: ReportedFinding, fixed: dict[tuple[int, int, str], list]) -> dict[str, Any]:
     out = item.json()
     out["code"] = item.code
     out["did_you_mean"] = list(item.did_you_mean)

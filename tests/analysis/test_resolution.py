@@ -20,7 +20,7 @@ from octoscript_lsp.analysis.resolution import (
     StdModuleMember,
     StdNamespaceChild,
     ToolMethodMember,
-    WorkflowData,
+    WorkflowDataField,
     WorkflowNamespace,
     classify_member_token,
     resolve_member,
@@ -78,7 +78,7 @@ def test_static_record_field_and_workflow_data():
     found = resolve("let r = {alpha: 1}\nr.alp@@c@@ha\n")
     assert isinstance(found, StaticRecordField) and found.field.name == "alpha"
     found = resolve("workflow.input.le@@c@@ft\n")
-    assert isinstance(found, WorkflowData) and found.field.name == "left"
+    assert isinstance(found, WorkflowDataField) and found.field.name == "left"
     assert found.role == "Workflow input"
     # A binding named `workflow` shadows the namespace.
     assert resolve("let workflow = 1\nworkflow.input.le@@c@@ft\n") is NOTHING

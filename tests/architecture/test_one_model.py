@@ -293,32 +293,33 @@ _SITE_RECOGNIZERS = {
 
 
 def test_requests_render_the_one_site_classification():
-    """Completion, hover, definition and signature help ask
-    `analysis/site_resolution.resolve_site` what the cursor is at: none of
-    them calls a site recognizer, nor looks up the binding at the cursor, in
-    an order of its own."""
-    renderers = ("completion", "hover", "signature", "catalog_hover", "catalog_assist")
+    """Completion, hover, definition, signature help, references, highlights
+    and rename ask `analysis/site_resolution` (`resolve_site` or its
+    catalog-free part `resolve_binding`) what the cursor is at: none of them
+    calls a site recognizer, nor looks up the binding at the cursor, in an
+    order of its own."""
+    renderers = (
+        "completion",
+        "hover",
+        "signature",
+        "catalog_hover",
+        "catalog_assist",
+        "navigation",
+        "rename",
+        "prefill",
+        "record_fields",
+    )
+    lookups = {"occurrence_at", "occurrence_ending_at"}
     offenders = []
     for name in renderers:
         tree = ast.parse((PACKAGE / "features" / f"{name}.py").read_text())
         for node in ast.walk(tree):
-            if isinstance(node, ast.Name) and node.id in _SITE_RECOGNIZERS:
+            if isinstance(node, ast.Name) and node.id in _SITE_RECOGNIZERS | lookups:
                 offenders.append(f"{name}:{node.lineno}")
-            if isinstance(node, ast.alias) and node.name in _SITE_RECOGNIZERS:
+            if isinstance(node, ast.alias) and node.name in _SITE_RECOGNIZERS | lookups:
                 offenders.append(f"{name}:import {node.name}")
-            if isinstance(node, ast.Attribute) and node.attr == "occurrence_at":
+            if isinstance(node, ast.Attribute) and node.attr in lookups:
                 offenders.append(f"{name}:{node.lineno}")
-    navigation = ast.parse((PACKAGE / "features" / "navigation.py").read_text())
-    definition = next(
-        node
-        for node in ast.walk(navigation)
-        if isinstance(node, ast.FunctionDef) and node.name == "definition"
-    )
-    for node in ast.walk(definition):
-        if isinstance(node, ast.Name) and node.id in _SITE_RECOGNIZERS | {"occurrence_at"}:
-            offenders.append(f"navigation.definition:{node.lineno}")
-        if isinstance(node, ast.Attribute) and node.attr == "occurrence_at":
-            offenders.append(f"navigation.definition:{node.lineno}")
     assert offenders == []
 
 
