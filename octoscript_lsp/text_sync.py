@@ -186,7 +186,8 @@ def _is_low_surrogate(text: str, index: int) -> bool:
 
 
 def _pair(high: str, low: str) -> str:
-    return chr(0x10000 + ((ord(high) - 0xD800) << 10) + (ord(low) - 0xDC00))
+    # UTF-16's own codec joins the halves (no surrogate arithmetic here).
+    return (high + low).encode("utf-16-le", "surrogatepass").decode("utf-16-le")
 
 
 def _joined(before: str, inserted: str, after: str) -> tuple[str, int]:
