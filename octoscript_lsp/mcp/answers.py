@@ -302,7 +302,13 @@ def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
     reserve = _size(rest) + sum(_size(full["id"]) for full, _ in candidates)
     kept, omitted = _fit(candidates, MAX_DESCRIBE_RESULT_BYTES - reserve)
     rest["truncated"] = bool(omitted) or any(entry.get("truncated") for entry in kept)
-    return {"found": kept, "omitted": omitted, **rest}
+    return {
+        "found": kept,
+        "not_found": rest.pop("not_found"),
+        "unresolved": rest.pop("unresolved"),
+        "omitted": omitted,
+        **rest,
+    }
 
 
 # ------------------------------------------------------------------ check
