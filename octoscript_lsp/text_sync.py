@@ -186,7 +186,7 @@ def _is_low_surrogate(text: str, index: int) -> bool:
 
 
 def _pair(high: str, low: str) -> str:
-    """The astral character of a high and a low surrogate."""
+    # UTF-16's own codec joins the halves (no surrogate arithmetic here).
     return (high + low).encode("utf-16-le", "surrogatepass").decode("utf-16-le")
 
 
