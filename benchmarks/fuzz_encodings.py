@@ -1,10 +1,13 @@
 """Long differential run of position encodings over stdio (tests/lsp/encoding_fuzz.py).
 
     python benchmarks/fuzz_encodings.py [--seconds 300] [--seed 0] [--steps 12]
+        [--fresh-encoding utf-8|utf-16|utf-32]
 
-Sessions in utf-8, utf-16 and utf-32 and a fresh open in utf-16 get the same
+Sessions in utf-8, utf-16 and utf-32 and a fresh open (in utf-16 unless
+`--fresh-encoding` says otherwise) get the same
 random ranged edits over non-ASCII text (astral, combining and CJK
-characters, em dashes, CRLF, bare CR, block comments); after each edit every
+characters, em dashes, CRLF, bare CR, block comments, lone surrogates),
+sometimes several in one notification; after each edit every
 request's answer, in code points, must be the same in all four. Prints each
 distinct divergence once (with its seed) and a summary line.
 """
@@ -27,8 +30,14 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=300.0)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--steps", type=int, default=12, help="most edits per seed")
+    parser.add_argument(
+        "--fresh-encoding",
+        choices=("utf-8", "utf-16", "utf-32"),
+        default="utf-16",
+        help="the encoding of the session that opens each text afresh",
+    )
     options = parser.parse_args()
-    fuzz = Fuzz()
+    fuzz = Fuzz(options.fresh_encoding)
     try:
 
         def case(seed: int) -> None:

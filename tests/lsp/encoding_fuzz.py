@@ -2,7 +2,8 @@
 
 Three sessions (utf-8, utf-16, utf-32) receive the same random ranged edits
 over non-ASCII text, each edit's range counted in the session's own
-encoding; a fourth session (utf-16) opens each resulting text afresh. After
+encoding; a fourth session (utf-16 unless asked otherwise) opens each
+resulting text afresh. After
 every edit each session is asked the same questions (positions and ranges
 converted to its encoding) and every answer is converted back to code-point
 offsets of the text the editor holds (`tests/sync/differential`'s model of
@@ -358,8 +359,9 @@ def random_offset(rng: random.Random, text: str) -> int:
 
 @dataclass
 class Step:
-    """One edit (code points; `past_end` lines/columns beyond, both ends kept
-    in range of the model) and the questions asked after it."""
+    """One notification: a change (code points: `text[start:end]` replaced,
+    or the whole text when `full`), the `more` changes sent with it, each on
+    the text the one before leaves, and the questions asked after it."""
 
     start: int
     end: int
@@ -367,6 +369,20 @@ class Step:
     at: list[int]
     span: tuple[int, int]
     full: bool = False
+    more: list[tuple[int, int, str]] = field(default_factory=list)
+
+    def changes(self) -> list[tuple[int, int, str]]:
+        return [(self.start, self.end, self.inserted), *self.more]
+
+    def after(self, text: str) -> str:
+        for start, end, inserted in self.changes():
+            text = replaced(text, start, end, inserted)
+        return text
+
+
+def replaced(text: str, start: int, end: int, inserted: str) -> str:
+    """The editor's text after one change, as JSON would carry it."""
+    return as_json_decodes(text[:start] + inserted + text[end:])
 
 
 # Text that keeps a script valid where it goes (inside a string or a
@@ -413,6 +429,20 @@ def _safe_edit(rng: random.Random, text: str) -> tuple[int, int, str] | None:
 
 
 def random_step(rng: random.Random, text: str) -> Step:
+    first, last, inserted = _random_change(rng, text)
+    more, after = [], replaced(text, first, last, inserted)
+    while rng.random() < 0.2 and len(more) < 3:  # several changes in one notification
+        change = _random_change(rng, after)
+        more.append(change)
+        after = replaced(after, *change)
+    at = [random_offset(rng, after) for _ in range(2)]
+    spots = boundaries(after)
+    low, high = sorted((rng.choice(spots), rng.choice(spots)))
+    full = rng.random() < 0.03
+    return Step(first, last, inserted, at, (low, high), full=full, more=more)
+
+
+def _random_change(rng: random.Random, text: str) -> tuple[int, int, str]:
     safe = _safe_edit(rng, text) if rng.random() < 0.9 else None
     if safe is not None:
         first, last, inserted = safe
@@ -424,11 +454,7 @@ def random_step(rng: random.Random, text: str) -> Step:
         first = rng.choice(points)
         last = first if rng.random() < 0.5 else rng.choice(points)
         first, last = min(first, last), max(first, last)
-    after = as_json_decodes(text[:first] + inserted + text[last:])
-    at = [random_offset(rng, after) for _ in range(2)]
-    spots = boundaries(after)
-    low, high = sorted((rng.choice(spots), rng.choice(spots)))
-    return Step(first, last, inserted, at, (low, high), full=rng.random() < 0.03)
+    return first, last, inserted
 
 
 @dataclass
@@ -462,17 +488,18 @@ class Session:
     def change(self, before: str, step: Step, version: int) -> None:
         if self.fresh:
             self.client.notify("textDocument/didClose", {"textDocument": {"uri": URI}})
-            self.open(
-                as_json_decodes(before[: step.start] + step.inserted + before[step.end :]), version
-            )
+            self.open(step.after(before), version)
             self.tokens, self.result_id = [], None
             return
-        if step.full:
-            changes = [{"text": before[: step.start] + step.inserted + before[step.end :]}]
-        else:
-            start = self.at(before, step.start)
-            end = start if step.end == step.start else self.at(before, step.end)
-            changes = [{"range": {"start": start, "end": end}, "text": step.inserted}]
+        changes, text = [], before
+        for number, (first, last, inserted) in enumerate(step.changes()):
+            if number == 0 and step.full:
+                changes.append({"text": replaced(text, first, last, inserted)})
+            else:
+                start = self.at(text, first)
+                end = start if last == first else self.at(text, last)
+                changes.append({"range": {"start": start, "end": end}, "text": inserted})
+            text = replaced(text, first, last, inserted)
         self.client.notify(
             "textDocument/didChange",
             {"textDocument": {"uri": URI, "version": version}, "contentChanges": changes},
@@ -606,9 +633,9 @@ def _compare(names: list[str], results: list[list[tuple[str, object]]], where: s
 class Fuzz:
     """The four sessions, started once and reused for many sequences."""
 
-    def __init__(self) -> None:
+    def __init__(self, fresh_encoding: str = "utf-16") -> None:
         self.sessions = [Session(encoding) for encoding in ENCODINGS]
-        self.sessions.append(Session("utf-16", fresh=True))
+        self.sessions.append(Session(fresh_encoding, fresh=True))
         for run in self.sessions:
             run.client.start(run.encoding)
         self.names = [f"{run.encoding}{' fresh' if run.fresh else ''}" for run in self.sessions]
@@ -633,7 +660,7 @@ class Fuzz:
         text = base
         for number, step in enumerate(steps):
             before = text
-            text = as_json_decodes(text[: step.start] + step.inserted + text[step.end :])
+            text = step.after(text)
             self.version += 1
             for run in self.sessions:
                 run.rng.seed(f"{label}/{number}/{run.encoding}")
@@ -658,7 +685,7 @@ def random_steps(rng: random.Random, base: str, count: int) -> list[Step]:
     for _ in range(count):
         step = random_step(rng, text)
         steps.append(step)
-        text = as_json_decodes(text[: step.start] + step.inserted + text[step.end :])
+        text = step.after(text)
     return steps
 
 
