@@ -7,7 +7,9 @@ and friends and which clamps positions differently. The rules are those of
 bare CR end a line; a character past a line's end is the line's end before
 its terminator; a line past the last is the end of the document; columns
 count in the negotiated position encoding (`TextStore.encoding`), and one
-inside a code point rounds down to the code point's start.
+inside a code point rounds down to the code point's start. The halves of
+a surrogate pair that two changes bring side by side are one character, as
+in the editor's buffer.
 
 The changes of one notification apply in order, each to the text the one
 before produced. A notification with an invalid change (a negative or
@@ -166,13 +168,46 @@ class _Edited:
             # The text up to `first` stays: so does the line start before it.
             anchor = line_anchor
         inserted = change.text
-        self.text = text[:first] + inserted + text[last:]
+        self.text, size = _joined(text[:first], inserted, text[last:])
         if self.bare_cr:
             self.bare_cr = None  # worked out again when needed
         else:
             # Only a CR just before the edit or inserted by it can now be bare.
-            self.bare_cr = _bare_carriage_return_near(self.text, first - 1, first + len(inserted))
+            self.bare_cr = _bare_carriage_return_near(self.text, first - 1, first + size)
         self.anchor = anchor
+
+
+def _is_high_surrogate(text: str, index: int) -> bool:
+    return 0 <= index < len(text) and "\ud800" <= text[index] <= "\udbff"
+
+
+def _is_low_surrogate(text: str, index: int) -> bool:
+    return 0 <= index < len(text) and "\udc00" <= text[index] <= "\udfff"
+
+
+def _pair(high: str, low: str) -> str:
+    # UTF-16's own codec joins the halves (no surrogate arithmetic here).
+    return (high + low).encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+
+
+def _joined(before: str, inserted: str, after: str) -> tuple[str, int]:
+    """`before + inserted + after`, and how long `inserted` is in it.
+
+    JSON can send the halves of a surrogate pair in two changes (one lone
+    surrogate each); side by side they are the one astral character a
+    UTF-16 editor's buffer then holds, and that the same text sent whole
+    decodes to, so they are joined where a change meets the text around it.
+    """
+    if _is_high_surrogate(inserted, len(inserted) - 1) and _is_low_surrogate(after, 0):
+        inserted, after = inserted[:-1] + _pair(inserted[-1], after[0]), after[1:]
+    if _is_high_surrogate(before, len(before) - 1):
+        if _is_low_surrogate(inserted, 0):
+            inserted = _pair(before[-1], inserted[0]) + inserted[1:]
+            before = before[:-1]
+        elif not inserted and _is_low_surrogate(after, 0):
+            # A deletion that brings two halves together.
+            before, after = before[:-1] + _pair(before[-1], after[0]), after[1:]
+    return before + inserted + after, len(inserted)
 
 
 def apply_change(text: str, change: TextChange, encoding: PositionEncoding = UTF16) -> str:

@@ -37,7 +37,7 @@ from .imports import ImportReport
 from .lexical import LexicalIndex, build_lexical_index
 from .records import RecordReport
 from .statement_facts import PrefixFacts, facts_of, import_report
-from .surfaces import TOOL_BINDING, tool_method
+from .surfaces import TOOL_BINDING, TOOL_MODULE_PATH, is_fixed_core_path, tool_method
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
@@ -49,6 +49,7 @@ CATALOG_LISTED = "listed"
 CATALOG_UNLISTED = "unlisted"
 CATALOG_FORMAT_MISMATCH = "format-mismatch"
 CATALOG_UNKNOWN = "unknown"
+MODULE_BUILT_IN = "built-in"  # under `mod.tool` or `mod.std`: never in a module catalog
 
 _HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 _SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
@@ -299,3 +300,16 @@ def catalog_status(hint: ToolCallHint, catalogs: CatalogStore | None) -> str:
     if entry.format.value != expected_format(hint.kind):
         return CATALOG_FORMAT_MISMATCH
     return CATALOG_LISTED
+
+
+def module_call_status(
+    module_path: tuple[str, ...], method: str, catalogs: CatalogStore | None
+) -> str:
+    """How an imported-module call stands: built in, or against a valid module catalog."""
+    if module_path == TOOL_MODULE_PATH or is_fixed_core_path(module_path):
+        return MODULE_BUILT_IN
+    catalog = catalogs.module_catalog if catalogs is not None else None
+    if catalog is None:
+        return CATALOG_UNKNOWN
+    listed = catalog.descriptor((*module_path, method)) is not None
+    return CATALOG_LISTED if listed else CATALOG_UNLISTED

@@ -16,7 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..catalogs.files import SETTINGS_KEYS, CatalogFileError, decode_json, settings_section
+from ..catalogs.files import (
+    SETTINGS_KEYS,
+    CatalogFileError,
+    decode_json,
+    read_catalog_bytes,
+    settings_section,
+)
 from ..limits import MAX_CATALOG_FILE_BYTES, MAX_SOURCE_BYTES, READ_CHUNK_BYTES
 
 EXIT_OK = 0
@@ -77,6 +83,19 @@ def read_bounded(path: str, limit: int) -> bytes:
     except OSError as error:
         raise _unreadable(path, error) from error
     return _bounded(path, data, limit)
+
+
+def read_named(path: str, limit: int) -> bytes:
+    """A settings or configuration file named on the command line or in a
+    configuration: regular files only, read as catalog files are
+    (catalogs/files.py), so a FIFO or a device is refused, never waited on
+    or drained. `-` is standard input, as for `read_bounded`."""
+    if path == STDIN:
+        return read_bounded(path, limit)
+    try:
+        return read_catalog_bytes(path, limit)
+    except CatalogFileError as error:
+        raise UnreadableInput(f"cannot read {path}: {error.reason}") from error
 
 
 def _read_file(path: str, limit: int) -> tuple[bytes, tuple[int, int, int]]:
@@ -146,7 +165,7 @@ def read_settings(path: str) -> dict[str, Any]:
     ``{"octoscript": {...}}``), or a bare array: a host's tool catalog. The
     forms and their errors are the server's own (catalogs/files.py).
     """
-    data = read_bounded(path, MAX_CATALOG_FILE_BYTES)
+    data = read_named(path, MAX_CATALOG_FILE_BYTES)
     try:
         return settings_section(decode_json(data), SETTINGS_KEYS)
     except CatalogFileError as error:

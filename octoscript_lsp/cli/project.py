@@ -20,7 +20,7 @@ from typing import Any
 
 from ..catalogs.suggest import closest_names
 from ..limits import MAX_CONFIG_FILE_BYTES
-from .inputs import UnreadableInput, read_bounded
+from .inputs import UnreadableInput, read_named
 
 CONFIG_NAMES = ("octoscript.toml", "pyproject.toml")
 DEFAULT_INCLUDE = ("*.octoscript", "*.octo")
@@ -75,7 +75,7 @@ def _check_value(origin: str, key: str, value: Any) -> None:
 def _table(path: str) -> dict[str, Any] | None:
     """The octoscript table of a config file, or None for a pyproject.toml without one."""
     try:
-        data = read_bounded(path, MAX_CONFIG_FILE_BYTES)
+        data = read_named(path, MAX_CONFIG_FILE_BYTES)
         document = tomllib.loads(data.decode("utf-8"))
     except UnreadableInput as error:
         raise ConfigError(str(error).removeprefix("cannot read ")) from error

@@ -22,7 +22,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.fix_all import repaired
 from ..analysis.fixes import fixes
 from ..analysis.problems import CODE_TOO_MANY_DIAGNOSTICS
-from ..analysis.surfaces import TOOL_MODULE_PATH, is_fixed_core_path
+from ..analysis.tool_call_review import module_call_status
 from ..catalogs.fingerprint import canonical_json
 from ..catalogs.model import ModuleDescriptor, ModuleField, ToolEntry
 from ..catalogs.modules import parse_module_path
@@ -225,13 +225,14 @@ def _module_entry(module: ModuleDescriptor, with_fields: bool) -> dict[str, Any]
     return entry
 
 
-def _size(entry: dict[str, Any]) -> int:
-    return len(canonical_json(entry)) + 1  # and its comma
+def _size(value: Any) -> int:
+    return len(canonical_json(value)) + 1  # and its comma
 
 
-def _fit(candidates: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[list, list[str]]:
+def _fit(
+    candidates: list[tuple[dict[str, Any], dict[str, Any]]], budget: int
+) -> tuple[list, list[str]]:
     """Full entries while the rest still fit bare, else bare ones, else omitted ids."""
-    budget = MAX_DESCRIBE_RESULT_BYTES
     bare_sizes = [_size(bare) for _, bare in candidates]
     kept: list[dict[str, Any]] = []
     omitted: list[str] = []
@@ -290,14 +291,23 @@ def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
     unknown = [
         {"id": ident, "did_you_mean": closest_names(ident, tuple(known))} for ident in missing
     ]
-    kept, omitted = _fit(candidates)
-    return {
-        "found": kept,
+    rest = {
         "not_found": [item for item in unknown if not _could_be_in(item["id"], refused)],
         "unresolved": [item for item in unknown if _could_be_in(item["id"], refused)],
-        "omitted": omitted,
-        "truncated": bool(omitted) or any(entry.get("truncated") for entry in kept),
+        "truncated": False,
         **lookup.json(),
+    }
+    # The whole answer within the bound: what is not an entry, and every id
+    # as if omitted, come off the entries' budget first.
+    reserve = _size(rest) + sum(_size(full["id"]) for full, _ in candidates)
+    kept, omitted = _fit(candidates, MAX_DESCRIBE_RESULT_BYTES - reserve)
+    rest["truncated"] = bool(omitted) or any(entry.get("truncated") for entry in kept)
+    return {
+        "found": kept,
+        "not_found": rest.pop("not_found"),
+        "unresolved": rest.pop("unresolved"),
+        "omitted": omitted,
+        **rest,
     }
 
 
@@ -409,18 +419,6 @@ def format_source(source: str) -> dict[str, Any]:
 # ----------------------------------------------------------------- review
 
 
-def _module_standing(call: dict[str, Any], store: CatalogStore | None) -> str:
-    """`built-in` under `mod.tool` and `mod.std`, else how the module catalog lists it."""
-    module = tuple(call["module_path"])
-    if module == TOOL_MODULE_PATH or is_fixed_core_path(module):
-        return "built-in"
-    catalog = store.module_catalog if store is not None else None
-    if catalog is None:
-        return "unknown"
-    path = (*call["module_path"], call["method"])
-    return "listed" if catalog.descriptor(path) is not None else "unlisted"
-
-
 def review(workspace: Workspace, source: str) -> dict[str, Any]:
     text = checked_source(source)
     catalogs = workspace.catalogs
@@ -430,7 +428,7 @@ def review(workspace: Workspace, source: str) -> dict[str, Any]:
         dynamic = call["name"]["kind"] == "dynamic"
         call["standing"] = "dynamic" if dynamic else call["catalog"]
     for call in report["imported_module_calls"]:
-        call["standing"] = _module_standing(call, catalogs)
+        call["standing"] = module_call_status(tuple(call["module_path"]), call["method"], catalogs)
     report["truncated"] = (
         report["diagnostics_truncated"]
         or report["tool_calls_truncated"]

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, given, settings
+import pytest
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import LEXICAL_SUMMARIES, DocumentAnalysis
@@ -15,6 +16,7 @@ from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens
 from octoscript_lsp.syntax.outline import top_level_declarations
 from octoscript_lsp.syntax.statements import EMPTY_MEMO
+from tests.conftest import quick_and_full
 from tests.syntax.test_incremental import BASES, FRAGMENTS, apply
 
 LONG = "".join(
@@ -65,9 +67,7 @@ def snapshot(analysis: DocumentAnalysis) -> tuple:
     )
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([*BASES, LONG]), edits, st.lists(st.booleans(), min_size=5, max_size=5))
-def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list[bool]):
+def _incremental_snapshot_equals_fresh(base: str, changes, build_index: list[bool]):
     for version, text, current in edited_versions(base, changes):
         # Some versions are never asked for their index; the next one still reuses.
         if build_index[version - 1] or version == len(changes):
@@ -82,6 +82,20 @@ def test_incremental_snapshot_equals_fresh(base: str, changes, build_index: list
                 assert open_delimiters_before(
                     text, offset, current.delimiters
                 ) == open_delimiters_before(text, offset)
+
+
+test_incremental_snapshot_equals_fresh, test_incremental_snapshot_equals_fresh_full_count = (
+    quick_and_full(
+        _incremental_snapshot_equals_fresh,
+        st.sampled_from([*BASES, LONG]),
+        edits,
+        st.lists(st.booleans(), min_size=5, max_size=5),
+        quick=15,
+        full=120,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+)
 
 
 def answers(index, text: str) -> tuple:
@@ -131,6 +145,7 @@ def plain_index(text: str) -> LexicalIndex:
     return build_lexical_index(syntax.tokens, syntax.parsed.events, len(text))
 
 
+@pytest.mark.slow  # a plain replay of a 1,000-line document, answered at every offset
 def test_statement_index_answers_as_the_replayed_index():
     syntax = analyze_syntax(LONG)
     pieces, _ = unit_summaries(
@@ -144,11 +159,23 @@ def test_statement_index_answers_as_the_replayed_index():
     assert len(f3.references) == 1
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(BASES), edits)
-def test_incremental_statement_index_answers_as_a_fresh_replay(base: str, changes):
+def _incremental_statement_index_answers_as_a_fresh_replay(base: str, changes):
     for _, text, current in edited_versions(base, changes):
         assert answers(current.completion_index, text) == answers(plain_index(text), text)
+
+
+(
+    test_incremental_statement_index_answers_as_a_fresh_replay,
+    test_incremental_statement_index_answers_as_a_fresh_replay_full_count,
+) = quick_and_full(
+    _incremental_statement_index_answers_as_a_fresh_replay,
+    st.sampled_from(BASES),
+    edits,
+    quick=15,
+    full=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def test_unchanged_statements_reuse_their_summaries():
@@ -169,6 +196,7 @@ def test_unchanged_statements_reuse_their_summaries():
     assert second.syntax.parsed.kept is not None
 
 
+@pytest.mark.slow  # plain replays of a 1,000-line document, answered at every offset
 def test_by_name_tables_carry_over_an_edit_inside_a_statement():
     first = DocumentAnalysis(LONG, 1)
     assert first.completion_index.visible("f3", len(LONG) - 1) is not None
@@ -196,9 +224,7 @@ start_keystrokes = st.lists(
 )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([*BASES, LONG]), start_keystrokes)
-def test_typing_at_the_start_equals_fresh(base: str, strokes):
+def _typing_at_the_start_equals_fresh(base: str, strokes):
     previous = DocumentAnalysis(base, 0)
     _ = previous.completion_index
     text = base
@@ -215,6 +241,19 @@ def test_typing_at_the_start_equals_fresh(base: str, strokes):
         if current.valid:
             assert current.formatted == fresh.formatted
         previous = current
+
+
+test_typing_at_the_start_equals_fresh, test_typing_at_the_start_equals_fresh_full_count = (
+    quick_and_full(
+        _typing_at_the_start_equals_fresh,
+        st.sampled_from([*BASES, LONG]),
+        start_keystrokes,
+        quick=10,
+        full=80,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow],
+    )
+)
 
 
 def test_past_the_occurrence_budget_the_index_is_cut_without_a_replay():

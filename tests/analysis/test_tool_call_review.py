@@ -18,6 +18,7 @@ from octoscript_lsp.analysis.tool_call_review import (
     direct_tool_call_kind,
     hints_for_syntax,
     label_for,
+    module_call_status,
     tool_call_label,
 )
 from octoscript_lsp.catalogs.store import CatalogStore
@@ -533,3 +534,21 @@ def test_the_direct_sites_past_the_cap_set_the_flag_as_before():
     found, truncated = sites(text, tokens)
     assert (found, truncated) == every_index_scan(tokens)
     assert len(found) == MAX_TOOL_CALL_HINTS and truncated
+
+
+def _module_store(modules: object) -> CatalogStore:
+    store = CatalogStore()
+    store.apply_initialization_options({"octoscript": {"moduleCatalog": modules}})
+    return store
+
+
+def test_module_call_status():
+    store = _module_store([{"path": "mod.app.weather.current", "callMode": "synchronous"}])
+    weather = ("mod", "app", "weather")
+    assert module_call_status(weather, "current", store) == "listed"
+    assert module_call_status(weather, "curent", store) == "unlisted"
+    # Built in whatever the catalog says; unknown without a valid module catalog.
+    assert module_call_status(("mod", "std", "math"), "abs", None) == "built-in"
+    assert module_call_status(("mod", "tool"), "call", store) == "built-in"
+    for catalogs in (None, CatalogStore(), _module_store([{"path": "x"}])):
+        assert module_call_status(weather, "current", catalogs) == "unknown"

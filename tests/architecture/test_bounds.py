@@ -27,6 +27,8 @@ FORMAT_FACTS = {
     0xFFFF: "the last code point of one UTF-16 unit",
     0xD800: "the first surrogate code point",
     0xDFFF: "the last surrogate code point",
+    0xDC: "the high byte of the first trailing surrogate (DC00)",
+    0xE0: "the high byte past the last trailing surrogate (DFFF)",
     0x10FFFF: "the last Unicode code point",
 }
 

@@ -5,6 +5,7 @@ earlier layers, no import cycles, no imports inside functions, no module over
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[2] / "octoscript_lsp"
@@ -26,6 +27,8 @@ def module_name(path: Path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+# Read once per run: every import statement resolves against the module list.
+@cache
 def modules() -> dict[str, Path]:
     return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
 
@@ -54,6 +57,7 @@ def _resolve(module: str, is_package: bool, node: ast.ImportFrom) -> list[str]:
     return found
 
 
+@cache
 def runtime_imports(module: str, path: Path) -> list[str]:
     """Package modules imported when `module` is imported (TYPE_CHECKING blocks aside)."""
     tree = ast.parse(path.read_text())

@@ -7,6 +7,7 @@ a table, type or rule fails here instead of drifting quietly.
 from __future__ import annotations
 
 import ast
+from functools import cache
 from pathlib import Path
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
@@ -19,6 +20,7 @@ from .test_layers import PACKAGE, modules
 SURFACES = PACKAGE / "analysis" / "surfaces.py"
 
 
+@cache  # parsed once per run; the checks only read the trees
 def _trees() -> dict[str, tuple[Path, ast.Module]]:
     return {module: (path, ast.parse(path.read_text())) for module, path in modules().items()}
 

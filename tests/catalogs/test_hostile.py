@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.catalogs import CatalogState, CatalogStore, InvalidSearchQuery, search_tools
 from tests.catalogs.helpers import field, shaped, tool, workflow_catalog, workflow_context
+from tests.conftest import quick_and_full
 
 KEYS = ["toolCatalog", "moduleCatalog", "workflowDataCatalog", "workflowDataStepContext"]
 
@@ -82,14 +83,25 @@ def _all_states_known(store: CatalogStore) -> None:
     store.status()
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(KEYS), JSON | NEAR)
-def test_arbitrary_value_in_any_key_never_raises(key: str, value: Any) -> None:
+def _arbitrary_value_in_any_key_never_raises(key: str, value: Any) -> None:
     store = CatalogStore()
     store.apply_initialization_options({"octoscript": {key: value}})
     _all_states_known(store)
     store.apply_settings({"octoscript": {key: value}})
     _all_states_known(store)
+
+
+(
+    test_arbitrary_value_in_any_key_never_raises,
+    test_arbitrary_value_in_any_key_never_raises_full_count,
+) = quick_and_full(
+    _arbitrary_value_in_any_key_never_raises,
+    st.sampled_from(KEYS),
+    JSON | NEAR,
+    quick=60,
+    full=300,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @settings(max_examples=200)

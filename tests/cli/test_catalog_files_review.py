@@ -49,7 +49,7 @@ def test_catalog_check_judges_a_file_as_the_server_reads_it(tmp_path: Path, cont
 def test_both_refuse_a_file_over_the_bound(tmp_path: Path) -> None:
     catalog = tmp_path / "catalog.json"
     catalog.write_text(json.dumps(BIG_HOST_ARRAY), encoding="utf-8")
-    with pytest.raises(UnreadableInput, match=f"exceeds {MAX_CATALOG_FILE_BYTES} bytes"):
+    with pytest.raises(UnreadableInput, match=f"larger than {MAX_CATALOG_FILE_BYTES} bytes"):
         load_catalogs(str(catalog))
     reason = f"larger than {MAX_CATALOG_FILE_BYTES} bytes"
     settings = tmp_path / "settings.json"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -111,6 +112,21 @@ def test_a_bad_configuration_is_a_usage_error(tmp_path: Path) -> None:
     assert "`select` must be a list of strings" in err(run("check", cwd=tmp_path))
     write(tmp_path / "octoscript.toml", 'select = ["trailing-coma"]\n')
     assert "did you mean `trailing-comma`?" in err(run("check", cwd=tmp_path))
+
+
+def test_a_named_settings_or_configuration_file_must_be_a_regular_file(tmp_path: Path) -> None:
+    # A FIFO would block the read until a writer came; it is refused instead.
+    fifo = tmp_path / "named"
+    os.mkfifo(fifo)
+    write(tmp_path / "a.octoscript", "let a = 1\n")
+    settings = run("check", "--settings", str(fifo), "a.octoscript", cwd=tmp_path)
+    assert settings.returncode == 2
+    assert err(settings) == f"octoscript: cannot read {fifo}: not a regular file (a FIFO)\n"
+    config = run("check", "--config", str(fifo), "a.octoscript", cwd=tmp_path)
+    assert config.returncode == 2
+    assert err(config) == f"octoscript: {fifo}: not a regular file (a FIFO)\n"
+    device = run("check", "--settings", "/dev/zero", "a.octoscript", cwd=tmp_path)
+    assert err(device) == "octoscript: cannot read /dev/zero: not a regular file (a device)\n"
 
 
 @pytest.fixture

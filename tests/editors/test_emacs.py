@@ -39,7 +39,8 @@ from tests.editors.emacs_batch import (
 
 DRIVER = Path(__file__).resolve().parent / "emacs_e2e.el"
 
-pytestmark = needs_emacs
+# Drives a real editor: run by `pytest -m editors` (tests/conftest.py).
+pytestmark = [pytest.mark.editors, needs_emacs]
 
 
 # Byte compilation and checkdoc ------------------------------------------------

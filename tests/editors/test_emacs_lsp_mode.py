@@ -37,7 +37,8 @@ from tests.editors.emacs_batch import (
 DRIVER = Path(__file__).resolve().parent / "emacs_lsp_mode_e2e.el"
 ELPA = Path("/usr/share/emacs/site-lisp/elpa")
 
-pytestmark = needs_emacs
+# Drives a real editor: run by `pytest -m editors` (tests/conftest.py).
+pytestmark = [pytest.mark.editors, needs_emacs]
 
 WITH_CLIENTS_LOADED = """(progn
   (dolist (dir (file-expand-wildcards "{elpa}/*"))

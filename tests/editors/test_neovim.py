@@ -28,6 +28,9 @@ import pytest
 
 from tests.editors.server_program import server_command
 
+# Drives a real editor: run by `pytest -m editors` (tests/conftest.py).
+pytestmark = pytest.mark.editors
+
 REPO = Path(__file__).resolve().parents[2]
 PLUGIN_DIR = REPO / "editors" / "neovim"
 INIT_LUA = Path(__file__).resolve().parent / "nvim_e2e_init.lua"

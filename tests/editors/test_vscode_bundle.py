@@ -38,10 +38,14 @@ CASES = (
     "navigation-hover-b",
 )
 
-pytestmark = pytest.mark.skipif(
-    sys.platform != "linux" or platform.machine() != "x86_64",
-    reason="the linux-x64 package runs on linux x86_64 only",
-)
+# Runs the packaged extension's server: `pytest -m editors` (tests/conftest.py).
+pytestmark = [
+    pytest.mark.editors,
+    pytest.mark.skipif(
+        sys.platform != "linux" or platform.machine() != "x86_64",
+        reason="the linux-x64 package runs on linux x86_64 only",
+    ),
+]
 
 
 @pytest.fixture(scope="module")

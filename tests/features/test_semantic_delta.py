@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from bisect import bisect_right
 
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
@@ -21,6 +21,7 @@ from octoscript_lsp.features.semantic_tokens import full, full_items
 from octoscript_lsp.features.wire import integer_items
 from octoscript_lsp.syntax.statements import carried_values
 from tests.analysis.test_incremental_snapshot import LONG, edits
+from tests.conftest import quick_and_full
 from tests.features.test_semantic_tokens import COMMENTED, OVER_BUDGET
 from tests.syntax.test_incremental import BASES, apply
 
@@ -92,11 +93,7 @@ def test_a_delta_names_the_last_answer_or_gets_a_full_one():
     assert json.loads(answer) == {"resultId": "4", "data": []}
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([*BASES, LONG, COMMENTED, OVER_BUDGET]), edits)
-# Text typed at the very end, after an unclosed `{`, extends the last statement.
-@example("\tlet value = [1]\n", [(1.0, 0, "{"), (1.0, 0, "let ")])
-def test_deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
+def _deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
     previous = DocumentAnalysis(base, 0)
     last, answer = semantic_delta.full(None, full_items(previous, True))
     held = apply_answer([], answer)
@@ -108,6 +105,77 @@ def test_deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
         held = apply_answer(held, answer)
         assert held == full(DocumentAnalysis(text)).data
         previous = current
+
+
+(
+    test_deltas_over_random_edits_equal_a_fresh_full_answer,
+    test_deltas_over_random_edits_equal_a_fresh_full_answer_full_count,
+) = quick_and_full(
+    _deltas_over_random_edits_equal_a_fresh_full_answer,
+    st.sampled_from([*BASES, LONG, COMMENTED, OVER_BUDGET]),
+    edits,
+    quick=10,
+    full=80,
+    # Text typed at the very end, after an unclosed `{`, extends the last statement.
+    examples=[
+        (
+            "\tlet value = [1]\n",
+            [(1.0, 0, "{"), (1.0, 0, "let ")],
+        )
+    ],
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+# Edits made of line ends (a lone CR, CRLF, LF) and block-comment marks, on
+# texts whose lines end each way: statements commented out and back in, lines
+# joined and split by a CR, between versions asked for tokens or not.
+LINE_END_AND_COMMENT_EDITS = st.lists(
+    st.tuples(
+        st.floats(min_value=0, max_value=1),
+        st.integers(min_value=0, max_value=3),
+        st.lists(
+            st.sampled_from(["\r", "\r\n", "\n", "/*", "*/", " ", "x", "let y = 1"]),
+            min_size=1,
+            max_size=3,
+        ).map("".join),
+        st.booleans(),
+    ),
+    min_size=1,
+    max_size=8,
+)
+_ENDED = "let a = 1\nfn f(p) {\n    return p + a\n}\n/* note */\nlet b = f(a)\nlet c = [b, 2]\n"
+LINE_END_BASES = [_ENDED, _ENDED.replace("\n", "\r\n"), _ENDED.replace("\n", "\r"), COMMENTED]
+
+
+def _deltas_over_line_end_and_comment_edits_equal_a_fresh_answer(base: str, changes):
+    previous = DocumentAnalysis(base, 0)
+    last, answer = semantic_delta.full(None, full_items(previous, True))
+    held = apply_answer([], answer)
+    text = base
+    for version, (where, removed, inserted, asked) in enumerate(changes, start=1):
+        text = apply(text, where, removed, inserted)
+        current = DocumentAnalysis(text, version, previous)
+        if asked:
+            last, answer = semantic_delta.delta(last, last.result_id, full_items(current, True))
+            held = apply_answer(held, answer)
+            assert held == full(DocumentAnalysis(text)).data
+        previous = current
+
+
+(
+    test_deltas_over_line_end_and_comment_edits_equal_a_fresh_answer,
+    test_deltas_over_line_end_and_comment_edits_equal_a_fresh_answer_full_count,
+) = quick_and_full(
+    _deltas_over_line_end_and_comment_edits_equal_a_fresh_answer,
+    st.sampled_from(LINE_END_BASES),
+    LINE_END_AND_COMMENT_EDITS,
+    quick=40,
+    full=600,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def test_a_keystroke_inside_a_statement_splices_the_last_answer():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
@@ -22,6 +22,7 @@ from octoscript_lsp.features.semantic_tokens import (
 )
 from octoscript_lsp.features.wire import integer_array
 from tests.analysis.test_incremental_snapshot import LONG, edits
+from tests.conftest import quick_and_full
 from tests.sync.differential import spec_column
 from tests.syntax.test_incremental import BASES, apply
 
@@ -182,9 +183,7 @@ def test_too_large_source_has_no_tokens() -> None:
     assert full(analysis).data == []
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([*BASES, LONG]), edits)
-def test_statement_roles_carried_across_versions_equal_a_fresh_classification(base, changes):
+def _statement_roles_carried_across_versions_equal_a_fresh_classification(base, changes):
     previous = DocumentAnalysis(base, 0)
     assert classify(previous, True) == classify(DocumentAnalysis(base))
     text = base
@@ -195,9 +194,21 @@ def test_statement_roles_carried_across_versions_equal_a_fresh_classification(ba
         previous = current
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([*BASES, LONG, COMMENTED]), edits)
-def test_rendered_statements_carried_across_versions_equal_a_fresh_answer(base, changes):
+(
+    test_statement_roles_carried_across_versions_equal_a_fresh_classification,
+    test_statement_roles_carried_across_versions_equal_a_fresh_classification_full_count,
+) = quick_and_full(
+    _statement_roles_carried_across_versions_equal_a_fresh_classification,
+    st.sampled_from([*BASES, LONG]),
+    edits,
+    quick=15,
+    full=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def _rendered_statements_carried_across_versions_equal_a_fresh_answer(base, changes):
     previous = DocumentAnalysis(base, 0)
     assert json.loads(full_wire(previous, True)) == {"data": full(DocumentAnalysis(base)).data}
     text = base
@@ -214,6 +225,20 @@ def test_rendered_statements_carried_across_versions_equal_a_fresh_answer(base, 
         previous = current
 
 
+(
+    test_rendered_statements_carried_across_versions_equal_a_fresh_answer,
+    test_rendered_statements_carried_across_versions_equal_a_fresh_answer_full_count,
+) = quick_and_full(
+    _rendered_statements_carried_across_versions_equal_a_fresh_answer,
+    st.sampled_from([*BASES, LONG, COMMENTED]),
+    edits,
+    quick=15,
+    full=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
 # Past the lexical index's occurrence budget: later references stay unresolved.
 OVER_BUDGET = "use mod.std.math\nlet v0 = 1\n" + "".join(
     f"fn f{index}(a) {{ return math.pi + a + v{index - 1} }}\n"
@@ -222,7 +247,17 @@ OVER_BUDGET = "use mod.std.math\nlet v0 = 1\n" + "".join(
 )
 
 
-@pytest.mark.parametrize("where", [0.0, 0.3, 0.5, 0.6, 0.63, 0.66, 0.7, 0.97])
+# Each place re-analyses a 1,400-line document three times: three in the
+# default run, the rest marked slow.
+@pytest.mark.parametrize(
+    "where",
+    [
+        0.0,
+        0.63,
+        0.97,
+        *(pytest.param(where, marks=pytest.mark.slow) for where in (0.3, 0.5, 0.6, 0.66, 0.7)),
+    ],
+)
 def test_statements_past_the_occurrence_budget_equal_a_fresh_answer(where) -> None:
     previous = DocumentAnalysis(OVER_BUDGET, 0)
     assert previous.completion_index.truncated

@@ -101,11 +101,25 @@ async def test_describe_keeps_its_answer_within_the_byte_bound(tmp_path):
         found = await call(client, "describe_tools", ids=[m["path"] for m in modules])
     entries = found["found"]
     assert [entry["id"] for entry in entries] == [m["path"] for m in modules]
-    assert len(canonical_json(entries)) <= MAX_DESCRIBE_RESULT_BYTES
+    assert len(canonical_json(found)) <= MAX_DESCRIBE_RESULT_BYTES
     # The first keeps its fields; the others, which no longer fit, come without them.
     assert len(entries[0]["inputFields"]) == 120 and entries[0]["truncated"] is False
     assert all(entry["inputFields"] is None and entry["truncated"] for entry in entries[1:])
     assert found["truncated"] is True and found["omitted"] == []
+
+
+async def test_describe_counts_unknown_ids_in_its_byte_bound(tmp_path):
+    # One entry that only just fits alone, and seven unknown ids of the longest
+    # kind: the entry loses its fields rather than the answer its bound.
+    modules = [_module(0, 120, "d" * 460)]
+    long_ids = [f"mod.{'x' * 200}{index}" for index in range(MAX_DESCRIBE_IDS - 1)]
+    async with connected(workspace(settings_file(tmp_path, tools=[], modules=modules))) as client:
+        alone = await call(client, "describe_tools", ids=["mod.big.m0"])
+        found = await call(client, "describe_tools", ids=["mod.big.m0", *long_ids])
+    assert alone["found"][0]["inputFields"] is not None
+    assert len(canonical_json(found)) <= MAX_DESCRIBE_RESULT_BYTES
+    assert [item["id"] for item in found["not_found"]] == long_ids
+    assert found["found"][0]["inputFields"] is None and found["truncated"] is True
 
 
 async def test_source_bound(tmp_path):

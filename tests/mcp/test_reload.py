@@ -96,3 +96,16 @@ async def test_a_found_configuration_that_goes_and_comes_back_is_read_again(tmp_
         config.write_text('catalogFiles = ["catalog.json"]\n', encoding="utf-8")
         found = await call(client, "search_tools", query="echo")
         assert [hit["id"] for hit in found["hits"]] == ["text.echo"]
+
+
+async def test_a_settings_file_swapped_for_a_fifo_is_refused_not_waited_on(tmp_path):
+    settings = settings_file(tmp_path, tools=TOOLS, modules=None)
+    async with connected(workspace(settings)) as client:
+        assert (await call(client, "search_tools", query="echo"))["hits"]
+        settings.unlink()
+        os.mkfifo(settings)
+        message = await refused(client, "search_tools", query="echo")
+        assert message.endswith(f"cannot read {settings}: not a regular file (a FIFO)")
+        settings.unlink()
+        _rewrite(settings, {"catalogFiles": ["catalog.json"]})
+        assert (await call(client, "search_tools", query="echo"))["hits"]

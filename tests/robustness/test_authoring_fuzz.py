@@ -4,21 +4,35 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.documents import DocumentStore
 from octoscript_lsp.features import semantic_tokens
+from tests.conftest import quick_and_full
 from tests.robustness.authoring_fuzz import AUTHORING_BASES, catalogs, run_random
 
 STORE = catalogs()
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(AUTHORING_BASES), st.randoms(use_true_random=False), st.integers(1, 8))
-def test_random_edits_answer_every_feature_like_a_fresh_open(base, rng: random.Random, count):
+def _random_edits_answer_every_feature_like_a_fresh_open(base, rng: random.Random, count):
     run_random(rng, base, count, STORE)
+
+
+(
+    test_random_edits_answer_every_feature_like_a_fresh_open,
+    test_random_edits_answer_every_feature_like_a_fresh_open_full_count,
+) = quick_and_full(
+    _random_edits_answer_every_feature_like_a_fresh_open,
+    st.sampled_from(AUTHORING_BASES),
+    st.randoms(use_true_random=False),
+    st.integers(1, 8),
+    quick=20,
+    full=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def _carried_tokens(before: str, after: str) -> list[int]:

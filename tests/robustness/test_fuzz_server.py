@@ -25,6 +25,7 @@ from octoscript_lsp.features import (
     tool_calls,
 )
 from octoscript_lsp.features.positions import PositionMap
+from tests.conftest import quick_and_full
 from tests.robustness.session import CAPABILITIES, Session, is_failure, request_kinds
 
 URI = "file:///workspace/fuzz.octoscript"
@@ -174,11 +175,19 @@ CATALOGS.apply_settings(
 )
 
 
-@settings(max_examples=800, deadline=None)
-@given(source=TEXT, data=st.data())
-def test_features_never_raise(source: str, data):
+def _features_never_raise(source: str, data):
     offsets = data.draw(st.lists(st.integers(0, len(source)), max_size=6))
     run_every_feature(source, offsets, CATALOGS)
+
+
+test_features_never_raise, test_features_never_raise_full_count = quick_and_full(
+    _features_never_raise,
+    source=TEXT,
+    data=st.data(),
+    quick=200,
+    full=800,
+    deadline=None,
+)
 
 
 @settings(max_examples=200, deadline=None)

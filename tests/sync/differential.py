@@ -97,9 +97,10 @@ ENCODINGS = tuple(_CODECS)
 
 
 def spec_column(content: str, offset: int, encoding: str = "utf-16") -> int:
-    """How many units of `encoding` the first `offset` code points of a line take."""
+    """How many units of `encoding` the first `offset` code points of a line
+    take (a lone surrogate, which only JSON can send, as its code point)."""
     codec, unit = _CODECS[encoding]
-    return len(content[:offset].encode(codec)) // unit
+    return len(content[:offset].encode(codec, "surrogatepass")) // unit
 
 
 def spec_offset(text: str, line: int, character: int, encoding: str = "utf-16") -> int:
@@ -110,9 +111,27 @@ def spec_offset(text: str, line: int, character: int, encoding: str = "utf-16") 
     if line >= len(lines):
         return len(text)
     start, content = lines[line]
+    return start + content_offset(content, character, encoding)
+
+
+def content_offset(content: str, character: int, encoding: str = "utf-16") -> int:
+    """Code points of a line's text before column `character`: the code
+    points whose units all come before it."""
     codec, unit = _CODECS[encoding]
-    kept = content.encode(codec)[: character * unit]
-    return start + len(kept.decode(codec, errors="ignore"))
+    if content.isascii() or encoding == "utf-32":
+        return min(character, len(content))
+    used = 0
+    for index, char in enumerate(content):
+        used += len(char.encode(codec, "surrogatepass")) // unit
+        if used > character:
+            return index
+    return len(content)
+
+
+def as_json_decodes(text: str) -> str:
+    """The text a JSON string of these code points decodes to: adjacent
+    surrogate halves are one astral character."""
+    return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
 
 
 def spec_position(text: str, offset: int, encoding: str = "utf-16") -> tuple[int, int]:
@@ -189,6 +208,9 @@ def answers(store: DocumentStore, uri: str) -> dict:
         "diagnostics": diagnostics.syntax_diagnostics(analysis, positions),
         "symbols": symbols.document_symbols(analysis, positions),
         "semantic_tokens": semantic_tokens.full(analysis).data,
+        # What the server answers: the last answer's layout spliced where an
+        # edit allows (a fresh open has none, so it lays the answer out anew).
+        "semantic_tokens_carried": semantic_tokens.full_items(analysis, carried=True),
         "folding": folding.folding_ranges(analysis),
         "formatting": formatted,
     }

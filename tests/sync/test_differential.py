@@ -4,16 +4,30 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
+from tests.conftest import quick_and_full
 from tests.sync.differential import BASES, Edit, random_sequence, run_sequence
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(BASES), st.randoms(use_true_random=False), st.integers(1, 20))
-def test_random_edit_sequences_equal_a_fresh_open(base: str, rng: random.Random, count: int):
+def _random_edit_sequences_equal_a_fresh_open(base: str, rng: random.Random, count: int):
     run_sequence(base, random_sequence(rng, base, count))
+
+
+(
+    test_random_edit_sequences_equal_a_fresh_open,
+    test_random_edit_sequences_equal_a_fresh_open_full_count,
+) = quick_and_full(
+    _random_edit_sequences_equal_a_fresh_open,
+    st.sampled_from(BASES),
+    st.randoms(use_true_random=False),
+    st.integers(1, 20),
+    quick=60,
+    full=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def test_the_issue_examples_through_the_store():

@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.features.positions import ENCODINGS as SERVER_ENCODINGS
 from octoscript_lsp.text_sync import TextChange, TextStore
-from tests.sync.differential import ENCODINGS, line_lengths, spec_apply
+from tests.sync.differential import (
+    ENCODINGS,
+    as_json_decodes,
+    line_lengths,
+    spec_apply,
+    spec_column,
+    spec_offset,
+)
 
 URI = "file:///encoded.octoscript"
 PIECES = ["a", "let ", "x", " ", "\n", "\r\n", "\r", "😀", "e\u0301", "é", "中", "—", '"', "{"]
@@ -82,3 +89,49 @@ def test_far_and_near_changes_in_long_texts(encoding: str, base: str, data):
         assert store.change(URI, version, [TextChange(inserted, start, end)])
         expected = spec_apply(expected, start, end, inserted, encoding)
         assert store.text(URI) == expected
+
+
+# Lone surrogates, which only JSON can send: each half of a pair alone, and
+# both halves in separate changes (which side by side make one character).
+LONE = ["\ud83d", "\ude00", "\udbff", "\udc00"]
+LONE_TEXT = st.lists(st.sampled_from(PIECES + LONE), max_size=30).map("".join)
+LONE_INSERTED = st.lists(st.sampled_from(PIECES[:4] + LONE), max_size=3).map("".join)
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+@settings(max_examples=200, deadline=None)
+@given(base=LONE_TEXT, data=st.data())
+def test_lone_surrogates_in_the_text_and_in_changes(encoding: str, base: str, data):
+    base = as_json_decodes(base)
+    store = TextStore(SERVER_ENCODINGS[encoding])
+    store.open(URI, 1, base)
+    expected = base
+    for version in range(2, data.draw(st.integers(2, 8))):
+        lengths = line_lengths(expected, encoding)
+        first = _position(data.draw, lengths)
+        second = _position(data.draw, lengths) if data.draw(st.booleans()) else first
+        start, end = min(first, second), max(first, second)
+        inserted = as_json_decodes(data.draw(LONE_INSERTED))
+        assert store.change(URI, version, [TextChange(inserted, start, end)])
+        low, high = spec_offset(expected, *start, encoding), spec_offset(expected, *end, encoding)
+        expected = as_json_decodes(expected[:low] + inserted + expected[high:])
+        assert store.text(URI) == expected
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_the_halves_of_a_pair_sent_apart_are_one_character(encoding: str):
+    store = TextStore(SERVER_ENCODINGS[encoding])
+    store.open(URI, 1, 'let s = ""\n')
+    assert store.change(URI, 2, [TextChange("\ud83d", (0, 9), (0, 9))])
+    after_high = spec_column("\ud83d", 1, encoding) + 9
+    assert store.change(URI, 3, [TextChange("\ude00", (0, after_high), (0, after_high))])
+    assert store.text(URI) == 'let s = "😀"\n'
+    # Low half first, then the high one before it; then a deletion between.
+    store.open(URI, 4, "ab")
+    assert store.change(URI, 5, [TextChange("\ude00x", (0, 1), (0, 1))])
+    assert store.change(URI, 6, [TextChange("\ud83d", (0, 1), (0, 1))])
+    assert store.text(URI) == "a😀xb"
+    store.open(URI, 7, "\ud83dx\ude00")
+    width = spec_column("\ud83d", 1, encoding)
+    assert store.change(URI, 8, [TextChange("", (0, width), (0, width + 1))])
+    assert store.text(URI) == "😀"

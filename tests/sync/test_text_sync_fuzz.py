@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from octoscript_lsp.limits import MAX_POSITION_VALUE
 from octoscript_lsp.syntax.text import has_bare_carriage_return
 from octoscript_lsp.text_sync import TextChange, TextStore
+from tests.conftest import quick_and_full
 from tests.sync.differential import BASES, FRAGMENTS, spec_apply
 
 URI = "file:///sync.octoscript"
@@ -64,9 +65,7 @@ NEAR = st.integers(-3, 3)
 LONG_CHANGE = st.tuples(LINE, st.integers(0, 8), NEAR, st.integers(0, 8), TEXT)
 
 
-@settings(max_examples=150, deadline=None)
-@given(LONG_TEXT, st.lists(st.lists(LONG_CHANGE, min_size=1, max_size=3), max_size=8))
-def test_changes_far_and_near_in_long_texts_match_the_protocol(base, notifications):
+def _changes_far_and_near_in_long_texts_match_the_protocol(base, notifications):
     store, expected = TextStore(), base
     store.open(URI, 1, base)
     for version, steps in enumerate(notifications, start=2):
@@ -85,3 +84,16 @@ def test_changes_far_and_near_in_long_texts_match_the_protocol(base, notificatio
         line, offset = synced.anchor
         assert offset == 0 if line == 0 else expected.count("\n", 0, offset) == line
         assert offset == 0 or expected[offset - 1] == "\n"
+
+
+(
+    test_changes_far_and_near_in_long_texts_match_the_protocol,
+    test_changes_far_and_near_in_long_texts_match_the_protocol_full_count,
+) = quick_and_full(
+    _changes_far_and_near_in_long_texts_match_the_protocol,
+    LONG_TEXT,
+    st.lists(st.lists(LONG_CHANGE, min_size=1, max_size=3), max_size=8),
+    quick=30,
+    full=150,
+    deadline=None,
+)

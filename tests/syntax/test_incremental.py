@@ -12,6 +12,7 @@ from octoscript_lsp.syntax import parser as parser_module
 from octoscript_lsp.syntax.check import SyntaxResult, analyze_syntax
 from octoscript_lsp.syntax.lexer import common_suffix, edit_extent
 from octoscript_lsp.syntax.moved import MovedList
+from tests.conftest import quick_and_full
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 BASES = sorted(path.read_text(encoding="utf-8") for path in FIXTURES.rglob("*.octoscript"))
@@ -175,15 +176,26 @@ def test_edit_near_the_start_reuses_the_tail():
     assert result.parsed.units == analyze_syntax(edited).parsed.units
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(edits)
-def test_incremental_equals_full_on_a_long_document(changes):
+def _incremental_equals_full_on_a_long_document(changes):
     base = "".join(
         f'let v{index} = [{index}, "s"]\nfn f{index}(x) {{\n    return x + v{index}\n}}\n'
         for index in range(300)
     )
     for incremental, fresh in reparsed(base, apply, changes):
         assert_same_parse(incremental, fresh)
+
+
+(
+    test_incremental_equals_full_on_a_long_document,
+    test_incremental_equals_full_on_a_long_document_full_count,
+) = quick_and_full(
+    _incremental_equals_full_on_a_long_document,
+    edits,
+    quick=3,
+    full=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def _incremental_and_fresh(before: str, after: str) -> tuple[SyntaxResult, SyntaxResult]:
@@ -311,9 +323,7 @@ scattered_keystrokes = st.lists(
 )
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(scattered_keystrokes)
-def test_scattered_typing_on_a_long_document_equals_full(strokes):
+def _scattered_typing_on_a_long_document_equals_full(strokes):
     base = "".join(
         f"let v{index} = {{a: {index}}}\nfn f{index}(x) {{\n    return |p| {{ p }} + x\n}}\n"
         for index in range(120)
@@ -324,6 +334,19 @@ def test_scattered_typing_on_a_long_document_equals_full(strokes):
 
     for incremental, fresh in reparsed(base, keystroke, strokes):
         assert_same_parse(incremental, fresh)
+
+
+(
+    test_scattered_typing_on_a_long_document_equals_full,
+    test_scattered_typing_on_a_long_document_equals_full_full_count,
+) = quick_and_full(
+    _scattered_typing_on_a_long_document_equals_full,
+    scattered_keystrokes,
+    quick=3,
+    full=80,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def test_typing_on_the_first_line_reparses_one_statement(monkeypatch):
