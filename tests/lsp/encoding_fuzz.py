@@ -137,6 +137,7 @@ class Client:
             SERVER_COMMAND, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
         )
         self.answers: dict[int, dict] = {}
+        self.shown: list | None = None  # the last diagnostics `pushed` saw
         self.notifications: queue.Queue[dict] = queue.Queue()
         self._arrived = threading.Condition()
         self._next_id = 0
@@ -205,18 +206,18 @@ class Client:
             if message["method"] == "textDocument/publishDiagnostics" and (
                 params.get("version") == version
             ):
-                return params["diagnostics"]
+                self.shown = params["diagnostics"]
+                return self.shown
 
     def latest_pushed(self) -> list | None:
-        """The last diagnostics pushed so far (None: none since the last look)."""
-        latest = None
+        """The diagnostics the editor shows: the last ones pushed."""
         while True:
             try:
                 message = self.notifications.get_nowait()
             except queue.Empty:
-                return latest
+                return self.shown
             if message["method"] == "textDocument/publishDiagnostics":
-                latest = message["params"]["diagnostics"]
+                self.shown = message["params"]["diagnostics"]
 
     def start(self, encoding: str) -> None:
         answer = self.answer(
