@@ -16,7 +16,7 @@ own. The orders are the reference's, one per `Purpose`:
   workflow catalog is configured), the built-in surfaces and the fixed
   `mod.std` tree, a built-in import past the first error, a static record,
   an unusable module catalog or alias metadata, a call result, and last the
-  catalog's module members (`NOTHING`).
+  catalog's module members at the receiver's path.
 
 Semantic tokens classify every member token of a document from the tree,
 not from cursor sites: `classify_member_token` answers for one token from
@@ -138,6 +138,8 @@ class CatalogUntrusted:
     """Completion where the module catalog or the alias metadata cannot be
     trusted (unusable catalog, truncated imports or alias edges)."""
 
+    alias_metadata_truncated: bool
+
 
 @dataclass(frozen=True, slots=True)
 class CallOutputFields:
@@ -145,6 +147,15 @@ class CallOutputFields:
 
     call: OutputCall
     parent: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CatalogChildren:
+    """Completion of the catalog's members at the module path the receiver
+    stands for (a stable import or alias chain); None when it names no
+    catalog path, or the fixed `mod.std` tree no catalog extends."""
+
+    parent: tuple[str, ...] | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +189,7 @@ MemberResolution = (
     | StaticRecordFields
     | CatalogUntrusted
     | CallOutputFields
+    | CatalogChildren
     | AwaitKeyword
     | _Nothing
 )
@@ -239,16 +251,13 @@ def _completion_meaning(
     fields = receiver.record_fields()
     if fields is not None:
         return StaticRecordFields(fields)
-    if (
-        analysis.imports.truncated
-        or catalogs.module_catalog_state.unavailable
-        or receiver.alias_metadata_truncated
-    ):
-        return CatalogUntrusted()
+    alias_truncated = receiver.alias_metadata_truncated
+    if analysis.imports.truncated or catalogs.module_catalog_state.unavailable or alias_truncated:
+        return CatalogUntrusted(alias_truncated)
     parent, call = receiver.output_parent, receiver.output_call
     if parent is not None and call is not None:
         return CallOutputFields(call, parent)
-    return NOTHING  # the catalog's members at the receiver's path, if any
+    return CatalogChildren(None if receiver.is_fixed_core else receiver.catalog_path)
 
 
 # Semantic tokens ask once per member token of a document; the answer

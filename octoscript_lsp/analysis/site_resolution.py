@@ -92,9 +92,12 @@ class ImportSegment:
 
 @dataclass(frozen=True, slots=True)
 class ToolNameLiteral:
-    """The string argument of `tool.call(` and its kin (completion)."""
+    """The string argument of `tool.call(` and its kin (completion).
+    `of_tool_import`: the receiver is bound to `use mod.tool`; the literal of
+    another receiver claims the position all the same, and lists nothing."""
 
     site: ToolLiteralSite
+    of_tool_import: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +263,8 @@ def _completion_site(
         return ImportSegment(segment)
     literal = tool_literal_site(source, regions, _tokens(analysis), offset)
     if literal is not None:
-        return ToolNameLiteral(literal)
+        record = analysis.visible_import(*literal.receiver)
+        return ToolNameLiteral(literal, record is not None and surfaces.is_tool_import(record.path))
     site = member_site(source, regions, offset)
     if site is not None:
         return Member(site, resolve_member(analysis, site, catalogs, Purpose.COMPLETION))

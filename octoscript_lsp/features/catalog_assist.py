@@ -28,7 +28,7 @@ from ..analysis.catalog_members import (
     output_role,
 )
 from ..analysis.input_records import InputRecordSite
-from ..analysis.members import alias_metadata_truncated, member_receiver
+from ..analysis.members import alias_metadata_truncated
 from ..analysis.output_calls import OutputCall
 from ..analysis.sites import MemberSite
 from ..catalogs.model import (
@@ -214,14 +214,13 @@ def import_path_children(
 # ---------------------------------------------------------------- module members
 
 
-def module_member_completion(context: CompletionContext, site: MemberSite) -> types.CompletionList:
-    """Catalog children of the path a stable import or alias chain resolves to."""
-    receiver = member_receiver(context.analysis, site)
-    incomplete = context.imports_incomplete or receiver.alias_metadata_truncated
-    if receiver.is_fixed_core:
-        # The fixed `mod.std` tree answered earlier; the catalog never extends it.
-        return _list([], incomplete)
-    parent = receiver.catalog_path
+def module_member_completion(
+    context: CompletionContext, site: MemberSite, parent: tuple[str, ...] | None
+) -> types.CompletionList:
+    """Catalog children of `parent`, the path a stable import or alias chain
+    resolves to (the classifier's `CatalogChildren`: catalog and alias
+    metadata trusted)."""
+    incomplete = context.imports_incomplete
     if parent is None:
         return _list([], incomplete)
     catalogs = context.catalogs
@@ -247,12 +246,11 @@ def module_member_completion(context: CompletionContext, site: MemberSite) -> ty
 
 
 def untrusted_member_completion(
-    context: CompletionContext, site: MemberSite
+    context: CompletionContext, alias_metadata_truncated: bool
 ) -> types.CompletionList:
     """The module catalog or the alias metadata cannot be trusted here: nothing, incomplete."""
     unavailable = context.catalogs.module_catalog_state.unavailable
-    truncated = member_receiver(context.analysis, site).alias_metadata_truncated
-    return _list([], context.imports_incomplete or unavailable or truncated)
+    return _list([], context.imports_incomplete or unavailable or alias_metadata_truncated)
 
 
 def output_field_completion(

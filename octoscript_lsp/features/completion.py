@@ -22,6 +22,7 @@ from ..analysis.lexical import KIND_LABELS, Binding
 from ..analysis.resolution import (
     BuiltInPastError,
     CallOutputFields,
+    CatalogChildren,
     CatalogUntrusted,
     ClosedStdPath,
     MemberResolution,
@@ -137,8 +138,8 @@ def complete_wire(
     match resolve_site(analysis, offset, catalogs, Request.COMPLETION):
         case ImportSegment(site=site):
             return _import_path(context, site)
-        case ToolNameLiteral(site=site):
-            return _tool_literal(context, site)
+        case ToolNameLiteral(site=site, of_tool_import=of_tool_import):
+            return _tool_literal(context, site, of_tool_import)
         case Member(site=site, meaning=meaning):
             return _member(context, site, meaning)
         case InputKey(site=site):
@@ -199,14 +200,11 @@ def _sorted(items: list[types.CompletionItem]) -> list[types.CompletionItem]:
 
 
 def _tool_literal(
-    context: CompletionContext, site: ToolLiteralSite
+    context: CompletionContext, site: ToolLiteralSite, of_tool_import: bool
 ) -> types.CompletionList | WireDict:
-    analysis = context.analysis
     format_name = surfaces.tool_call_format(site.method)
     entries, unavailable = catalog_assist.tool_names(context.catalogs, format_name.value)
-    record = analysis.visible_import(*site.receiver)
-    if record is None or not surfaces.is_tool_import(record.path):
-        # The literal site claims the position even for another receiver.
+    if not of_tool_import:
         return _list([], context.imports_incomplete or unavailable)
     incomplete = context.imports_incomplete or unavailable
     if not entries:
@@ -244,12 +242,15 @@ def _member(
             return _list([], context.imports_incomplete)
         case StaticRecordFields(fields=fields):
             return record_fields.field_completion(context, site, fields)
-        case CatalogUntrusted():
-            return catalog_assist.untrusted_member_completion(context, site)
+        case CatalogUntrusted(alias_metadata_truncated=truncated):
+            return catalog_assist.untrusted_member_completion(context, truncated)
         case CallOutputFields(call=call, parent=parent):
             return catalog_assist.output_field_completion(context, site, call, parent)
-    answer = catalog_assist.module_member_completion(context, site)
-    return with_required_fields(context, site, answer)
+        case CatalogChildren(parent=parent):
+            answer = catalog_assist.module_member_completion(context, site, parent)
+            return with_required_fields(context, site, parent, answer)
+    # No other value is a completion meaning.
+    return _list([], context.imports_incomplete)
 
 
 def _tool_members(context: CompletionContext, site: MemberSite) -> types.CompletionList:

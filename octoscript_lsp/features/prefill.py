@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from ..analysis.catalog_fixes import placeholder
-from ..analysis.members import member_receiver
 from ..analysis.sites import MemberSite
 from ..catalogs.model import ModuleDescriptor
 
@@ -25,16 +24,18 @@ _SPACE = " \t"
 
 
 def with_required_fields(
-    context: CompletionContext, site: MemberSite, answer: types.CompletionList
+    context: CompletionContext,
+    site: MemberSite,
+    parent: tuple[str, ...] | None,
+    answer: types.CompletionList,
 ) -> types.CompletionList:
+    """`answer`, the catalog's members at `parent`, with snippets filling the
+    required fields."""
     catalog = context.catalogs.module_catalog
-    if not context.prefill or not answer.items or catalog is None:
+    if not context.prefill or not answer.items or catalog is None or parent is None:
         return answer
     if _followed_by_call(context.analysis.source, site.member_end):
         return answer  # the arguments are there already
-    parent = member_receiver(context.analysis, site).catalog_path
-    if parent is None:
-        return answer
     items = [_prefilled(item, catalog.descriptor((*parent, item.label))) for item in answer.items]
     return types.CompletionList(is_incomplete=answer.is_incomplete, items=items)
 

@@ -11,6 +11,7 @@ from octoscript_lsp.analysis.resolution import (
     BuiltInPastError,
     CallOutputField,
     CallOutputFields,
+    CatalogChildren,
     CatalogMember,
     CatalogUntrusted,
     ClosedStdPath,
@@ -109,7 +110,8 @@ def test_completion_classifies_what_may_follow_the_dot():
     source = "use mod.app.weather\nlet h = weather.history({days: 1})\nh.@@c@@\n"
     found = resolve(source, completion)
     assert isinstance(found, CallOutputFields) and found.parent == ()
-    assert resolve("use mod.app.weather\nweather.@@c@@\n", completion) is NOTHING
+    found = resolve("use mod.app.weather\nweather.@@c@@\n", completion)
+    assert found == CatalogChildren(("mod", "app", "weather"))
 
 
 def test_completion_refuses_an_unusable_module_catalog():
@@ -117,7 +119,7 @@ def test_completion_refuses_an_unusable_module_catalog():
     d.catalogs.apply_settings({"octoscript": {"moduleCatalog": [{"path": "bad path"}]}})
     site = member_site(d.analysis.source, d.analysis.regions, d.at())
     found = resolve_member(d.analysis, site, d.catalogs, Purpose.COMPLETION)
-    assert found == CatalogUntrusted()
+    assert found == CatalogUntrusted(alias_metadata_truncated=False)
 
 
 @pytest.mark.parametrize("purpose", list(Purpose))

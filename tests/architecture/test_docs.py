@@ -104,3 +104,12 @@ def test_history_patterns_find_what_they_are_for():
 def test_design_documents_stay_short(name: str):
     lines = (DOCS / name).read_text(encoding="utf-8").count("\n")
     assert lines <= MAX_LINES[name]
+
+
+def test_the_benchmarks_the_docs_name_exist():
+    """A script named like a benchmark (`bench_*.py`, `profile_*.py`, `fuzz_*.py`)
+    in the docs is one in benchmarks/."""
+    pattern = re.compile(r"\b((?:bench|profile|fuzz)_\w+\.py)\b")
+    named = {name for path in LINKED for name in pattern.findall(path.read_text(encoding="utf-8"))}
+    assert named  # the docs do name some
+    assert sorted(name for name in named if not (ROOT / "benchmarks" / name).exists()) == []

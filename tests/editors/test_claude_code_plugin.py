@@ -165,36 +165,21 @@ def test_the_mcp_server_s_first_argument_is_the_cli_s_mcp_command(manifest: dict
     assert manifest["mcpServers"]["octoscript"]["args"][0] in commands.choices
 
 
-def test_the_declared_mcp_server_starts_and_lists_its_tools(manifest: dict, tmp_path) -> None:
+async def test_the_declared_mcp_server_starts_and_lists_its_tools(manifest: dict, tmp_path) -> None:
     pytest.importorskip("mcp")
+    from mcp import Client
+    from mcp.client.stdio import StdioServerParameters
+
     server = manifest["mcpServers"]["octoscript"]
-    messages = [
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "plugin-test", "version": "1"},
-            },
-        },
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-    ]
-    completed = subprocess.run(
-        [_script(server["command"]), *server["args"]],
-        input="".join(json.dumps(message) + "\n" for message in messages),
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        timeout=60,
-        check=False,
+    # The SDK's stdio client waits for each answer: a server fed all its
+    # input at once may see the end of stdin before it answers the last one.
+    declared = StdioServerParameters(
+        command=_script(server["command"]), args=list(server["args"]), cwd=str(tmp_path)
     )
-    assert completed.returncode == 0, completed.stderr
-    answers = {answer["id"]: answer for answer in map(json.loads, completed.stdout.splitlines())}
-    assert answers[1]["result"]["serverInfo"]["name"] == "octoscript"
-    assert {tool["name"] for tool in answers[2]["result"]["tools"]} == {
+    async with Client(declared, read_timeout_seconds=60) as client:
+        assert client.server_info.name == "octoscript"
+        names = {tool.name for tool in (await client.list_tools()).tools}
+    assert names == {
         "search_tools",
         "describe_tools",
         "check_script",
