@@ -293,14 +293,6 @@ class PositionMap:
         character = max(0, position.character)
         return column_offset(self.source, start, self.line_end(line), character, self.encoding)[0]
 
-    def diagnostic_offset(self, position: types.Position) -> int:
-        """Inverse of `diagnostic_position` (LF-only lines), clamped into the document."""
-        starts = self.lf_line_starts
-        line = min(max(position.line, 0), len(starts) - 1)
-        end = starts[line + 1] - 1 if line + 1 < len(starts) else len(self.source)
-        character = max(0, position.character)
-        return column_offset(self.source, starts[line], end, character, self.encoding)[0]
-
     def strict_offset(self, position: types.Position) -> int | None:
         """Offset of a position exactly at a character boundary, else None.
 

@@ -21,8 +21,6 @@ from ..analysis.document import DocumentAnalysis
 from ..syntax.lexer import common_prefix, common_suffix
 from .wire import WireText
 
-# Characters compared at once while looking for where two answers differ.
-
 
 @dataclass(frozen=True, slots=True)
 class LastTokens:

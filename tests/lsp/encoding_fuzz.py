@@ -29,6 +29,7 @@ from octoscript_lsp.analysis.problems import CODE_SOURCE_TOO_LARGE, CODE_TOO_MAN
 from octoscript_lsp.syntax.codes import SyntaxCode
 from tests.conftest import SERVER_COMMAND
 from tests.lsp import session as session_helpers
+from tests.lsp.raw_client import read_message
 from tests.sync.differential import (
     _spec_lines,
     as_json_decodes,
@@ -62,20 +63,22 @@ CAPABILITIES = {
         },
     },
 }
+# A script of the kind a model writes: accents, an em dash, CJK and an emoji.
+NON_ASCII_SCRIPT = (
+    "use mod.tool\n"
+    "// café ☕ — 日本語 😀\n"
+    "fn greet(name, times) {\n"
+    '    let msg = "héllo 😀 " + name\n'
+    "    return msg\n"
+    "}\n"
+    'let who = "wörld—中"\n'
+    "let said = greet(who, 2)\n"
+    'let sent = tool.call("text.echo", said)\n'
+    'json.parse("é😀")\n'
+)
 BASES = [
     'use mod.tool\nlet s = "é😀—中"; let x = 1\nlet y = x + 1\n',
-    (
-        "use mod.tool\n"
-        "// café ☕ — 日本語 😀\n"
-        "fn greet(name, times) {\n"
-        '    let msg = "héllo 😀 " + name\n'
-        "    return msg\n"
-        "}\n"
-        'let who = "wörld—中"\n'
-        "let said = greet(who, 2)\n"
-        'let sent = tool.call("text.echo", said)\n'
-        'json.parse("é😀")\n'
-    ),
+    NON_ASCII_SCRIPT,
     'use mod.tool\r\n/* 😀 block\r\n e\u0301 — */\r\nlet a = "中"\r\nlet b = a + a\r\n',
     'let e = "😀😀"\rlet f = 2\nlet g = f\n',
     (
@@ -147,20 +150,7 @@ class Client:
     def _read(self) -> None:
         stream = self.process.stdout
         assert stream is not None
-        while True:
-            length = None
-            while True:
-                line = stream.readline()
-                if not line:
-                    return
-                if not line.strip():
-                    break
-                name, _, value = line.decode("ascii").partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-            if length is None:
-                continue
-            message = json.loads(stream.read(length))
+        while (message := read_message(stream)) is not None:
             if "method" in message and "id" in message:
                 self.write({"jsonrpc": "2.0", "id": message["id"], "result": None})
             elif "method" in message:

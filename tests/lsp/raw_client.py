@@ -10,6 +10,23 @@ import threading
 from tests.conftest import SERVER_COMMAND
 
 
+def read_message(stream) -> dict | None:
+    """The next framed JSON-RPC message on `stream`, None at its end."""
+    while True:
+        length = None
+        while True:
+            line = stream.readline()
+            if not line:
+                return None
+            if not line.strip():
+                break
+            name, _, value = line.decode("ascii").partition(":")
+            if name.lower() == "content-length":
+                length = int(value)
+        if length is not None:
+            return json.loads(stream.read(length))
+
+
 class RawClient:
     def __init__(self, command: list[str] | None = None) -> None:
         self.process = subprocess.Popen(
@@ -24,19 +41,8 @@ class RawClient:
     def _read(self) -> None:
         stream = self.process.stdout
         assert stream is not None
-        while True:
-            length = None
-            while True:
-                line = stream.readline()
-                if not line:
-                    return
-                if not line.strip():
-                    break
-                name, _, value = line.decode("ascii").partition(":")
-                if name.lower() == "content-length":
-                    length = int(value)
-            if length is not None:
-                self.messages.put(json.loads(stream.read(length)))
+        while (message := read_message(stream)) is not None:
+            self.messages.put(message)
 
     def send_bytes(self, body: bytes) -> None:
         assert self.process.stdin is not None

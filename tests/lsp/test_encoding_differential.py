@@ -19,21 +19,11 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from tests.conftest import SERVER_COMMAND
 from tests.lsp import session
 from tests.lsp.conftest import CAPABILITIES
+from tests.lsp.encoding_fuzz import NON_ASCII_SCRIPT
 from tests.sync.differential import _spec_lines, spec_column, spec_offset
 
 URI = "file:///workspace/replayed.octoscript"
-TEXT = (
-    "use mod.tool\n"
-    "// café ☕ — 日本語 😀\n"
-    "fn greet(name, times) {\n"
-    '    let msg = "héllo 😀 " + name\n'
-    "    return msg\n"
-    "}\n"
-    'let who = "wörld—中"\n'
-    "let said = greet(who, 2)\n"
-    'let sent = tool.call("text.echo", said)\n'
-    'json.parse("é😀")\n'
-)
+TEXT = NON_ASCII_SCRIPT
 _converter = get_converter()
 
 
