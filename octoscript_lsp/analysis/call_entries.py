@@ -14,21 +14,20 @@ from typing import TYPE_CHECKING, Any
 
 from ..catalogs.model import CONVERTER, ModuleDescriptor, ToolEntry
 from ..catalogs.tools import is_valid_tool_name
-from .surfaces import STD_NAMESPACE_PATH, TOOL_MODULE_PATH, tool_method
+from .surfaces import tool_method
 from .tool_call_review import (
     CATALOG_FORMAT_MISMATCH,
-    CATALOG_LISTED,
     CATALOG_UNKNOWN,
     CATALOG_UNLISTED,
     DYNAMIC_LABEL,
+    MODULE_BUILT_IN,
     expected_format,
+    module_call_status,
+    tool_name_status,
 )
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
-
-# A module path of the fixed surfaces (`mod.tool.*`, `mod.std.*`): no catalog entry.
-CATALOG_FIXED = "fixed"
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +35,7 @@ class CallEntry:
     """What the catalogs say about one lens's call; `entry` is catalog JSON."""
 
     label: str
-    catalog: str  # listed, unlisted, format-mismatch, unknown, fixed
+    catalog: str  # a standing of `tool_call_review`: listed, unlisted, built-in, ...
     message: str
     entry: dict[str, Any] | None = None
     method: str | None = None  # `call`, `start`, ... for a direct tool call
@@ -61,23 +60,20 @@ def tool_entry(method: str, label: str, catalogs: CatalogStore | None) -> CallEn
     if not is_valid_tool_name(label):
         message = f"{call}: the name is not a catalog tool name, so no catalog lists it"
         return CallEntry("this tool", CATALOG_UNLISTED, message, method=method)
-    catalog = catalogs.tool_catalog if catalogs is not None else None
-    if catalog is None:
+    status = tool_name_status(label, method, catalogs)
+    if status == CATALOG_UNKNOWN:
         message = f"{call}: {label}: no valid tool catalog to look it up in"
-        return CallEntry(label, CATALOG_UNKNOWN, message, method=method)
-    found = catalog.get(label)
-    if found is None:
+        return CallEntry(label, status, message, method=method)
+    if status == CATALOG_UNLISTED:
         message = f"{call}: the tool catalog does not list {label}"
-        return CallEntry(label, CATALOG_UNLISTED, message, method=method)
-    expected = expected_format(method)
-    if found.format.value != expected:
-        status = CATALOG_FORMAT_MISMATCH
+        return CallEntry(label, status, message, method=method)
+    found = catalogs.tool_catalog.get(label)
+    if status == CATALOG_FORMAT_MISMATCH:
         message = (
             f"{call}: {label} is listed with the {found.format.value} format; "
-            f"tool.{method} takes {expected} tools"
+            f"tool.{method} takes {expected_format(method)} tools"
         )
     else:
-        status = CATALOG_LISTED
         message = f"{call}: {label} ({found.format.value} tool)" + _said(found.description)
     return CallEntry(label, status, message, _tool_json(found), method)
 
@@ -88,17 +84,15 @@ def module_entry(label: str, catalogs: CatalogStore | None) -> CallEntry:
     if not is_valid_tool_name(label) or len(path) < 2 or path[0] != "mod":
         message = "the module path is not one a catalog can list"
         return CallEntry("this module call", CATALOG_UNLISTED, message)
-    if path[:2] in (TOOL_MODULE_PATH, STD_NAMESPACE_PATH):
-        return CallEntry(label, CATALOG_FIXED, f"{label} is part of the fixed {'.'.join(path[:2])}")
-    catalog = catalogs.module_catalog if catalogs is not None else None
-    if catalog is None:
-        return CallEntry(
-            label, CATALOG_UNKNOWN, f"{label}: no valid module catalog to look it up in"
-        )
-    found = catalog.descriptor(path)
-    if found is None:
-        return CallEntry(label, CATALOG_UNLISTED, f"the module catalog does not list {label}")
-    return CallEntry(label, CATALOG_LISTED, _module_message(found), _module_json(found))
+    status = module_call_status(path[:-1], path[-1], catalogs)
+    if status == MODULE_BUILT_IN:
+        return CallEntry(label, status, f"{label} is part of the fixed {'.'.join(path[:2])}")
+    if status == CATALOG_UNKNOWN:
+        return CallEntry(label, status, f"{label}: no valid module catalog to look it up in")
+    if status == CATALOG_UNLISTED:
+        return CallEntry(label, status, f"the module catalog does not list {label}")
+    found = catalogs.module_catalog.descriptor(path)
+    return CallEntry(label, status, _module_message(found), _module_json(found))
 
 
 def _said(description: str | None) -> str:

@@ -291,13 +291,20 @@ def expected_format(kind: str) -> str:
 
 def catalog_status(hint: ToolCallHint, catalogs: CatalogStore | None) -> str:
     """How a direct hint's literal name stands against a valid tool catalog."""
-    catalog = catalogs.tool_catalog if catalogs is not None else None
-    if catalog is None or hint.literal_value is None:
+    if hint.literal_value is None:
         return CATALOG_UNKNOWN
-    entry = catalog.get(hint.literal_value)
+    return tool_name_status(hint.literal_value, hint.kind, catalogs)
+
+
+def tool_name_status(name: str, method: str, catalogs: CatalogStore | None) -> str:
+    """How `tool.<method>(name, ...)` stands against a valid tool catalog."""
+    catalog = catalogs.tool_catalog if catalogs is not None else None
+    if catalog is None:
+        return CATALOG_UNKNOWN
+    entry = catalog.get(name)
     if entry is None:
         return CATALOG_UNLISTED
-    if entry.format.value != expected_format(hint.kind):
+    if entry.format.value != expected_format(method):
         return CATALOG_FORMAT_MISMATCH
     return CATALOG_LISTED
 

@@ -206,7 +206,7 @@ async def test_lens_command_reveals_the_catalog_entry(client: LanguageClient):
     assert "Hostile" not in json.dumps(hostile) and "Hostile" not in str(found[4].command)
     assert (await run_lens(client, found[6]))["catalog"] == "unknown"  # dynamic
     fixed = await run_lens(client, found[1])
-    assert (fixed["label"], fixed["catalog"]) == ("mod.tool.call", "fixed")
+    assert (fixed["label"], fixed["catalog"]) == ("mod.tool.call", "built-in")
     weather = await run_lens(client, found[-1])
     assert weather["catalog"] == "listed"
     assert weather["entry"]["path"] == "mod.app.weather.current"
