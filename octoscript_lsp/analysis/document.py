@@ -74,7 +74,6 @@ class DocumentAnalysis:
             # hold this analysis and its source, a cycle only the collector
             # frees (and never, once an opened document is frozen).
             self.too_large = error.with_traceback(None)
-        self.reuse.advance(self.syntax.parsed.kept if self.syntax is not None else None)
 
     @property
     def valid(self) -> bool:
@@ -194,7 +193,7 @@ class DocumentAnalysis:
                 pieces,
                 len(self.source),
                 earlier if isinstance(earlier, StatementIndex) else None,
-                parsed.kept,
+                None,
                 replay,
             )
             if index is not None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from ..limits import (
     MAX_SOURCE_BYTES,
@@ -11,14 +10,11 @@ from ..limits import (
     MAX_SYNTAX_NESTING,
     MAX_SYNTAX_TOKENS,
 )
-from .diagnostics import Diagnostic, LineIndex, line_starts_after_edit
+from .diagnostics import Diagnostic, LineIndex
 from .formatter import format_tokens
-from .lexer import LexResult, edit_extent, retokenize, tokenize
 from .outline import Declaration, valid_source_declarations
-from .parse_result import ParseResult, TailReuse
-from .parser import parse
-from .statements import EMPTY_MEMO
-from .vm_compat import VmMemo, vm_diagnostics_reusing
+from .statements import Budgets, Statements, build_statements, whole_text_views
+from .vm_compat import vm_diagnostics_of
 
 
 class SourceTooLarge(Exception):
@@ -53,24 +49,26 @@ def byte_offsets(source: str) -> Callable[[int], int]:
     return prefix.__getitem__
 
 
-@dataclass(slots=True)
 class SyntaxResult:
     """Tokens, tree, scope events and the checker's verdict for one source text.
 
-    `diagnostics` follow the checker: lexical problems alone when there are
-    any (the parser's view of a broken token stream is not reported), else the
+    `statements` is the source of truth (`statements.py`); `lex` and `parsed`
+    show the whole text at once for the views that read it so. `diagnostics`
+    follow the checker: lexical problems alone when there are any (the
+    parser's view of a broken token stream is not reported), else the
     parser's. The parse itself always runs, because editor features still
     serve the prefix before the first error.
     """
 
-    source: str
-    lex: LexResult
-    parsed: ParseResult
-    lines: LineIndex
-    # What the runtime's parser rejects in canonically valid source.
-    vm: list[Diagnostic] = field(default_factory=list)
-    # Those findings per top-level step, for the next version.
-    vm_memo: VmMemo = EMPTY_MEMO
+    def __init__(self, source: str, statements: Statements) -> None:
+        self.source = source
+        self.statements = statements
+        self.lex, self.parsed = whole_text_views(statements)
+        self.lines = LineIndex(source)
+        # What the runtime's parser rejects in canonically valid source.
+        self.vm: list[Diagnostic] = []
+        if self.valid:
+            self.vm = vm_diagnostics_of(statements)[:MAX_SYNTAX_DIAGNOSTICS]
 
     @property
     def tokens(self):
@@ -92,7 +90,9 @@ class SyntaxResult:
 
     @property
     def valid(self) -> bool:
-        return not self.diagnostics and not self.diagnostics_truncated
+        if self.lex.diagnostics or self.lex.truncated:
+            return False
+        return not self.parsed.diagnostics and not self.parsed.truncated
 
     def line_column(self, offset: int) -> tuple[int, int]:
         return self.lines.line_column(offset)
@@ -107,45 +107,15 @@ def analyze_syntax(
     """Lex and parse; raises SourceTooLarge past the source budget.
 
     With `previous` (the result for an earlier version of the same document)
-    the unchanged leading part is reused; the result is identical to a fresh
-    analysis.
+    its statements are reused; the result is identical to a fresh analysis.
     """
     size = utf8_length(source)
     if size > MAX_SOURCE_BYTES:
         raise SourceTooLarge(size)
-    if previous is None:
-        lex = tokenize(source, max_tokens)
-        parsed = parse(lex.tokens, max_nesting)
-        lines = LineIndex(source)
-    else:
-        old = previous.source
-        # Compared once, for the lexer, the parser and the line starts.
-        unchanged, same_tail = edit_extent(old, source)
-        lex, shared = retokenize(source, old, previous.lex, max_tokens, (unchanged, same_tail))
-        tail = _tail_reuse(source, previous, lex, same_tail)
-        parsed = parse(lex.tokens, max_nesting, previous.parsed, shared, tail)
-        starts = line_starts_after_edit(
-            previous.lines.line_starts, len(old), source, unchanged, same_tail
-        )
-        lines = LineIndex(source, starts)
-    result = SyntaxResult(source, lex, parsed, lines)
-    memo = previous.vm_memo.advanced(parsed.kept) if previous is not None else EMPTY_MEMO
-    if result.valid:
-        found, memo = vm_diagnostics_reusing(source, lex, parsed, memo)
-        result.vm = found[:MAX_SYNTAX_DIAGNOSTICS]
-    result.vm_memo = memo
-    return result
-
-
-def _tail_reuse(source: str, previous: SyntaxResult, lex: LexResult, tail: int) -> TailReuse | None:
-    """The unchanged tail (`tail` characters) shared with `previous`, when token
-    budgets allow reuse."""
-    if lex.token_limit_offset is not None or previous.lex.token_limit_offset is not None:
-        return None
-    old = previous.source
-    if tail == 0:
-        return None
-    return TailReuse(previous.parsed, previous.lex, lex, len(source) - len(old), len(source) - tail)
+    earlier = previous.statements if previous is not None else None
+    return SyntaxResult(
+        source, build_statements(source, earlier, Budgets(max_tokens, max_nesting))
+    )
 
 
 def check_source(source: str) -> SyntaxResult:

@@ -48,32 +48,6 @@ def line_starts(source: str) -> list[int]:
     return list(map(add, accumulate(map(len, lines), initial=0), count()))
 
 
-def line_starts_after_edit(
-    previous: list[int], old_length: int, source: str, unchanged: int, tail: int
-) -> list[int]:
-    """`line_starts(source)` from an earlier text's, which shares `source`'s
-    first `unchanged` and last `tail` characters: only the edited stretch is
-    searched, later starts are moved by the length difference."""
-    delta = len(source) - old_length
-    head_end = bisect_right(previous, unchanged)
-    tail_from = bisect_right(previous, old_length - tail)
-    starts = previous[:head_end]
-    find = source.find
-    stop = len(source) - tail
-    position = find("\n", max(unchanged - 1, 0), stop)
-    while position != -1:
-        if position + 1 > starts[-1]:
-            starts.append(position + 1)
-        position = find("\n", position + 1, stop)
-    # Later starts past the last one found, moved (a slice, not a filter).
-    first = bisect_right(previous, starts[-1] - delta, tail_from)
-    if delta:
-        starts.extend([start + delta for start in previous[first:]])
-    else:
-        starts.extend(previous[first:])
-    return starts
-
-
 class LineIndex:
     """Maps code-point offsets to 1-based line and column as the checker counts them.
 

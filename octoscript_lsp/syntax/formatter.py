@@ -14,7 +14,6 @@ from operator import attrgetter, is_not
 
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
 from .lexer import LexResult
-from .moved import MovedList
 from .statements import StatementMemo, Unit, walk_runs
 from .tokens import (
     COMMA,
@@ -149,7 +148,7 @@ class _Stretches:
         # stretch (None otherwise).
         self.earlier: Stretch | None = None
         self.broken = False
-        self.moved = isinstance(tokens, MovedList)
+        self.moved = False
 
     def take_run(self, low: int, high: int, values: list, step: Callable[[int], None]) -> None:
         """The steps [low, high), a run the parser kept (`StepMap`): unchanged

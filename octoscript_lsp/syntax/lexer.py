@@ -11,7 +11,7 @@ structure in step with the reference checker.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,17 +28,12 @@ from .literals import (
     skip_line_comment,
     skip_single_quoted_string,
 )
-from .moved import MovedList, Piece, assemble, moved_pieces, pieces_of
 from .text import IDENT_START, IDENTIFIER, identifier_end
 from .tokens import (
     CANONICAL_OPERATORS,
     OPERATOR_CHARS,
     Kind,
     Token,
-    first_token_from,
-    moved_tokens,
-    token_end,
-    token_start,
 )
 
 _HORIZONTAL_SPACE = frozenset(" \t\f")
@@ -87,9 +82,7 @@ _DROP = deque(maxlen=0).append
 
 @dataclass(slots=True)
 class LexResult:
-    # A plain list, or after a length-changing edit a MovedList whose
-    # unchanged tail is the previous version's tokens, moved on demand.
-    tokens: list[Token] | MovedList[Token]
+    tokens: Sequence[Token]
     diagnostics: list[Diagnostic]
     truncated: bool
     # (start, end) of every comment, in source order; comments are not tokens.
@@ -103,25 +96,16 @@ class LexResult:
 
 
 class _TokenBuffer:
-    """Collects tokens up to the token budget; reports the overflow once.
+    """Collects tokens up to the token budget; reports the overflow once."""
 
-    `tokens` holds the freshly scanned ones; the reused ones before them
-    (`head`, counted against the budget) and the adopted ones after them
-    (`tail`) are pieces of older lists.
-    """
+    __slots__ = ("tokens", "max_tokens", "sink", "limit_offset", "room")
 
-    __slots__ = ("tokens", "max_tokens", "sink", "limit_offset", "room", "tail")
-
-    def __init__(self, max_tokens: int, sink: DiagnosticSink, head: list[Piece]) -> None:
+    def __init__(self, max_tokens: int, sink: DiagnosticSink) -> None:
         self.tokens: list[Token] = []
         self.max_tokens = max_tokens
         self.sink = sink
         self.limit_offset: int | None = None
-        self.room = max_tokens - sum(high - low for _, low, high, _ in head)
-        self.tail: list[Piece] = []
-
-    def count(self) -> int:
-        return self.max_tokens - self.room + len(self.tokens)
+        self.room = max_tokens
 
     def emit(self, kind: Kind, text: str, start: int, end: int) -> None:
         if len(self.tokens) >= self.room:
@@ -137,43 +121,14 @@ class _TokenBuffer:
 
 
 def tokenize(source: str, max_tokens: int = MAX_SYNTAX_TOKENS) -> LexResult:
-    return _tokenize_from(source, max_tokens, 0, DiagnosticSink(), [], [])
-
-
-def retokenize(
-    source: str,
-    previous_source: str,
-    previous: LexResult,
-    max_tokens: int = MAX_SYNTAX_TOKENS,
-    extent: tuple[int, int] | None = None,
-) -> tuple[LexResult, int]:
-    """Lex `source` reusing `previous` up to the last newline before the first change.
-
-    Returns the result and how many leading tokens are shared with `previous`
-    (the same tokens). The lexer restarts at the start of a newline token
-    outside any comment (its state there is always the initial one, and every
-    token and diagnostic before it depends only on unchanged text), or at the
-    start of the text when the change is on the first line; either way it
-    stops once it is back in step with the old tokens after the change.
-    `extent` is `edit_extent(previous_source, source)` when the caller has it.
-    """
-    if previous.truncated or len(previous.tokens) > max_tokens + 1:
-        return tokenize(source, max_tokens), 0
-    unchanged, tail = extent if extent is not None else edit_extent(previous_source, source)
-    restart, shared = _restart_point(previous, unchanged)
-    limit = previous.token_limit_offset
-    carried_limit = limit if limit is not None and limit < restart else None
     sink = DiagnosticSink()
-    for diagnostic in previous.diagnostics:
-        if diagnostic.offset < restart:
-            sink.report(diagnostic.offset, diagnostic.message, diagnostic.code)
-    comments = previous.comments[: bisect_left(previous.comments, (restart, -1))]
-    resync = _Resync.after_change(source, previous_source, previous, restart, unchanged, tail)
-    head = pieces_of(previous.tokens, 0, shared)
-    result = _tokenize_from(
-        source, max_tokens, restart, sink, head, comments, carried_limit, resync
-    )
-    return result, shared
+    out = _TokenBuffer(max_tokens, sink)
+    comments: list[tuple[int, int]] = []
+    _lex(source, 0, out, comments)
+    length = len(source)
+    # END sits outside the token budget so a full budget still terminates.
+    out.tokens.append(Token(Kind.END, "", length, length))
+    return LexResult(out.tokens, sink.items, sink.truncated, comments, out.limit_offset)
 
 
 def edit_extent(old: str, new: str) -> tuple[int, int]:
@@ -229,160 +184,14 @@ def common_suffix(left: str, right: str, limit: int) -> int:
     return low
 
 
-def _restart_point(previous: LexResult, unchanged: int) -> tuple[int, int]:
-    """(offset, token index) of the last reusable newline token before offset
-    `unchanged`, or (0, 0): the start of the text, where the lexer is in its
-    initial state too."""
-    tokens = previous.tokens
-    comments = previous.comments
-    index = _last_token_ending_by(tokens, unchanged)
-    while index >= 0:
-        token = tokens[index]
-        if token.kind is Kind.NEWLINE and not inside_comment(comments, token.start):
-            return token.start, index
-        index -= 1
-    return 0, 0
-
-
-def _last_token_ending_by(tokens: Sequence[Token], offset: int) -> int:
-    low, high = 0, len(tokens) - 1  # the END token never qualifies
-    while low < high:
-        middle = (low + high) // 2
-        if token_end(tokens, middle) <= offset:
-            low = middle + 1
-        else:
-            high = middle
-    return low - 1
-
-
 def inside_comment(comments: list[tuple[int, int]], offset: int) -> bool:
     """Whether `offset` lies in one of the (sorted, disjoint) comment spans."""
     index = bisect_right(comments, offset, key=lambda span: span[0]) - 1
     return index >= 0 and offset < comments[index][1]
 
 
-def starts_in_initial_state(lex: LexResult, index: int) -> bool:
-    """Whether token `index` was scanned from the lexer's initial state.
-
-    Every token is, except a newline inside a block comment. From such a
-    token on, the tokens depend only on the text from its start: two texts
-    sharing that tail lex it to the same tokens (offsets shifted).
-    """
-    token = lex.tokens[index]
-    return token.kind is not Kind.NEWLINE or not inside_comment(lex.comments, token.start)
-
-
-class _Resync:
-    """Where re-lexing may stop: the old token stream past the edit, shifted.
-
-    At a line break (LF or CRLF) the lexer meets outside any comment or
-    string its state is the initial one. Once such a line break lies in the
-    unchanged tail of the text and the old stream had a newline token at the
-    same place (outside a comment), every later old token, comment and
-    diagnostic is exactly what lexing on would produce, moved by the length
-    difference of the edit.
-    """
-
-    __slots__ = ("previous", "delta", "from_offset")
-
-    def __init__(self, previous: LexResult, delta: int, from_offset: int) -> None:
-        self.previous = previous
-        self.delta = delta  # new offset minus old offset in the unchanged tail
-        self.from_offset = from_offset  # new offsets from here on are in that tail
-
-    @classmethod
-    def after_change(
-        cls,
-        source: str,
-        previous_source: str,
-        previous: LexResult,
-        restart: int,
-        unchanged: int,
-        tail: int,
-    ) -> _Resync | None:
-        """`tail` is the texts' common suffix after their `unchanged` prefix;
-        the lexer may be back in step anywhere after `restart`."""
-        if previous.token_limit_offset is not None:
-            return None
-        new_end, old_end = len(source), len(previous_source)
-        if tail == min(new_end, old_end) - unchanged and unchanged > restart:
-            # The suffix ran into the prefix's end: it may go on, up to `restart`
-            # (the slices end where the suffix starts: at most that stretch).
-            new_stop, old_stop = new_end - tail, old_end - tail
-            more = min(unchanged - restart, new_stop, old_stop)
-            tail += common_suffix(
-                source[new_stop - more : new_stop],
-                previous_source[old_stop - more : old_stop],
-                more,
-            )
-        if tail == 0:
-            return None
-        return cls(previous, new_end - old_end, new_end - tail)
-
-    def adopt(self, pos: int, out: _TokenBuffer, sink: DiagnosticSink, comments: list) -> bool:
-        """Append the old stream from the line break at new offset `pos`, if it is in step."""
-        previous, delta = self.previous, self.delta
-        old_tokens = previous.tokens
-        old_pos = pos - delta
-        index = first_token_from(old_tokens, old_pos)
-        if index >= len(old_tokens) or token_start(old_tokens, index) != old_pos:
-            return False
-        if old_tokens[index].kind is not Kind.NEWLINE:
-            return False
-        if inside_comment(previous.comments, old_pos):
-            return False
-        if out.count() + len(old_tokens) - index > out.max_tokens + 1:
-            return False  # the budget would run out in the tail: lex it instead
-        # Only references to the old tokens: they are moved when read.
-        out.tail = moved_pieces(pieces_of(old_tokens, index, len(old_tokens) - 1), 0, delta)
-        first_comment = bisect_left(previous.comments, (old_pos, -1))
-        comments.extend(
-            (start + delta, end + delta) for start, end in previous.comments[first_comment:]
-        )
-        for diagnostic in previous.diagnostics:
-            if diagnostic.offset >= old_pos:
-                sink.report(diagnostic.offset + delta, diagnostic.message, diagnostic.code)
-        return True
-
-
-def _tokenize_from(
-    source: str,
-    max_tokens: int,
-    pos: int,
-    sink: DiagnosticSink,
-    head: list[Piece],
-    comments: list[tuple[int, int]],
-    limit_offset: int | None = None,
-    resync: _Resync | None = None,
-) -> LexResult:
-    out = _TokenBuffer(max_tokens, sink, head)
-    out.limit_offset = limit_offset
-    length = len(source)
-    # Line feeds from here on are checked for being back in step with the old stream.
-    resync_at = resync.from_offset if resync is not None else length + 1
-    _lex(source, pos, out, comments, resync_at, resync)
-    # END sits outside the token budget so a full budget still terminates.
-    out.tokens.append(Token(Kind.END, "", length, length))
-    tokens: list[Token] | MovedList[Token] = out.tokens
-    if head or out.tail:
-        last = len(out.tokens) - 1
-        fresh: list[Piece] = [(out.tokens, 0, last, None)]
-        tokens = assemble(
-            head + fresh + out.tail + [(out.tokens, last, last + 1, None)], moved_tokens
-        )
-    return LexResult(tokens, sink.items, sink.truncated, comments, out.limit_offset)
-
-
-def _lex(
-    source: str,
-    pos: int,
-    out: _TokenBuffer,
-    comments: list[tuple[int, int]],
-    resync_at: int,
-    resync: _Resync | None,
-) -> None:
-    """Lex from `pos` to the end of the text, or until the old stream's tail
-    is adopted. Runs of common tokens come from the `_COMMON` scanner; where
+def _lex(source: str, pos: int, out: _TokenBuffer, comments: list[tuple[int, int]]) -> None:
+    """Lex from `pos` to the end of the text. Runs of common tokens come from the `_COMMON` scanner; where
     it does not match, `_scan_rare` takes one construct."""
     length = len(source)
     sink = out.sink
@@ -430,10 +239,6 @@ def _lex(
                     continue
                 kind = operator_kind
             elif group == _NEWLINE_GROUP:
-                # A line break, LF or CRLF, starts in the lexer's initial state:
-                # in the unchanged tail the old stream from here on is adoptable.
-                if start >= resync_at and resync.adopt(start, out, sink, comments):
-                    return
                 text = "\n" if pos - start == 1 else "\r\n"
                 kind = newline
             elif group == _NUMBER_GROUP:
@@ -568,3 +373,10 @@ def _report_operator(operator: str, start: int, sink: DiagnosticSink) -> None:
         f"operator `{operator}` is not part of canonical Octoscript",
         SyntaxCode.UNSUPPORTED_OPERATOR,
     )
+
+
+def starts_in_initial_state(lex: LexResult, index: int) -> bool:
+    """Whether token `index` was scanned from the lexer's initial state: every
+    token is, except a newline inside a block comment."""
+    token = lex.tokens[index]
+    return token.kind is not Kind.NEWLINE or not inside_comment(lex.comments, token.start)

@@ -14,14 +14,7 @@ import sys
 from ..limits import MAX_SYNTAX_NESTING, PARSER_FRAMES_PER_NESTING_LEVEL, PARSER_SPARE_FRAMES
 from .codes import SyntaxCode
 from .expressions import ExpressionRules
-from .moved import assemble
-from .parse_result import (
-    ParseResult,
-    TailReuse,
-    moved_events,
-    moved_nodes,
-)
-from .statements import StepMap
+from .parse_result import ParseResult
 from .tokens import (
     COMMA,
     END,
@@ -50,29 +43,19 @@ _STATEMENT_WORDS = frozenset({"use", "let", "fn", "return", "break", "continue"}
 
 
 def parse(
-    tokens: list[Token],
-    max_nesting: int = MAX_SYNTAX_NESTING,
-    previous: ParseResult | None = None,
-    shared_tokens: int = 0,
-    tail: TailReuse | None = None,
+    tokens: list[Token], max_nesting: int = MAX_SYNTAX_NESTING, text_start: bool = True
 ) -> ParseResult:
-    """Parse a token list; with `previous`, reuse its leading top-level steps.
-
-    `shared_tokens` is how many leading tokens are the very tokens `previous`
-    was parsed from. A top-level step is reused when every token it examined,
-    including the one after it, is among them: the parser starts each step in
-    the same state, so it would do exactly the same again. With `tail`, once
-    a step starts in the unchanged tail where an earlier step started, every
-    remaining earlier step is adopted with its offsets and token indices
-    shifted.
-    """
+    """Parse a token list: a whole text, or from a top-level step's start
+    (not `text_start`). Every top-level step starts in the same state and
+    reads only its own tokens and the one after it (`statements.py` relies
+    on that)."""
     needed = _stack_depth() + max_nesting * PARSER_FRAMES_PER_NESTING_LEVEL + PARSER_SPARE_FRAMES
     previous_limit = sys.getrecursionlimit()
     if previous_limit < needed:
         sys.setrecursionlimit(needed)
     try:
         parser = _Parser(tokens, max_nesting)
-        tree = parser.parse_program(previous, shared_tokens, tail)
+        tree = parser.parse_program(text_start)
     finally:
         if previous_limit < needed:
             sys.setrecursionlimit(previous_limit)
@@ -82,11 +65,10 @@ def parse(
         sink.items,
         sink.truncated,
         sink.first_offset,
-        assemble(parser.events_head + parser.events_fresh() + parser.events_tail, moved_events),
+        parser.events,
         parser.all_diagnostics,
         parser.units,
         parser.unit_offsets,
-        StepMap(tuple(parser.kept_runs)) if previous is not None else None,
         parser.unit_runtime_checks,
     )
 
@@ -110,23 +92,14 @@ class _Parser(ExpressionRules):
 
     # ---------------------------------------------------------------- statements
 
-    def parse_program(
-        self,
-        previous: ParseResult | None = None,
-        shared_tokens: int = 0,
-        tail: TailReuse | None = None,
-    ) -> Node:
-        # Fresh top-level nodes; the reused ones before and after them are
-        # pieces of the previous tree (see syntax/moved.py).
+    def parse_program(self, text_start: bool) -> Node:
         statements: list[Node] = []
-        if previous is not None and self.reuse_units(previous, shared_tokens):
-            pass
-        else:
+        if text_start:
+            # Only the text's start skips line breaks: a step may start with
+            # one (after a stray `}`).
             self.consume_statement_ends()
         tokens = self.tokens
         while (first := tokens[self.index]).kind is not END:
-            if tail is not None and self.adopt_tail(tail, statements):
-                break
             unit_start = self.index
             self.unit_offsets.append(first.start)
             self.runtime_suspect = False
@@ -142,17 +115,13 @@ class _Parser(ExpressionRules):
                 (
                     unit_start,
                     self.index,
-                    self.events_base + len(self.events),
+                    len(self.events),
                     len(self.all_diagnostics),
-                    self.children_base + len(statements),
+                    len(statements),
                 )
             )
             self.unit_runtime_checks.append(self.runtime_suspect)
-        end = self.tokens[-1].end
-        fresh = [(statements, 0, len(statements), None)]
-        # One node at a time: a moved node is a copy of its whole subtree.
-        children = assemble(self.children_head + fresh + self.children_tail, moved_nodes, 0)
-        return Node("program", 0, end, children)
+        return Node("program", 0, self.tokens[-1].end, statements)
 
     def parse_statement_list(self) -> list[Node]:
         statements: list[Node] = []

@@ -1,304 +1,492 @@
-"""Work kept per top-level statement and reused by the next version.
+"""The one way work is reused between versions: top-level statements.
 
-A top-level statement's parse depends only on its own text and the lexer
-state it starts in (the parser starts every top-level step in the same
-state), so anything computed from one statement alone holds for every later
-version in which the parser kept that statement. The parser says which it
-kept (`StepMap`: runs of steps carried over from the previous parse, each
-moved by one offset), so reusing costs a slice per run, not a lookup per
-statement. This module holds the one loop over top-level statements:
-`per_statement` for views that hold for a kept statement as they are
-(outline, record findings, lexical summaries, runtime-parser checks), and
-`walk_statements` for views that visit every statement in order and check
-a kept statement's value against what surrounds it now (semantic tokens;
-`walk_runs` where the view takes a run of kept statements at once once it
-has checked the run's start: formatted stretches). A view that visits only
-some statements (the rendered outline entries) reads the carried values
-(`carried_values`, or the memo's runs) and hands on `memo_of` its own or
-`memo_replacing` the ones it made. Every memo is keyed this one way: by the
-parser's map of kept steps, never by text, offset or object identity.
+A document is a head (the trivia and statement ends before its first
+statement) and a list of top-level statements. Each `Statement` comes from
+a `Build`, one lex and parse of a stretch of text, and keeps its positions
+as that build counted them; where it stands in a later version is that
+version's `starts` entry, so an edit moves nothing but those numbers.
+
+Why a statement can be reused: the parser starts every top-level step in the
+same state, a step reads only its own tokens and the one after it, and the
+lexer is in its initial state wherever a statement's first token starts. So
+a statement's tokens, tree, scope events and diagnostics depend only on its
+`key`: its text (from its first token to the next statement's) and the
+token after it. Every view computed from one statement alone (lexical
+summaries, facts, outline, formatting, semantic-token roles, runtime-parser
+checks) is asked of `Statement.view`, the one per-statement cache; values
+are relative to the statement's first token.
+
+An edit is met with one text compare (`lexer.edit_extent`): the statements
+before it are kept, from the one before the edit a window of text is lexed
+and parsed again until a statement starts where an old one did in the
+unchanged tail (`rebuild`), and the old statements from there on are kept.
+A window statement whose key an old statement had is that old statement.
+Past a budget (tokens, diagnostics) the whole text is built plainly.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_right
-from collections.abc import Callable
-from dataclasses import dataclass
-from itertools import count as counting
-from operator import itemgetter
-from typing import Generic, TypeVar
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from itertools import accumulate
+from typing import Any, Generic, TypeVar
 
-from ..limits import MAX_STEP_MAP_RUNS
-from .lexer import LexResult
+from ..limits import MAX_SYNTAX_DIAGNOSTICS, MAX_SYNTAX_NESTING, MAX_SYNTAX_TOKENS
+from .diagnostics import Diagnostic
+from .lexer import LexResult, edit_extent, tokenize
+from .parse_result import ParseResult, shifted_event, shifted_node
+from .parser import parse
+from .tokens import END, Token
+from .tree import Node
 
 T = TypeVar("T")
 # One entry per top-level parse step: (first token, token after it, events
-# end, all_diagnostics end, children end), as `ParseResult.units` holds them
-# (plain tuples: the parser makes and shifts thousands; read them by these
-# field numbers).
+# end, all_diagnostics end, children end), as `ParseResult.units` holds them.
 Unit = tuple[int, int, int, int, int]
 FIRST_TOKEN, AFTER_TOKEN, EVENTS_END, DIAGNOSTICS_END, CHILDREN_END = range(5)
-# (first old step, first new step, how many, new offset minus old offset).
-Run = tuple[int, int, int, int]
+HEAD = -1  # the step number of a head
+
+
+@dataclass(slots=True, eq=False)
+class Build:
+    """One lex and parse of a stretch of text, positions counted from its start."""
+
+    text: str
+    lex: LexResult
+    parsed: ParseResult
+
+
+@dataclass(slots=True, eq=False)
+class Statement:
+    """One top-level step of a build (or the head before the first one)."""
+
+    build: Build
+    step: int  # its index among the build's steps, HEAD for a head
+    origin: int  # its start in the build: its first token's (0 for a head)
+    end: int  # where its text ends in the build (the next statement's start)
+    first: int  # its tokens are build.lex.tokens[first:after]
+    after: int
+    key: tuple[str, str]  # its text and the token after it: all it depends on
+    views: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        return self.key[0]
+
+    @property
+    def tokens(self) -> Sequence[Token]:
+        """The build's tokens: scope events and nodes index into them."""
+        return self.build.lex.tokens
+
+    @property
+    def events(self) -> list[tuple]:
+        if self.step == HEAD:
+            return []
+        units = self.build.parsed.units
+        low = units[self.step - 1][EVENTS_END] if self.step else 0
+        return self.build.parsed.events[low : units[self.step][EVENTS_END]]
+
+    @property
+    def nodes(self) -> list[Node]:
+        if self.step == HEAD:
+            return []
+        units = self.build.parsed.units
+        low = units[self.step - 1][CHILDREN_END] if self.step else 0
+        return self.build.parsed.tree.children[low : units[self.step][CHILDREN_END]]
+
+    @property
+    def parse_diagnostics(self) -> list[Diagnostic]:
+        if self.step == HEAD:
+            return []
+        units = self.build.parsed.units
+        low = units[self.step - 1][DIAGNOSTICS_END] if self.step else 0
+        return self.build.parsed.all_diagnostics[low : units[self.step][DIAGNOSTICS_END]]
+
+    @property
+    def lex_diagnostics(self) -> list[Diagnostic]:
+        found = self.build.lex.diagnostics
+        low = bisect_left(found, self.origin if self.step != HEAD else 0, key=_offset)
+        return found[low : bisect_left(found, self.end, key=_offset)]
+
+    @property
+    def comments(self) -> list[tuple[int, int]]:
+        found = self.build.lex.comments
+        low = bisect_left(found, self.origin if self.step != HEAD else 0, key=_first)
+        return found[low : bisect_left(found, self.end, key=_first)]
+
+    @property
+    def runtime_suspect(self) -> bool:
+        return self.step != HEAD and self.build.parsed.unit_runtime_checks[self.step]
+
+    def view(self, name: str, compute: Callable[[Statement], T]) -> T:
+        """The per-statement cache: `compute(self)` once, then the same value."""
+        views = self.views
+        if name not in views:
+            views[name] = compute(self)
+        return views[name]
+
+
+def _offset(diagnostic: Diagnostic) -> int:
+    return diagnostic.offset
+
+
+def _first(span: tuple[int, int]) -> int:
+    return span[0]
+
+
+@dataclass(slots=True, eq=False)
+class Statements:
+    """One version's statements: where each starts now, and what it is."""
+
+    source: str
+    head: Statement
+    statements: list[Statement]
+    starts: list[int]
+    budgets: Budgets
+    # Built plainly past a budget: the next version builds plainly too.
+    plain: bool = False
+
+    def at(self, offset: int) -> int:
+        """The position of the statement whose text holds `offset` (-1: the head)."""
+        return bisect_right(self.starts, offset) - 1
+
+    def values(self, name: str, compute: Callable[[Statement], T]) -> list[tuple[int, T]]:
+        """(start now, `view(name, compute)`) for every statement."""
+        return [
+            (start, statement.view(name, compute))
+            for start, statement in zip(self.starts, self.statements, strict=True)
+        ]
 
 
 @dataclass(frozen=True, slots=True)
-class StepMap:
-    """Which top-level steps of a later parse are steps of an earlier one.
-
-    Each run is a stretch of consecutive steps the later parse took over
-    unchanged, its offsets moved by the run's delta; steps in no run were
-    parsed again. Runs are ordered and never overlap.
-    """
-
-    runs: tuple[Run, ...]
-
-    def run_at(self, position: int) -> Run | None:
-        """The run that holds step `position` of the later parse, if any."""
-        runs = self.runs
-        at = bisect_right(runs, position, key=_new_first) - 1
-        if at >= 0 and position < runs[at][1] + runs[at][2]:
-            return runs[at]
-        return None
-
-    def then(self, later: StepMap) -> StepMap:
-        """The map from this one's earlier parse to `later`'s later parse."""
-        runs: list[Run] = []
-        mine, theirs = self.runs, later.runs
-        # Both lists are ordered by the middle parse's steps: one merge.
-        at = 0
-        for first, new_first, later_count, later_delta in theirs:
-            later_end = first + later_count
-            while at < len(mine) and mine[at][1] + mine[at][2] <= first:
-                at += 1
-            for old_first, middle_first, count, delta in mine[at:]:
-                if middle_first >= later_end:
-                    break
-                low = max(middle_first, first)
-                high = min(middle_first + count, later_end)
-                if low < high:
-                    runs.append(
-                        (
-                            old_first + low - middle_first,
-                            new_first + low - first,
-                            high - low,
-                            delta + later_delta,
-                        )
-                    )
-        if len(runs) > MAX_STEP_MAP_RUNS:
-            # Long chains of edits to a view nobody asked for: keep the largest runs.
-            runs = sorted(sorted(runs, key=_run_length)[-MAX_STEP_MAP_RUNS:], key=_new_first)
-        return StepMap(tuple(runs))
+class Budgets:
+    tokens: int = MAX_SYNTAX_TOKENS
+    nesting: int = MAX_SYNTAX_NESTING
 
 
-NOTHING_KEPT = StepMap(())
+def build_statements(
+    source: str, previous: Statements | None = None, budgets: Budgets = Budgets()
+) -> Statements:
+    """The statements of `source`, reusing `previous` (an earlier version's)."""
+    if previous is not None and not previous.plain and previous.budgets == budgets:
+        found = _rebuild(previous, source)
+        if found is not None:
+            return found
+    return _plain(source, budgets)
 
 
-_value_of = itemgetter(1)  # of a memo's (offset, value)
+def _plain(source: str, budgets: Budgets) -> Statements:
+    build = _build(source, None, budgets)
+    head, statements = _split(build, len(source))
+    lex = build.lex
+    return Statements(
+        source,
+        head,
+        statements,
+        [statement.origin for statement in statements],
+        budgets,
+        lex.truncated or lex.token_limit_offset is not None,
+    )
 
 
-def _run_length(run: Run) -> int:
-    return run[2]
-
-
-def _new_first(run: Run) -> int:
-    return run[1]
-
-
-@dataclass(frozen=True, slots=True)
-class StatementMemo(Generic[T]):
-    """A per-statement view of an earlier parse, and how its steps map onto
-    the latest parse the memo was handed to."""
-
-    found: list[tuple[int, T]]  # (step offset, value) per step of the earlier parse
-    since: StepMap
-
-    def advanced(self, kept: StepMap | None) -> StatementMemo[T]:
-        """The memo handed on to a parse that kept `kept` of the one before."""
-        if kept is None or not self.found:
-            return EMPTY_MEMO
-        return StatementMemo(self.found, self.since.then(kept))
-
-
-EMPTY_MEMO: StatementMemo = StatementMemo([], NOTHING_KEPT)
-
-
-def per_statement(
-    source: str,
-    lex: LexResult,
-    units: list[Unit],
-    previous: StatementMemo[T],
-    compute: Callable[[int], T],
-    move: Callable[[T, int], T] | None,
-) -> tuple[list[tuple[int, T]], StatementMemo[T]]:
-    """(statement offset, value) for every top-level step, and this version's memo.
-
-    `compute(position)` works a step out from scratch; a step the parser
-    kept from the memo's parse reuses its value, passed through
-    `move(value, delta)` when it moved (`move=None`: values hold no absolute
-    offsets). The memo returned holds this version's steps only.
-    """
-    del source  # the parser's step map says what is unchanged; no text compare
+def _build(text: str, lookahead: int | None, budgets: Budgets, text_start: bool = True) -> Build:
+    """Lex `text` (the whole text or from a statement's start) and parse it;
+    with `lookahead`, the parse stops after the token there (it only serves
+    as the token after the last step)."""
+    lex = tokenize(text, budgets.tokens)
     tokens = lex.tokens
-    found: list[tuple[int, T]] = []
-    earlier = previous.found
-    position = 0
-    for old_first, new_first, count, delta in previous.since.runs:
-        _compute_until(found, tokens, units, position, new_first, compute)
-        kept = earlier[old_first : old_first + count]
-        if delta == 0:
-            found.extend(kept)
-        elif move is None:
-            found.extend([(base + delta, value) for base, value in kept])
-        else:
-            found.extend([(base + delta, move(value, delta)) for base, value in kept])
-        position = new_first + count
-    _compute_until(found, tokens, units, position, len(units), compute)
-    return found, StatementMemo(found, StepMap(((0, 0, len(found), 0),)))
+    if lookahead is not None:
+        index = bisect_left(tokens, lookahead, key=_start)
+        after = tokens[index]
+        tokens = tokens[: index + 1] + [Token(END, "", after.end, after.end)]
+        lex = LexResult(tokens, lex.diagnostics, lex.truncated, lex.comments, lex.token_limit_offset)
+    return Build(text, lex, parse(tokens, budgets.nesting, text_start))
 
 
-def walk_statements(
-    units: list[Unit],
-    offsets: list[int],
-    previous: StatementMemo[T],
-    visit: Callable[[int, int, int, T | None], T],
-) -> StatementMemo[T]:
-    """`per_statement` for views that look at every statement in order.
-
-    `visit(position, first token, token after, carried)` gives the step's
-    value, `carried` being the value the memo's parse had for it when the
-    parser kept the step (as it was: offsets not moved), else None. The
-    visitor decides whether the carried value still holds where the
-    statement stands now. `offsets` are the steps' offsets
-    (`ParseResult.unit_offsets`). Returns this version's memo.
-    """
-    carried = carried_values(previous, len(units))
-    values = [
-        visit(position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], value)
-        for position, unit, value in zip(counting(), units, carried)
-    ]
-    return memo_of(offsets, values)
+def _start(token: Token) -> int:
+    return token.start
 
 
-def walk_runs(
-    units: list[Unit],
-    offsets: list[int],
-    previous: StatementMemo[T],
-    visit: Callable[[int, int, int, T | None], T],
-    take_run: Callable[[int, int, list, Callable[[int], None]], None],
-) -> StatementMemo[T]:
-    """`walk_statements` for a view that takes a run of kept steps at once.
-
-    The steps outside the memo's runs are visited in order, as there; each
-    run [low, high) goes, in its turn, to `take_run(low, high, values,
-    step)`, where `values` holds the carried values (by step, as they
-    were) and `step(position)` visits one step of the run, its value
-    replacing the carried one. What `take_run` leaves in `values` is the
-    run's values in this version's memo.
-    """
-    values = carried_values(previous, len(units))
-
-    def step(position: int) -> None:
-        unit = units[position]
-        values[position] = visit(position, unit[FIRST_TOKEN], unit[AFTER_TOKEN], values[position])
-
-    position = 0
-    for _, new_first, run_count, _ in previous.since.runs:
-        for outside in range(position, new_first):
-            step(outside)
-        position = new_first + run_count
-        take_run(new_first, position, values, step)
-    for outside in range(position, len(units)):
-        step(outside)
-    # One run over all steps: the next walk takes runs of kept steps, each
-    # checked at its edges, so the memo is not split at the steps visited
-    # (as `memo_replacing` would).
-    return memo_of(offsets, values)
-
-
-def carried_values(previous: StatementMemo[T], count: int) -> list[T | None]:
-    """Per step of the latest parse (`count` of them), the memo's value for it
-    where the parser kept the step, else None."""
-    carried: list[T | None] = [None] * count
-    earlier = previous.found
-    for old_first, new_first, run_count, _ in previous.since.runs:
-        carried[new_first : new_first + run_count] = map(
-            _value_of, earlier[old_first : old_first + run_count]
+def _split(build: Build, stop: int) -> tuple[Statement, list[Statement]]:
+    """The head and the statements of `build` that start before offset `stop`."""
+    text, tokens = build.text, build.lex.tokens
+    units = build.parsed.units
+    firsts = [tokens[unit[FIRST_TOKEN]].start for unit in units]
+    count = bisect_left(firsts, stop)
+    # At the end of the text, what lies there (a diagnostic at the very end) is the last one's.
+    ends = firsts[1:count] + [stop + 1 if stop == len(text) else stop]
+    comments = build.lex.comments
+    statements = []
+    for step in range(count):
+        start, end = firsts[step], ends[step]
+        after_token = tokens[units[step][AFTER_TOKEN]]
+        # A comment that starts in its text and goes on into the next one's
+        # (a step may start at a line break inside a comment) is its too.
+        last = bisect_left(comments, end, key=_first) - 1
+        key_end = max(end, comments[last][1]) if last >= 0 else end
+        key = (text[start:key_end], f"{after_token.kind.name} {text[after_token.start : after_token.end]}")
+        statements.append(
+            Statement(build, step, start, end, units[step][FIRST_TOKEN], units[step][AFTER_TOKEN], key)
         )
-    return carried
+    head_end = firsts[0] if count else (stop + 1 if stop == len(text) else stop)
+    head_after = units[0][FIRST_TOKEN] if count else len(tokens) - 1
+    head = Statement(build, HEAD, 0, head_end, 0, head_after, (text[:head_end], ""))
+    return head, statements
 
 
-def memo_of(offsets: list[int], values: list[T]) -> StatementMemo[T]:
-    """This version's memo of one value per top-level step (`offsets`: the
-    steps' offsets, `ParseResult.unit_offsets`), for a view that takes the
-    carried values itself (`carried_values`) and visits only some steps."""
-    return StatementMemo(
-        list(zip(offsets, values, strict=True)), StepMap(((0, 0, len(values), 0),))
+def _rebuild(previous: Statements, source: str) -> Statements | None:
+    """`previous` after one edit, or None where a budget needs the plain build."""
+    old = previous.source
+    unchanged, tail = edit_extent(old, source)
+    delta = len(source) - len(old)
+    old_starts = previous.starts
+    count = len(old_starts)
+    # The statement before the one the edit touches read the edited token as
+    # its token after: the window starts there.
+    first = max(bisect_right(old_starts, unchanged) - 2, 0)
+    from_head = first == 0
+    start = 0 if from_head else old_starts[first]
+    # Old statements past the edit, whose text from their start on is unchanged.
+    candidate = max(bisect_left(old_starts, len(old) - tail), first + 1)
+    while True:
+        if candidate >= count:
+            window = _window(source, start, len(source), None, previous.budgets)
+            stop_old = count
+        else:
+            resync = old_starts[candidate] + delta
+            old_end = old_starts[candidate + 1] if candidate + 1 < count else len(old)
+            window = _window(source, start, old_end + delta, resync, previous.budgets)
+            stop_old = candidate
+        if window is None:
+            return None  # a budget ran out in the window
+        if window is not _OUT_OF_STEP:
+            break
+        candidate = 2 * candidate - first if candidate > first else candidate + 1
+    head, fresh = window
+    kept_before = previous.statements[: 0 if from_head else first]
+    kept_after = previous.statements[stop_old:]
+    by_key = {
+        statement.key: statement for statement in previous.statements[first:stop_old]
+    }
+    fresh = [by_key.get(statement.key, statement) for statement in fresh]
+    if not from_head:
+        head = previous.head
+    statements = kept_before + fresh + kept_after
+    starts = (
+        old_starts[: len(kept_before)]
+        + [start + statement_start for statement_start in _fresh_starts(window)]
+        + [old + delta for old in old_starts[stop_old:]]
     )
-
-
-def carried_value(previous: StatementMemo[T], position: int) -> T | None:
-    """`carried_values` for the one step at `position`: a search over the
-    runs, for views that visit a few steps only."""
-    run = previous.since.run_at(position)
-    if run is None:
+    if sum(statement.after - statement.first for statement in statements) + (
+        head.after - head.first
+    ) > previous.budgets.tokens:
         return None
-    return previous.found[run[0] + position - run[1]][1]
+    return Statements(source, head, statements, starts, previous.budgets)
 
 
-def memo_replacing(
-    previous: StatementMemo[T], offsets: list[int], replaced: dict[int, T]
-) -> StatementMemo[T]:
-    """`memo_of` the carried values with the steps `replaced` names (position
-    -> value) given new values, for a view that visits those steps only.
+_OUT_OF_STEP = object()
 
-    Its cost follows the runs and the steps replaced, not the document: the
-    earlier values stay where they are, the new ones are added after them
-    and the runs point at both. The values no run reaches are dropped once
-    they outnumber the steps (or the runs grow past `MAX_STEP_MAP_RUNS`).
-    """
-    count = len(offsets)
-    earlier = previous.found
-    # Past `MAX_STEP_MAP_RUNS` steps replaced the runs are not cut at all.
-    runs = (
-        _without_steps(previous.since.runs, replaced) if len(replaced) <= MAX_STEP_MAP_RUNS else []
+
+def _window(source: str, start: int, stop: int, resync: int | None, budgets: Budgets):
+    """(head, statements) of `source[start:stop]`, each the statement there
+    or an old one with the same key; `_OUT_OF_STEP` when no statement starts
+    at `resync`; None past a budget."""
+    text = source[start:stop]
+    lookahead = None if resync is None else resync - start
+    build = _build(text, lookahead, budgets, start == 0)
+    lex = build.lex
+    if lex.truncated or lex.token_limit_offset is not None:
+        return None
+    if lookahead is not None:
+        tokens = lex.tokens
+        units = build.parsed.units
+        at = tokens[-2]  # the token after, before the END the build added
+        if at.start != lookahead or _inside(lex.comments, lookahead):
+            return _OUT_OF_STEP
+        if not units or tokens[units[-1][FIRST_TOKEN]].start != lookahead:
+            return _OUT_OF_STEP
+    return _split(build, len(text) if lookahead is None else lookahead)
+
+
+def _inside(comments: list[tuple[int, int]], offset: int) -> bool:
+    at = bisect_right(comments, offset, key=_first) - 1
+    return at >= 0 and offset < comments[at][1]
+
+
+def _fresh_starts(window) -> list[int]:
+    return [statement.origin for statement in window[1]]
+
+
+# (items, low, high, move): items[low:high] placed by move (token index
+# shift, offset shift); None: as they are.
+Piece = tuple[list, int, int, "tuple[int, int] | None"]
+
+
+class Placed(Sequence):
+    """A read-only sequence of several builds' items at this version's
+    positions; a stretch's items are placed when one of them is first read."""
+
+    __slots__ = ("_pieces", "_starts", "_length", "_made", "_place")
+
+    def __init__(self, pieces: list[Piece], place: Callable[[list, tuple[int, int]], list]) -> None:
+        self._pieces = pieces
+        self._starts = list(accumulate((high - low for _, low, high, _ in pieces), initial=0))
+        self._length = self._starts.pop()
+        self._made: list[list | None] = [None] * len(pieces)
+        self._place = place
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[at] for at in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError("index out of range")
+        number = bisect_right(self._starts, index) - 1
+        return self._piece(number)[index - self._starts[number]]
+
+    def __iter__(self):
+        for number in range(len(self._pieces)):
+            yield from self._piece(number)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, Placed)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _piece(self, number: int) -> list:
+        made = self._made[number]
+        if made is None:
+            items, low, high, move = self._pieces[number]
+            made = items[low:high] if move is None else self._place(items[low:high], move)
+            self._made[number] = made
+        return made
+
+
+def _placed_tokens(tokens: list[Token], move: tuple[int, int]) -> list[Token]:
+    shift = move[1]
+    return [Token(token.kind, token.text, token.start + shift, token.end + shift) for token in tokens]
+
+
+def _placed_events(events: list[tuple], move: tuple[int, int]) -> list[tuple]:
+    shift, delta = move
+    return [shifted_event(event, shift, delta) for event in events]
+
+
+def _placed_nodes(nodes: list[Node], move: tuple[int, int]) -> list[Node]:
+    shift, delta = move
+    return [shifted_node(node, shift, delta) for node in nodes]
+
+
+def whole_text_views(found: Statements) -> tuple[LexResult, ParseResult]:
+    """The version's tokens, comments, diagnostics, tree and events as one
+    lex and one parse of the whole text (read by the views that take the
+    document at once)."""
+    head, statements, starts = found.head, found.statements, found.starts
+    build = head.build
+    if build.text is found.source and all(item.build is build for item in statements):
+        return build.lex, build.parsed
+    runs = _runs(statements, starts)
+    token_pieces: list[Piece] = [(build.lex.tokens, 0, head.after, None)]
+    event_pieces: list[Piece] = []
+    node_pieces: list[Piece] = []
+    units: list[Unit] = []
+    all_diagnostics: list[Diagnostic] = []
+    lex_diagnostics = list(head.lex_diagnostics)
+    comments = list(head.comments)
+    runtime_checks: list[bool] = []
+    tokens_before, events_before, children_before = head.after, 0, 0
+    for low, high in runs:
+        first, last = statements[low], statements[high - 1]
+        shift = starts[low] - first.origin
+        run_build = first.build
+        parsed = run_build.parsed
+        step_units = parsed.units
+        token_shift = tokens_before - first.first
+        event_low = step_units[first.step - 1][EVENTS_END] if first.step else 0
+        child_low = step_units[first.step - 1][CHILDREN_END] if first.step else 0
+        diagnostic_low = step_units[first.step - 1][DIAGNOSTICS_END] if first.step else 0
+        move = None if shift == 0 and token_shift == 0 else (token_shift, shift)
+        token_pieces.append((run_build.lex.tokens, first.first, last.after, move))
+        event_high = step_units[last.step][EVENTS_END]
+        child_high = step_units[last.step][CHILDREN_END]
+        event_pieces.append((parsed.events, event_low, event_high, move))
+        node_pieces.append((parsed.tree.children, child_low, child_high, move))
+        event_shift = events_before - event_low
+        child_shift = children_before - child_low
+        for step in range(first.step, last.step + 1):
+            unit = step_units[step]
+            units.append(
+                (
+                    unit[FIRST_TOKEN] + token_shift,
+                    unit[AFTER_TOKEN] + token_shift,
+                    unit[EVENTS_END] + event_shift,
+                    len(all_diagnostics) + unit[DIAGNOSTICS_END] - diagnostic_low,
+                    unit[CHILDREN_END] + child_shift,
+                )
+            )
+        for item in parsed.all_diagnostics[diagnostic_low : step_units[last.step][DIAGNOSTICS_END]]:
+            all_diagnostics.append(Diagnostic(item.offset + shift, item.message, item.code))
+        runtime_checks += parsed.unit_runtime_checks[first.step : last.step + 1]
+        for statement, start in zip(statements[low:high], starts[low:high], strict=True):
+            moved = start - statement.origin
+            lex_diagnostics += [
+                Diagnostic(item.offset + moved, item.message, item.code)
+                for item in statement.lex_diagnostics
+            ]
+            comments += [(left + moved, right + moved) for left, right in statement.comments]
+        tokens_before += last.after - first.first
+        events_before += event_high - event_low
+        children_before += child_high - child_low
+    length = len(found.source)
+    token_pieces.append(([Token(END, "", length, length)], 0, 1, None))
+    tokens = Placed(token_pieces, _placed_tokens)
+    lex = LexResult(
+        tokens,
+        lex_diagnostics[:MAX_SYNTAX_DIAGNOSTICS],
+        len(lex_diagnostics) > MAX_SYNTAX_DIAGNOSTICS,
+        comments,
     )
-    if len(earlier) + len(replaced) > 2 * count or len(runs) + len(replaced) > MAX_STEP_MAP_RUNS:
-        values = carried_values(previous, count)
-        for position, value in replaced.items():
-            values[position] = value
-        return memo_of(offsets, values)
-    found = earlier + [(offsets[position], value) for position, value in replaced.items()]
-    runs.extend((number, position, 1, 0) for number, position in enumerate(replaced, len(earlier)))
-    runs.sort(key=_new_first)
-    return StatementMemo(found, StepMap(tuple(runs)))
+    children = Placed(node_pieces, _placed_nodes)
+    parsed = ParseResult(
+        Node("program", 0, length, children),
+        all_diagnostics[:MAX_SYNTAX_DIAGNOSTICS],
+        len(all_diagnostics) > MAX_SYNTAX_DIAGNOSTICS,
+        min((item.offset for item in all_diagnostics), default=None),
+        Placed(event_pieces, _placed_events),
+        all_diagnostics,
+        units,
+        list(starts),
+        runtime_checks,
+    )
+    return lex, parsed
 
 
-def _without_steps(runs: tuple[Run, ...], steps: dict[int, object]) -> list[Run]:
-    """`runs` with the later parse's `steps` cut out of them."""
-    kept: list[Run] = []
-    for run in runs:
-        old_first, new_first, run_count, delta = run
-        inside = sorted(step for step in steps if new_first <= step < new_first + run_count)
-        if not inside:
-            kept.append(run)
-            continue
-        start = new_first
-        for step in inside + [new_first + run_count]:
-            if step > start:
-                kept.append((old_first + start - new_first, start, step - start, delta))
-            start = step + 1
-    return kept
+def _runs(statements: list[Statement], starts: list[int]) -> list[tuple[int, int]]:
+    """[low, high) stretches of consecutive steps of one build, moved alike."""
+    runs: list[tuple[int, int]] = []
+    low = 0
+    for position in range(1, len(statements) + 1):
+        if position < len(statements):
+            before, statement = statements[position - 1], statements[position]
+            if (
+                statement.build is before.build
+                and statement.step == before.step + 1
+                and starts[position] - statement.origin == starts[position - 1] - before.origin
+            ):
+                continue
+        runs.append((low, position))
+        low = position
+    return runs[: len(runs) if statements else 0]
 
 
-def _compute_until(
-    found: list, tokens: list, units: list[Unit], position: int, end: int, compute: Callable
-) -> None:
-    for step in range(position, end):
-        found.append((tokens[units[step][FIRST_TOKEN]].start, compute(step)))
-
-
-def events_of(events: list[tuple], units: list[Unit], position: int) -> list[tuple]:
+def events_of(events: Sequence[tuple], units: list[Unit], position: int) -> list[tuple]:
     """The scope events the top-level step at `position` recorded."""
     start = units[position - 1][EVENTS_END] if position > 0 else 0
     return events[start : units[position][EVENTS_END]]
@@ -309,3 +497,58 @@ def children_of(units: list[Unit], position: int) -> tuple[int, int]:
     children: [start, end), empty for a step without a statement (a stray `}`)."""
     start = units[position - 1][CHILDREN_END] if position > 0 else 0
     return start, units[position][CHILDREN_END]
+
+
+# TEMPORARY: the memo interface the views used before `Statement.view`;
+# nothing is carried, every call computes afresh. Gone once each view asks
+# `Statement.view`.
+@dataclass(frozen=True, slots=True)
+class StepMap:
+    runs: tuple = ()
+
+
+NOTHING_KEPT = StepMap()
+
+
+@dataclass(frozen=True, slots=True)
+class StatementMemo(Generic[T]):
+    found: list
+    since: StepMap = NOTHING_KEPT
+
+    def advanced(self, kept: object) -> StatementMemo:
+        return EMPTY_MEMO
+
+
+EMPTY_MEMO = StatementMemo([])
+
+
+def per_statement(source, lex, units, previous, compute, move):
+    tokens = lex.tokens
+    found = [(tokens[unit[FIRST_TOKEN]].start, compute(at)) for at, unit in enumerate(units)]
+    return found, EMPTY_MEMO
+
+
+def walk_statements(units, offsets, previous, visit):
+    for at, unit in enumerate(units):
+        visit(at, unit[FIRST_TOKEN], unit[AFTER_TOKEN], None)
+    return EMPTY_MEMO
+
+
+def walk_runs(units, offsets, previous, visit, take_run):
+    return walk_statements(units, offsets, previous, visit)
+
+
+def carried_values(previous, count):
+    return [None] * count
+
+
+def carried_value(previous, position):
+    return None
+
+
+def memo_of(offsets, values):
+    return EMPTY_MEMO
+
+
+def memo_replacing(previous, offsets, replaced):
+    return EMPTY_MEMO

@@ -6,10 +6,10 @@ them to the negotiated position encoding and the CLI to UTF-8 bytes.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from enum import Enum
 
-from .moved import Move, MovedList
 
 
 class Kind(Enum):
@@ -150,43 +150,19 @@ ASSIGNMENT_OPERATORS = ("=", "+=", "-=", "*=", "/=", "%=")
 
 def first_token_from(tokens: Sequence[Token], offset: int) -> int:
     """Index of the first token starting at or after `offset` (len(tokens) if none)."""
-    start = token_start if isinstance(tokens, MovedList) else _list_token_start
-    low, high = 0, len(tokens)
-    while low < high:
-        middle = (low + high) // 2
-        if start(tokens, middle) < offset:
-            low = middle + 1
-        else:
-            high = middle
-    return low
+    return bisect_left(tokens, offset, key=_token_start)
 
 
-def _list_token_start(tokens: Sequence[Token], index: int) -> int:
-    return tokens[index].start
+def _token_start(token: Token) -> int:
+    return token.start
 
 
 def token_start(tokens: Sequence[Token], index: int) -> int:
-    """`tokens[index].start`, without making a moved token (binary searches)."""
-    if isinstance(tokens, MovedList):
-        token, move = tokens.peek(index)
-        return token.start + move[1] if move is not None else token.start
     return tokens[index].start
 
 
 def token_end(tokens: Sequence[Token], index: int) -> int:
-    """`tokens[index].end`, without making a moved token (binary searches)."""
-    if isinstance(tokens, MovedList):
-        token, move = tokens.peek(index)
-        return token.end + move[1] if move is not None else token.end
     return tokens[index].end
-
-
-def moved_tokens(tokens: list[Token], move: Move) -> list[Token]:
-    """The tokens placed `move[1]` code points later (see syntax/moved.py)."""
-    delta = move[1]
-    return [
-        Token(token.kind, token.text, token.start + delta, token.end + delta) for token in tokens
-    ]
 
 
 def is_reserved(name: str) -> bool:

@@ -11,13 +11,10 @@ run only on canonically valid source.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
 
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic
-from .lexer import LexResult
-from .parse_result import ParseResult
-from .statements import StatementMemo, children_of, per_statement
+from .statements import Statement, Statements
 from .tokens import Kind, Token, first_token_from
 from .tree import Node
 
@@ -54,12 +51,10 @@ _CONDITIONALS = frozenset({"if", "while", "for"})
 _TRANSPARENT = frozenset({"member", "binary", "assign", "unary"})
 
 
-# Per top-level step: its diagnostics as (offset from the step's start,
-# message, code); nothing in them depends on where the step stands.
+# Per top-level statement: its diagnostics as (offset from its start,
+# message, code); nothing in them depends on where it stands.
 Relative = tuple[tuple[int, str, SyntaxCode], ...]
-VmMemo = StatementMemo[Relative]
-# A step's findings in `per_statement`'s (offset, findings).
-_FINDINGS = itemgetter(1)
+RUNTIME_CHECKS = "runtime-parser checks"
 
 
 def vm_diagnostics(tree: Node, tokens: Sequence[Token]) -> list[Diagnostic]:
@@ -70,39 +65,28 @@ def vm_diagnostics(tree: Node, tokens: Sequence[Token]) -> list[Diagnostic]:
     return found
 
 
-def vm_diagnostics_reusing(
-    source: str, lex: LexResult, parsed: ParseResult, previous: VmMemo
-) -> tuple[list[Diagnostic], VmMemo]:
-    """`vm_diagnostics` of valid source, reusing the answers for the top-level
-    steps the parser kept from the memo's parse.
+def vm_diagnostics_of(statements: Statements) -> list[Diagnostic]:
+    """`vm_diagnostics` of valid source, one statement at a time.
 
     In valid source a top-level statement's parse, and so what these rules
-    find in it, depends only on its own text: the parser starts every
-    top-level step in the same state, and the token after the statement ends
-    it. Kept steps are not even looked at (their nodes may not be made yet).
+    find in it, depends only on its own text (`statements.py`).
     """
-    units = parsed.units
-    children = parsed.tree.children
-    suspects = parsed.unit_runtime_checks
-
-    def compute(position: int) -> Relative:
-        if not suspects[position]:
-            return ()  # no lambda and no assignment as a condition: nothing to find
-        start, end = children_of(units, position)
-        if start == end:
-            return ()  # a step without a statement (a stray `}`)
-        statement = children[end - 1]
-        fresh: list[Diagnostic] = []
-        _statement_diagnostics(statement, lex.tokens, fresh)
-        return tuple((item.offset - statement.start, item.message, item.code) for item in fresh)
-
-    steps, memo = per_statement(source, lex, units, previous, compute, None)
     found: list[Diagnostic] = []
-    # Most statements have none: filtered in C, no Python step per statement.
-    for start, relative in filter(_FINDINGS, steps):
-        found.extend(Diagnostic(start + delta, message, code) for delta, message, code in relative)
+    for start, relative in statements.values(RUNTIME_CHECKS, _relative_findings):
+        if relative:
+            found.extend(Diagnostic(start + at, message, code) for at, message, code in relative)
     found.sort(key=lambda diagnostic: diagnostic.offset)
-    return found, memo
+    return found
+
+
+def _relative_findings(statement: Statement) -> Relative:
+    nodes = statement.nodes
+    if not statement.runtime_suspect or not nodes:
+        return ()  # no lambda and no assignment as a condition (or a stray `}`)
+    fresh: list[Diagnostic] = []
+    _statement_diagnostics(nodes[-1], statement.tokens, fresh)
+    origin = statement.origin
+    return tuple((item.offset - origin, item.message, item.code) for item in fresh)
 
 
 def _statement_diagnostics(statement: Node, tokens: Sequence[Token], found: list) -> None:
