@@ -113,9 +113,7 @@ def analyze_syntax(
     if size > MAX_SOURCE_BYTES:
         raise SourceTooLarge(size)
     earlier = previous.statements if previous is not None else None
-    return SyntaxResult(
-        source, build_statements(source, earlier, Budgets(max_tokens, max_nesting))
-    )
+    return SyntaxResult(source, build_statements(source, earlier, Budgets(max_tokens, max_nesting)))
 
 
 def check_source(source: str) -> SyntaxResult:

@@ -68,6 +68,9 @@ class Statement:
     first: int  # its tokens are build.lex.tokens[first:after]
     after: int
     key: tuple[str, str]  # its text and the token after it: all it depends on
+    # Whether it starts at a line break inside a comment (after a stray `}`),
+    # where lexing cannot start.
+    in_comment: bool = False
     views: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -200,7 +203,9 @@ def _build(text: str, lookahead: int | None, budgets: Budgets, text_start: bool 
         index = bisect_left(tokens, lookahead, key=_start)
         after = tokens[index]
         tokens = tokens[: index + 1] + [Token(END, "", after.end, after.end)]
-        lex = LexResult(tokens, lex.diagnostics, lex.truncated, lex.comments, lex.token_limit_offset)
+        lex = LexResult(
+            tokens, lex.diagnostics, lex.truncated, lex.comments, lex.token_limit_offset
+        )
     return Build(text, lex, parse(tokens, budgets.nesting, text_start))
 
 
@@ -225,9 +230,22 @@ def _split(build: Build, stop: int) -> tuple[Statement, list[Statement]]:
         # (a step may start at a line break inside a comment) is its too.
         last = bisect_left(comments, end, key=_first) - 1
         key_end = max(end, comments[last][1]) if last >= 0 else end
-        key = (text[start:key_end], f"{after_token.kind.name} {text[after_token.start : after_token.end]}")
+        key = (
+            text[start:key_end],
+            f"{after_token.kind.name} {text[after_token.start : after_token.end]}",
+        )
+        unit = units[step]
         statements.append(
-            Statement(build, step, start, end, units[step][FIRST_TOKEN], units[step][AFTER_TOKEN], key)
+            Statement(
+                build,
+                step,
+                start,
+                end,
+                unit[FIRST_TOKEN],
+                unit[AFTER_TOKEN],
+                key,
+                _inside(comments, start),
+            )
         )
     head_end = firsts[0] if count else (stop + 1 if stop == len(text) else stop)
     head_after = units[0][FIRST_TOKEN] if count else len(tokens) - 1
@@ -245,6 +263,8 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
     # The statement before the one the edit touches read the edited token as
     # its token after: the window starts there.
     first = max(bisect_right(old_starts, unchanged) - 2, 0)
+    while first > 0 and previous.statements[first].in_comment:
+        first -= 1
     from_head = first == 0
     start = 0 if from_head else old_starts[first]
     # Old statements past the edit, whose text from their start on is unchanged.
@@ -266,9 +286,7 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
     head, fresh = window
     kept_before = previous.statements[: 0 if from_head else first]
     kept_after = previous.statements[stop_old:]
-    by_key = {
-        statement.key: statement for statement in previous.statements[first:stop_old]
-    }
+    by_key = {statement.key: statement for statement in previous.statements[first:stop_old]}
     fresh = [by_key.get(statement.key, statement) for statement in fresh]
     if not from_head:
         head = previous.head
@@ -278,9 +296,11 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
         + [start + statement_start for statement_start in _fresh_starts(window)]
         + [old + delta for old in old_starts[stop_old:]]
     )
-    if sum(statement.after - statement.first for statement in statements) + (
-        head.after - head.first
-    ) > previous.budgets.tokens:
+    if (
+        sum(statement.after - statement.first for statement in statements)
+        + (head.after - head.first)
+        > previous.budgets.tokens
+    ):
         return None
     return Statements(source, head, statements, starts, previous.budgets)
 
@@ -371,7 +391,9 @@ class Placed(Sequence):
 
 def _placed_tokens(tokens: list[Token], move: tuple[int, int]) -> list[Token]:
     shift = move[1]
-    return [Token(token.kind, token.text, token.start + shift, token.end + shift) for token in tokens]
+    return [
+        Token(token.kind, token.text, token.start + shift, token.end + shift) for token in tokens
+    ]
 
 
 def _placed_events(events: list[tuple], move: tuple[int, int]) -> list[tuple]:

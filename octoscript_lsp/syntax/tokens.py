@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from enum import Enum
 
 
-
 class Kind(Enum):
     IDENT = "identifier"
     NUMBER = "number"
