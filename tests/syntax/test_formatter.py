@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from octoscript_lsp.syntax.moved import MovedList
 
 from octoscript_lsp.limits import MAX_SYNTAX_TOKENS
 from octoscript_lsp.syntax import formatter
 from octoscript_lsp.syntax.check import SyntaxRejected, analyze_syntax, format_source
 from octoscript_lsp.syntax.formatter import format_by_statement, format_tokens
-from octoscript_lsp.syntax.moved import MovedList
 from octoscript_lsp.syntax.statements import EMPTY_MEMO
 
 CASES = [

@@ -7,11 +7,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from octoscript_lsp.syntax import lexer
 from octoscript_lsp.syntax import parser as parser_module
 from octoscript_lsp.syntax.check import SyntaxResult, analyze_syntax
-from octoscript_lsp.syntax.lexer import common_suffix, edit_extent
-from octoscript_lsp.syntax.moved import MovedList
 from tests.conftest import quick_and_full
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -133,18 +130,17 @@ def _edited_lines(line_end: str, old: str, new: str):
 
 def test_edit_near_the_end_reuses_almost_everything():
     previous, result = _edited_lines("\n", "let v1999 = 1999", "let v1999 = 2000")
-    # The leading tokens are the very objects of the earlier version.
-    assert result.lex.tokens[0] is previous.lex.tokens[0]
-    assert result.lex.tokens[7990] is previous.lex.tokens[7990]
-    assert result.parsed.tree.children[1000] is previous.parsed.tree.children[1000]
+    # The statements before the edit are the very objects of the earlier version.
+    assert result.statements.statements[1000] is previous.statements.statements[1000]
+    assert result.statements.statements[0] is previous.statements.statements[0]
+    assert result.statements.statements[1999] is not previous.statements.statements[1999]
 
 
-def test_an_edit_in_a_crlf_document_adopts_the_old_tokens_after_it():
-    """Re-lexing stops at the first CRLF in the unchanged tail, as at a line feed."""
+def test_an_edit_in_a_crlf_document_keeps_the_statements_after_it():
     previous, result = _edited_lines("\r\n", "let v1000 = 1000", "let v1000 = 1001")
-    # Past the edit, the very token objects of the earlier version.
-    assert result.lex.tokens[5010] is previous.lex.tokens[5010]
-    assert result.lex.tokens[-2] is previous.lex.tokens[-2]
+    # Past the edit, the very statements of the earlier version.
+    assert result.statements.statements[1500] is previous.statements.statements[1500]
+    assert result.statements.statements[-1] is previous.statements.statements[-1]
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -241,7 +237,8 @@ def test_the_tail_is_still_reused_when_the_lexer_state_agrees(monkeypatch):
     edited = "/* c */ " + base
     parsed_statements = _count_parsed_statements(monkeypatch)
     result = analyze_syntax(edited, previous=previous)
-    assert len(parsed_statements) <= 2  # the rest was adopted from `previous`
+    # The window: the first two statements and the one it resumes at.
+    assert len(parsed_statements) <= 3
     monkeypatch.undo()
     assert snapshot(result) == snapshot(analyze_syntax(edited))
     assert result.parsed.units == analyze_syntax(edited).parsed.units
@@ -271,10 +268,8 @@ def test_replacing_a_digit_shares_the_tail():
     previous = analyze_syntax(base)
     edited = base.replace("let v10 = 10", "let v10 = 19")
     result = analyze_syntax(edited, previous=previous)
-    assert result.lex.tokens[7000] is previous.lex.tokens[7000]
-    # An edit that moved nothing keeps the very step entries.
-    assert result.parsed.units[1500] is previous.parsed.units[1500]
-    assert result.parsed.tree.children[1500] is previous.parsed.tree.children[1500]
+    assert result.statements.statements[1500] is previous.statements.statements[1500]
+    assert result.statements.starts[1500] == previous.statements.starts[1500]
     assert snapshot(result) == snapshot(analyze_syntax(edited))
 
 
@@ -355,37 +350,15 @@ def test_typing_on_the_first_line_reparses_one_statement(monkeypatch):
     parsed_statements = _count_parsed_statements(monkeypatch)
     typed = analyze_syntax("use mod.toqol\n" + base[13:], previous=previous)
     deleted = analyze_syntax(base, previous=typed)
-    assert len(parsed_statements) == 2  # `use mod.toqol`, then `use mod.tool`
+    # Each time the first statement, and the second as the token after it.
+    assert len(parsed_statements) == 4
     monkeypatch.undo()
-    # Past the first line everything was carried over, moved by one, lazily.
-    assert isinstance(typed.lex.tokens, MovedList)
-    assert isinstance(typed.parsed.tree.children, MovedList)
+    # Past the first line every statement was kept, only its start moved.
+    assert typed.statements.statements[1:] == previous.statements.statements[1:]
+    assert typed.statements.starts[5] == previous.statements.starts[5] + 1
     assert typed.lex.tokens[-2].start == len(base)  # the last newline, moved
     assert snapshot(typed) == snapshot(analyze_syntax(typed.source))
-    # Backspace: moved back by nothing, so plain lists of the original objects.
+    # Backspace: the first statement's text again, so the first statement again.
+    assert deleted.statements.statements[0] is previous.statements.statements[0]
     assert deleted.lex.tokens == previous.lex.tokens
-    assert deleted.lex.tokens[100] is previous.lex.tokens[100]
     assert snapshot(deleted) == snapshot(previous)
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(BASES), edits)
-def test_the_lexer_resumes_where_the_whole_common_tail_allows(base: str, changes):
-    """The lexer takes the texts' extent from its caller (`edit_extent`, a
-    suffix that stops at the common prefix) and extends the suffix back to
-    its restart point itself: where it may adopt the old tokens again is
-    where the whole common suffix says."""
-    previous = analyze_syntax(base)
-    text = base
-    for change in changes:
-        text = apply(text, *change)
-        old = previous.source
-        unchanged, tail = edit_extent(old, text)
-        restart, _ = lexer._restart_point(previous.lex, unchanged)
-        resync = lexer._Resync.after_change(text, old, previous.lex, restart, unchanged, tail)
-        whole = common_suffix(old, text, min(len(old), len(text)) - restart)
-        if previous.lex.token_limit_offset is not None or whole == 0:
-            assert resync is None
-        else:
-            assert resync.from_offset == len(text) - whole
-        previous = analyze_syntax(text, previous=previous)

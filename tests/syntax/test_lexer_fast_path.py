@@ -22,10 +22,9 @@ from hypothesis import strategies as st
 from octoscript_lsp.limits import MAX_SYNTAX_TOKENS
 from octoscript_lsp.syntax import lexer
 from octoscript_lsp.syntax.codes import SyntaxCode
-from octoscript_lsp.syntax.lexer import LexResult, retokenize, tokenize
+from octoscript_lsp.syntax.lexer import LexResult, tokenize
 from octoscript_lsp.syntax.tokens import Kind, Token
 
-from .test_incremental import BASES
 from .test_incremental import FRAGMENTS as EDIT_FRAGMENTS
 from .test_properties import FRAGMENTS
 
@@ -170,19 +169,6 @@ EDITS = st.lists(
     min_size=1,
     max_size=4,
 )
-
-
-@CHECKED
-@given(st.sampled_from(BASES), EDITS, BUDGETS)
-def test_relexing_after_edits_lexes_as_the_character_scanners_do(base, changes, budget):
-    # Restarts at a newline, adopting the old tail: the same result as the
-    # reference lexing the whole edited text.
-    previous, text = tokenize(base, budget), base
-    for change in changes:
-        edited = _apply(text, *change)
-        previous, _ = retokenize(edited, text, previous, budget)
-        text = edited
-        assert snapshot(previous) == snapshot(reference(text, budget))
 
 
 def test_fast_tokens_are_ordinary_tokens():
