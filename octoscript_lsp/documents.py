@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from .analysis.document import DocumentAnalysis
 from .features import workspace_symbols
 from .features.positions import UTF16, PositionEncoding, PositionMap
+from .features.semantic_delta import LastTokens
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
 
 
@@ -31,6 +32,9 @@ class OpenDocument:
     advice: list | None = None
     # This version's part of the workspace outline, once asked for.
     workspace_outline: list | None = None
+    # The last semantic-tokens answer sent for this document (any version):
+    # what a delta request edits.
+    semantic_tokens: LastTokens | None = None
 
 
 @contextmanager
@@ -109,6 +113,8 @@ class DocumentStore:
         # What earlier versions computed reaches the new one through `previous`
         # (`DocumentAnalysis.reuse`), feature caches included.
         state = OpenDocument(version, previous=previous, advised=bool(known and known.advised))
+        if known is not None:
+            state.semantic_tokens = known.semantic_tokens
         self.open[uri] = state
         return state
 
@@ -145,6 +151,7 @@ class DocumentStore:
             if state is not None:
                 # What it would hand on goes with it (bounded memory).
                 state.analysis = state.positions = state.previous = None
+                state.semantic_tokens = None
 
     def outline(self, uri: str) -> list:
         """This document's entries for workspace/symbol, kept per version."""

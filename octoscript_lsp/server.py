@@ -567,7 +567,9 @@ def semantic_tokens_full(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    return semantic_delta.answer_full(state.analysis, _semantic_items(state))
+    items = _semantic_items(state)
+    state.semantic_tokens, answer = semantic_delta.full(state.semantic_tokens, items)
+    return answer
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL_DELTA)
@@ -577,12 +579,14 @@ def semantic_tokens_delta(
     state = _document(ls, params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    items = _semantic_items(state)
-    return semantic_delta.answer_delta(state.analysis, params.previous_result_id, items)
+    state.semantic_tokens, answer = semantic_delta.delta(
+        state.semantic_tokens, params.previous_result_id, _semantic_items(state)
+    )
+    return answer
 
 
 def _semantic_items(state: OpenDocument) -> str:
-    """This version's encoded tokens (statements an edit left alone reused)."""
+    """This version's encoded tokens, statement by statement."""
     return semantic_tokens.full_items(state.analysis, True, state.positions.encoding)
 
 

@@ -1,10 +1,11 @@
 """textDocument/semanticTokens/full/delta: the last answer's numbers edited.
 
-The server keeps, per open document, the numbers of the last full or delta
-answer (as the comma-separated JSON text `semantic_tokens` makes them) and
-the answer's `resultId`. A delta request naming that id gets the edit that
-turns those numbers into this version's: everything between the longest
-common run of leading numbers and the longest common run of trailing ones.
+The server keeps, per open document (`documents.OpenDocument`), the numbers
+of the last full or delta answer (as the comma-separated JSON text
+`semantic_tokens` makes them) and the answer's `resultId`. A delta request
+naming that id gets the edit that turns those numbers into this version's:
+everything between the longest common run of leading numbers and the
+longest common run of trailing ones.
 A request naming any other id gets a full answer.
 
 The numbers are compared as text (C-speed slice comparisons, not a loop
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..analysis.document import DocumentAnalysis
 from ..syntax.lexer import common_prefix, common_suffix
 from .wire import WireText
 
@@ -37,21 +37,6 @@ class LastTokens:
 FIRST = LastTokens("0", "")
 
 
-@dataclass(slots=True)
-class Answers:
-    """The document's last answer, shared from version to version."""
-
-    last: LastTokens | None = None
-
-
-def carried_answers(analysis: DocumentAnalysis) -> Answers:
-    """The last-answer record this document's versions share (`analysis.reuse`)."""
-    return analysis.reuse.shared(_CARRIED_ANSWERS, Answers)
-
-
-_CARRIED_ANSWERS = "semantic-token answers"
-
-
 @dataclass(frozen=True, slots=True)
 class Edit:
     """Replace `delete_count` numbers from `start` with the numbers `data`."""
@@ -59,20 +44,6 @@ class Edit:
     start: int
     delete_count: int
     data: str  # comma-separated numbers, "" for none
-
-
-def answer_full(analysis: DocumentAnalysis, items: str) -> WireText:
-    """`semanticTokens/full` for this version's `items`, kept for the next delta."""
-    answers = carried_answers(analysis)
-    answers.last, answer = full(answers.last, items)
-    return answer
-
-
-def answer_delta(analysis: DocumentAnalysis, previous_result_id: str, items: str) -> WireText:
-    """`semanticTokens/full/delta` from the answer named `previous_result_id`."""
-    answers = carried_answers(analysis)
-    answers.last, answer = delta(answers.last, previous_result_id, items)
-    return answer
 
 
 def full(previous: LastTokens | None, items: str) -> tuple[LastTokens, WireText]:

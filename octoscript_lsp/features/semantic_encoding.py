@@ -4,8 +4,8 @@ counted in the session's position encoding (`positions.PositionEncoding`).
 `encode` turns a whole document's items into the answer's numbers;
 `encode_fragment` encodes one top-level statement's items apart from where
 the statement lies, and `Encoder` walks a document placing such fragments
-(and loose items) one after the other, working out only the numbers that
-depend on what precedes them.
+one after the other, working out only the numbers that depend on what
+precedes them.
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def _encode_ascii_run(source: str, items: Flat, base: int, line_start: int) -> _
 
 
 class Encoder:
-    """`encode`'s walk one item (or one rendered statement) at a time.
+    """`encode`'s walk one rendered statement at a time.
 
     `cursor` is the end of the last item and `cursor_column` its column in
     `encoding`; `line` counts line feeds as `encode` does.
@@ -161,20 +161,6 @@ class Encoder:
         self.cursor = line_start
         self.cursor_column = 0
 
-    @classmethod
-    def after_item(
-        cls, source: str, start: int, end: int, encoding: PositionEncoding = UTF16
-    ) -> Encoder:
-        """An encoder as `encode`'s walk leaves it right after the item at
-        [start, end) (line numbers count from that item's line)."""
-        encoder = cls(source, encoding=encoding)
-        line_start = source.rfind("\n", 0, start) + 1
-        column = encoding.distance(source, encoder.plain, line_start, start)
-        encoder.previous_column = column
-        encoder.cursor = end
-        encoder.cursor_column = column + encoding.distance(source, encoder.plain, start, end)
-        return encoder
-
     def _column(self, start: int) -> int:
         source = self.source
         newline = source.rfind("\n", self.cursor, start)
@@ -186,15 +172,6 @@ class Encoder:
     def _deltas(self, column: int) -> tuple[int, int]:
         delta_line = self.line - self.previous_line
         return delta_line, column - self.previous_column if delta_line == 0 else column
-
-    def item(self, start: int, end: int, token_type: int, modifiers: int) -> tuple[int, ...]:
-        """The five numbers of one item."""
-        column = self._column(start)
-        length = self.encoding.distance(self.source, self.plain, start, end)
-        delta_line, delta_column = self._deltas(column)
-        self.cursor, self.cursor_column = end, column + length
-        self.previous_line, self.previous_column = self.line, column
-        return delta_line, delta_column, length, token_type, modifiers
 
     def statement(self, base: int, rendered: Fragment) -> tuple[int, int]:
         """The first two numbers of an encoded statement at `base`; the

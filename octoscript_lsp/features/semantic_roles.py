@@ -72,6 +72,11 @@ def member_token_role(
     path = None
     if receiver is not None and receiver.kind is SYMBOL_IMPORT:
         path = import_paths.get(receiver.start)
+    return member_role(path, member, called)
+
+
+def member_role(path: tuple[str, ...] | None, member: str, called: bool) -> Role:
+    """The role of a member token whose receiver is the import of `path` (None: not one)."""
     match classify_member_token(path, member, called):
         case AwaitKeyword():
             return (KEYWORD, 0)

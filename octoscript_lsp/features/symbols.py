@@ -1,57 +1,30 @@
 """textDocument/documentSymbol: top-level `fn` and `let` only.
 
-Answers are built as JSON-ready dicts (a large outline built from lsprotocol
-classes spends most of its time in attrs validation and cattrs
-unstructuring), and the server sends them as finished JSON text rendered
-once per top-level statement and reused by later versions while the
-statement keeps its first line and the text before it on that line (an
-edit on an earlier line that adds no line break moves it but changes
-nothing shown; see docs/performance.md).
+The answer is JSON text (a large outline built from lsprotocol classes
+spends most of its time in attrs validation and cattrs unstructuring). Each
+top-level statement's entries are a view of it (`Statement.view`): its
+declarations relative to its first token, and their text as last rendered.
+That text depends on the statement's own text and, for where it lies, only
+on the line its first declaration is on and the text before it there
+(`_Entries.text`): an edit on an earlier line that adds no line break moves
+the statement but changes nothing shown.
 """
 
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
-from dataclasses import dataclass
-from operator import attrgetter, is_, itemgetter
 
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..syntax.outline import AnchoredDeclarations, Declaration, placed_declarations
-from ..syntax.statements import EMPTY_MEMO, memo_replacing
-from .positions import PositionMap
+from ..syntax.outline import Declaration, statement_declarations
+from ..syntax.statements import Statement
+from .positions import PositionEncoding, PositionMap
 from .wire import WireList, WireText
 
 _FUNCTION = int(types.SymbolKind.Function)
 _VARIABLE = int(types.SymbolKind.Variable)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class RenderedPiece:
-    """One top-level statement's entries, rendered for one placement
-    (compared by identity: the same piece is the same rendering)."""
-
-    declarations: tuple[Declaration, ...]
-    line: int  # the line of the first declaration
-    lead: str  # the text on that line before the first declaration
-    text: str  # the entries as JSON array items
-
-
-# The rendered entries of each top-level statement with declarations, in
-# the per-statement memo (`statements.StatementMemo`, advanced over the
-# parser's map of kept statements). A statement the parser kept keeps its
-# declaration tuple (the outline memo's), and its piece is reused while its
-# first line has the same number and the same text before the declaration:
-# everything else it shows lies in its statement's own text.
-_RENDERING = "outline rendering"
-
-_POSITION = itemgetter(3)  # of an `AnchoredDeclarations`
-_DECLARATIONS = itemgetter(2)  # of an `AnchoredDeclarations`
-_PIECE_DECLARATIONS = attrgetter("declarations")
-_VALUE = itemgetter(1)  # of a memo's (offset, value)
-_TEXT = attrgetter("text")
+_VIEW = "document symbols"
 
 
 def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> WireList:
@@ -63,139 +36,63 @@ def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> Wire
 
 def document_symbols_wire(analysis: DocumentAnalysis, positions: PositionMap) -> WireText:
     """`document_symbols` as JSON text, joined from per-statement texts."""
-    texts = list(map(_TEXT, rendered_pieces(analysis, positions)))
-    if not texts:
-        return WireText("[]")
-    # The brackets go on the first and last texts: the answer is copied once.
-    texts[0] = "[" + texts[0]
-    texts[-1] += "]"
-    return WireText(",".join(texts))
+    return WireText("[" + ",".join(rendered_pieces(analysis, positions)) + "]")
 
 
-def rendered_pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[RenderedPiece]:
-    """Each top-level statement's rendered entries, in order: the earlier
-    version's piece (the very object) where it still holds."""
+def rendered_pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[str]:
+    """Each top-level statement's entries as JSON array items, in order, for
+    the statements with any."""
     syntax = analysis.syntax
     if syntax is None or not syntax.valid:
         return []
-    outline = analysis.outline_pieces
-    placing = _Placing(analysis.source, positions)
-    found: list[RenderedPiece] = []
     if syntax.lex.token_limit_offset is not None:
-        # Past the token budget the outline is found without statements: no memo.
-        placing.place(outline, found, {})
-        return found
-    memo = analysis.reuse.left(_RENDERING) or EMPTY_MEMO
-    rendered: dict[int, RenderedPiece] = {}  # by statement position, the pieces made now
-    done = 0  # outline entries placed so far
-    for old_first, new_first, run_count, _ in memo.since.runs:
-        low = bisect_left(outline, new_first, done, key=_POSITION)
-        high = bisect_left(outline, new_first + run_count, low, key=_POSITION)
-        placing.place(outline[done:low], found, rendered)  # nothing carried there
-        # The carried values of the run's statements, by position - new_first.
-        carried = memo.found[old_first : old_first + run_count]
-        placing.place_run(outline[low:high], carried, new_first, found, rendered)
-        done = high
-    placing.place(outline[done:], found, rendered)
-    analysis.reuse.hand_on(_RENDERING, memo_replacing(memo, syntax.parsed.unit_offsets, rendered))
-    return found
+        # Past the token budget the outline is found without statements.
+        return [_entry_text(item, positions) for item in analysis.outline]
+    source = analysis.source
+    return [
+        entries.text(start, source, positions)
+        for start, entries in syntax.statements.values(_VIEW, _Entries)
+        if entries.declarations
+    ]
 
 
-class _Placing:
-    """One version's outline pieces: carried ones taken where they hold,
-    the others rendered.
+class _Entries:
+    """One statement's declarations, offsets relative to its first token,
+    and their text for the last place it was rendered at."""
 
-    A run of statements the parser kept (`StepMap`) is a stretch of the
-    earlier text that is unchanged from its first statement's start to its
-    last statement's end, only moved (the parser keeps steps only where the
-    text before the edit and after it is the same). So once one carried
-    piece in a run is found on its earlier line with the same text before
-    it there, nothing in the run moved a line, and every later piece in it
-    has its line and the text before it on that line as when it was
-    rendered: text of the run, or on the first piece's line, text the first
-    piece's lead already compared. The run is settled then: its later
-    pieces that carry the statement's declaration tuple are taken as they
-    are, all at once. Typing inside one statement so finds the lines of a
-    piece or two per run, not of every declaration.
-    """
+    __slots__ = ("declarations", "placed", "rendered")
 
-    __slots__ = ("source", "positions")
-
-    def __init__(self, source: str, positions: PositionMap) -> None:
-        self.source, self.positions = source, positions
-
-    def place_run(
-        self,
-        outline: list[AnchoredDeclarations],
-        carried: list[tuple[int, RenderedPiece | None]],
-        first: int,
-        found: list,
-        rendered: dict[int, RenderedPiece],
-    ) -> None:
-        """Place the entries of the statements of one kept run, in order
-        (`carried`: the memo's (offset, piece) of the run's statements, the
-        first at position `first`)."""
-        for index, anchored in enumerate(outline):
-            piece = carried[anchored[3] - first][1]
-            if not self.place_one(anchored, piece, found, rendered, False):
-                continue
-            # Settled: the carried pieces of the later statements with
-            # declarations (the others carry none), if each holds its
-            # statement's declaration tuple still.
-            rest = outline[index + 1 :]
-            later = list(filter(None, map(_VALUE, carried[anchored[3] - first + 1 :])))
-            if len(later) == len(rest) and all(
-                map(is_, map(_PIECE_DECLARATIONS, later), map(_DECLARATIONS, rest))
-            ):
-                found += later
-            else:
-                for settled in rest:
-                    piece = carried[settled[3] - first][1]
-                    self.place_one(settled, piece, found, rendered, True)
-            return
-
-    def place(
-        self, outline: list[AnchoredDeclarations], found: list, rendered: dict[int, RenderedPiece]
-    ) -> None:
-        """Place entries of statements that carry no piece, one by one."""
-        for anchored in outline:
-            self.place_one(anchored, None, found, rendered, False)
-
-    def place_one(
-        self,
-        anchored: AnchoredDeclarations,
-        piece: RenderedPiece | None,
-        found: list,
-        rendered: dict[int, RenderedPiece],
-        settled: bool,
-    ) -> bool:
-        """Place one statement's entries, `piece` being the one it carries;
-        whether that piece was found on its earlier line with its lead
-        (which settles its run)."""
-        offset, origin, declarations, position = anchored
-        if piece is not None and piece.declarations is declarations and settled:
-            found.append(piece)
-            return False
-        start = declarations[0].start + offset - origin
-        line = self.positions.line_of(start)
-        lead = self.source[line[1] : start]
-        holds = (
-            piece is not None
-            and piece.declarations is declarations
-            and piece.line == line[0]
-            and piece.lead == lead
+    def __init__(self, statement: Statement) -> None:
+        origin = statement.origin
+        self.declarations = tuple(
+            _moved(item, -origin)
+            for item in statement_declarations(statement.tokens, statement.first, statement.after)
         )
-        if not holds:
-            piece = rendered[position] = self.rendered(anchored, line[0], lead)
-        found.append(piece)
-        return holds
+        self.placed: tuple[int, str, PositionEncoding] | None = None
+        self.rendered = ""
 
-    def rendered(self, anchored: AnchoredDeclarations, line: int, lead: str) -> RenderedPiece:
-        """A new piece for a statement whose first declaration is on `line`
-        after `lead`."""
-        positions = self.positions
-        text = ",".join(_entry_text(item, positions) for item in placed_declarations(anchored))
-        return RenderedPiece(anchored[2], line, lead, text)
+    def text(self, start: int, source: str, positions: PositionMap) -> str:
+        """Its entries for the statement at `start`: rendered again only
+        when its first declaration's line, the text before it there or the
+        encoding changed (everything else shown lies in its own text)."""
+        first = start + self.declarations[0].start
+        line, line_start = positions.line_of(first)
+        placed = (line, source[line_start:first], positions.encoding)
+        if placed != self.placed:
+            self.placed = placed
+            self.rendered = ",".join(
+                _entry_text(_moved(item, start), positions) for item in self.declarations
+            )
+        return self.rendered
+
+
+def _moved(item: Declaration, delta: int) -> Declaration:
+    return item._replace(
+        start=item.start + delta,
+        end=item.end + delta,
+        selection_start=item.selection_start + delta,
+        selection_end=item.selection_end + delta,
+    )
 
 
 def _entry_text(item: Declaration, positions: PositionMap) -> str:

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 from octoscript_lsp.analysis.document import TEXT_REGIONS, DocumentAnalysis
 from octoscript_lsp.analysis.reuse import Reuse
-from octoscript_lsp.features import semantic_tokens, symbols
-from octoscript_lsp.features.positions import PositionMap
-from octoscript_lsp.syntax.statements import EMPTY_MEMO, carried_values
+from octoscript_lsp.syntax.statements import EMPTY_MEMO
 
 
 def test_a_view_reaches_every_later_version_until_one_builds_its_own():
@@ -51,17 +47,6 @@ def test_analyses_hand_on_through_reuse_only():
     text = "let a = 1\nlet b = 2\nlet c = a\n"
     first = DocumentAnalysis(text, 1)
     regions = first.regions
-    semantic_tokens.full_wire(first, True)
-    outline = symbols.document_symbols(first, PositionMap(text))
     edited = text.replace("2", "22")
     second = DocumentAnalysis(edited, 2, first)
     assert second.reuse.earlier(TEXT_REGIONS, None) is regions
-    # The features' per-statement memos reach it advanced over the parser's
-    # map of kept statements: the last statement was kept, the edited one not.
-    roles = carried_values(second.reuse.earlier("semantic-token roles", EMPTY_MEMO), 3)
-    assert roles[2] is first.reuse.left("semantic-token roles").found[2][1]
-    assert roles[1] is None
-    rendering = carried_values(second.reuse.earlier("outline rendering", EMPTY_MEMO), 3)
-    assert rendering[2] is not None and json.loads(f"[{rendering[2].text}]") == [outline[2]]
-    assert rendering[1] is None
-    assert DocumentAnalysis(edited, 2).reuse.earlier("semantic-token roles", None) is None

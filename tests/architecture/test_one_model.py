@@ -152,6 +152,8 @@ def test_versions_hand_on_only_through_reuse():
         "advised",
         "advice",
         "workspace_outline",
+        # The last semantic-tokens answer sent: the document's, not a version's.
+        "semantic_tokens",
     }
 
 
@@ -367,10 +369,8 @@ _STEP_MAKERS = {
     "octoscript_lsp.syntax.cursor",
     "octoscript_lsp.syntax.statements",
 }
-# The splice of the last semantic-token answer classifies the statements of
-# the edited window again (a handful, by text comparison); every full pass
-# walks through `statements.walk_statements`.
-_WINDOW_LOOPS = {"octoscript_lsp.features.semantic_layout.splice"}
+# Every full pass walks through `statements.walk_statements`.
+_WINDOW_LOOPS: set[str] = set()
 
 
 def _reads_units(node: ast.AST) -> bool:
@@ -410,7 +410,6 @@ _PER_STATEMENT_MODULES = {
     "octoscript_lsp.analysis.document",
     "octoscript_lsp.analysis.statement_facts",
     "octoscript_lsp.analysis.statement_index",
-    "octoscript_lsp.features.semantic_layout",
     "octoscript_lsp.features.semantic_tokens",
     "octoscript_lsp.features.symbols",
     "octoscript_lsp.syntax.formatter",
@@ -422,9 +421,8 @@ _PER_STATEMENT_MODULES = {
 def test_per_statement_work_is_keyed_by_the_parsers_step_map():
     """Per-statement views key their work one way, by the parser's map of
     kept statements (`statements.StatementMemo`): none of them calls `id()`
-    or slices a statement's text for a key, and `Reuse.shared` (a cache
-    filled in place instead of advanced over that map) holds only the
-    semantic-token answer record, which is one per document."""
+    or slices a statement's text for a key, and nothing uses `Reuse.shared`
+    (a cache filled in place instead of advanced over that map)."""
     trees = _trees()
     identities = [
         f"{module}:{node.lineno}"
@@ -443,7 +441,7 @@ def test_per_statement_work_is_keyed_by_the_parsers_step_map():
             and node.func.attr == "shared"
         }
     )
-    assert shared == ["octoscript_lsp.features.semantic_delta"]
+    assert shared == []
 
 
 def test_every_per_statement_view_hands_on_a_statement_memo():
@@ -461,8 +459,6 @@ def test_every_per_statement_view_hands_on_a_statement_memo():
         "statement facts",
         "outline",
         "formatted stretches",
-        "semantic-token roles",
-        "outline rendering",
     )
     for name in views:
         memo = second.reuse.earlier(name, None)

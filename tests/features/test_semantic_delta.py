@@ -9,7 +9,6 @@ fresh full answer of that version's text.
 from __future__ import annotations
 
 import json
-from bisect import bisect_right
 
 from hypothesis import HealthCheck, given
 from hypothesis import strategies as st
@@ -19,7 +18,6 @@ from octoscript_lsp.features import semantic_delta, semantic_tokens
 from octoscript_lsp.features.semantic_delta import Edit, edit_between
 from octoscript_lsp.features.semantic_tokens import full, full_items
 from octoscript_lsp.features.wire import integer_items
-from octoscript_lsp.syntax.statements import carried_values
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.conftest import quick_and_full
 from tests.features.test_semantic_tokens import COMMENTED, OVER_BUDGET
@@ -178,28 +176,21 @@ def _deltas_over_line_end_and_comment_edits_equal_a_fresh_answer(base: str, chan
 )
 
 
-def test_a_keystroke_inside_a_statement_splices_the_last_answer():
-    """Only the edited statement is classified again; the answer equals a
-    fresh one, before and past the occurrence budget, typing and deleting."""
-    # (Past the budget the edit must not change what the index records
-    # before its cut: that takes the whole-document pass.)
+def test_a_keystroke_inside_a_statement_renders_only_that_statement_again():
+    """Every other statement's items are the very ones of the version before
+    (past the occurrence budget, the statement where it ran out is made
+    again too); the answer equals a fresh one, typing and deleting."""
     for base, needle in ((LONG, "(v"), (OVER_BUDGET, "math.p")):
         previous = DocumentAnalysis(base, 0)
-        full_items(previous, True)
-        layout = previous.reuse.left(semantic_tokens._LAYOUT)
+        before = semantic_tokens._placed(previous)
         at = base.index(needle, len(base) // 2) + len(needle)  # inside a name it reads
         text = base
         for version, edit in enumerate(["1", "", "7", ""], start=1):
             text = text[:at] + edit + text[at + (0 if edit else 1) :]
             current = DocumentAnalysis(text, version, previous)
-            spliced = semantic_tokens._spliced(current, layout)
-            assert spliced is not None
-            assert spliced.text[1:] == integer_items(full(DocumentAnalysis(text)).data)
-            # The records handed on: every statement's the parser kept, and the edited one's.
-            parsed = current.syntax.parsed
-            records = carried_values(current.reuse.left(semantic_tokens._ROLES), len(parsed.units))
-            kept = [new + k for _, new, count, _ in parsed.kept.runs for k in range(count)]
-            edited = bisect_right(parsed.unit_offsets, at) - 1
-            assert all(records[position] is not None for position in [*kept, edited])
-            layout = spliced
-            previous = current
+            assert full_items(current, True) == integer_items(full(DocumentAnalysis(text)).data)
+            after = semantic_tokens._placed(current)
+            assert len(after) == len(before)
+            again = [new for old, new in zip(before, after, strict=True) if old[2] is not new[2]]
+            assert 1 <= len(again) <= (1 if current.completion_index.cut is None else 2)
+            before, previous = after, current

@@ -9,7 +9,6 @@ from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.features import semantic_tokens
 from octoscript_lsp.features.positions import UTF8, UTF16, UTF32
 from octoscript_lsp.features.semantic_tokens import (
     LEGEND,
@@ -273,25 +272,6 @@ def test_statements_past_the_occurrence_budget_equal_a_fresh_answer(where) -> No
     # Early calls resolve to their function, the last ones no longer do.
     assert ("f1", "function", ()) in texts(OVER_BUDGET)[:40]
     assert texts(OVER_BUDGET)[-2] == ("f699", "variable", ())
-
-
-def test_definitions_before_the_budget_cut_are_recorded_as_the_parser_has_them() -> None:
-    """The resolver answers a definition before the statement where the
-    budget ran out without asking the index: the index recorded it, same kind."""
-    analysis = DocumentAnalysis(OVER_BUDGET)
-    index = analysis.completion_index
-    assert index.truncated and index.cut is not None
-    resolver = semantic_tokens._Resolver(index)
-    checked = 0
-    for base, summary in analysis.statement_summaries[: index.cut]:
-        for symbol in summary.symbols:
-            found = index.occurrence_at(symbol.start + base)
-            assert found is not None and found.start == symbol.start + base
-            assert found.symbol.kind is symbol.kind
-            assert resolver.definition(symbol.kind, symbol.start + base) is symbol.kind
-            checked += 1
-    assert checked > 100
-    assert resolver.lookups == 0
 
 
 def test_a_changed_binding_reclassifies_the_statements_reading_it() -> None:

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.features import symbols
 from octoscript_lsp.features.positions import PositionMap
 from octoscript_lsp.features.symbols import (
     document_symbols,
@@ -147,28 +148,22 @@ def test_outline_asked_now_and_then_equals_a_fresh_outline(base, changes):
         previous = current
 
 
-class CountingPositions(PositionMap):
-    """A position map that records which offsets had their line found."""
-
-    looked_up: list[int]
-
-    def line_of(self, offset: int) -> tuple[int, int]:
-        self.looked_up.append(offset)
-        return super().line_of(offset)
-
-
-def test_typing_in_one_statement_finds_the_lines_of_few_pieces():
-    """A digit typed in the middle: the rendered pieces after it are reused
-    without finding their lines (one check per run of kept statements)."""
+def test_typing_in_one_statement_renders_only_its_entries(monkeypatch):
+    """A digit typed in the middle: every other statement's entries are its
+    text as rendered for the version before (the same line, the same text
+    before it there)."""
     first = DocumentAnalysis(BASE, 1)
     document_symbols(first, PositionMap(BASE))
     text = BASE.replace("let v20 = f20(1)", "let v20 = f20(2)")
     second = DocumentAnalysis(text, 2, first)
-    positions = CountingPositions(text)
-    positions.looked_up = []
-    answer = list(document_symbols(second, positions))
+    rendered = []
+    entry_text = symbols._entry_text
+    monkeypatch.setattr(
+        symbols,
+        "_entry_text",
+        lambda item, positions: rendered.append(item) or entry_text(item, positions),
+    )
+    answer = list(document_symbols(second, PositionMap(text)))
+    assert [item.name for item in rendered] == ["v20"]
     assert answer == fresh(text)
     assert len(answer) == 80
-    # Per run of kept statements (two here, around the edited one): its
-    # first two pieces and its first line; then the edited statement's.
-    assert 0 < len(positions.looked_up) <= 10
