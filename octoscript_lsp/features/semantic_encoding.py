@@ -3,9 +3,8 @@ counted in the session's position encoding (`positions.PositionEncoding`).
 
 `encode` turns a whole document's items into the answer's numbers;
 `encode_fragment` encodes one top-level statement's items apart from where
-the statement lies, and `Encoder` walks a document placing such fragments
-one after the other, working out only the numbers that depend on what
-precedes them.
+the statement lies (`semantic_tokens` puts such fragments one after the
+other, working out only the numbers that depend on what precedes them).
 """
 
 from __future__ import annotations
@@ -131,57 +130,3 @@ def _encode_ascii_run(source: str, items: Flat, base: int, line_start: int) -> _
         previous_column = column
         cursor = end
     return _Run(data, line, column, end, column + (end - start) if data else 0)
-
-
-class Encoder:
-    """`encode`'s walk one rendered statement at a time.
-
-    `cursor` is the end of the last item and `cursor_column` its column in
-    `encoding`; `line` counts line feeds as `encode` does.
-    """
-
-    __slots__ = (
-        "source",
-        "encoding",
-        "plain",
-        "line",
-        "cursor",
-        "cursor_column",
-        "previous_line",
-        "previous_column",
-    )
-
-    def __init__(
-        self, source: str, line_start: int = 0, encoding: PositionEncoding = UTF16
-    ) -> None:
-        self.source = source
-        self.encoding = encoding
-        self.plain = encoding.code_points or source.isascii()  # columns are offsets
-        self.line = self.previous_line = self.previous_column = 0
-        self.cursor = line_start
-        self.cursor_column = 0
-
-    def _column(self, start: int) -> int:
-        source = self.source
-        newline = source.rfind("\n", self.cursor, start)
-        if newline != -1:
-            self.line += source.count("\n", self.cursor, newline + 1)
-            self.cursor, self.cursor_column = newline + 1, 0
-        return self.cursor_column + self.encoding.distance(source, self.plain, self.cursor, start)
-
-    def _deltas(self, column: int) -> tuple[int, int]:
-        delta_line = self.line - self.previous_line
-        return delta_line, column - self.previous_column if delta_line == 0 else column
-
-    def statement(self, base: int, rendered: Fragment) -> tuple[int, int]:
-        """The first two numbers of an encoded statement at `base`; the
-        walk then continues after its last item."""
-        column = self._column(base + rendered.first)
-        deltas = self._deltas(column)
-        self.line += rendered.lines
-        self.previous_line = self.line
-        shift = column if rendered.lines == 0 else 0
-        self.previous_column = rendered.last_start_column + shift
-        self.cursor = base + rendered.last_end
-        self.cursor_column = rendered.last_end_column + shift
-        return deltas

@@ -30,19 +30,21 @@ that statement from what the index recorded in it.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.statement_index import StatementIndex
 from ..analysis.unit_summary import UnitSummary, summarize_unit
-from ..syntax.statements import Statement
+from ..syntax.statements import Statement, Statements
 from ..syntax.tokens import IDENT, LPAREN, RESERVED_WORDS
 from ..syntax.tokens import NUMBER as NUMBER_TOKEN
 from ..syntax.tokens import OPERATOR as OPERATOR_TOKEN
 from ..syntax.tokens import STRING as STRING_TOKEN
 from ..syntax.tree import SYMBOL_IMPORT, SymbolKind
 from .positions import UTF16, PositionEncoding
-from .semantic_encoding import Encoder, Fragment, Item, encode, encode_fragment
+from .semantic_encoding import Fragment, Item, encode, encode_fragment
 from .semantic_roles import (
     DECLARATION,
     KEYWORD,
@@ -88,13 +90,42 @@ def full_items(
     placed = _placed(analysis) if carried else None
     if placed is None:
         return integer_items(encode(analysis.source, classify(analysis), encoding))
-    encoder = Encoder(analysis.source, encoding=encoding)
-    statement = encoder.statement
+    return _joined(analysis.source, placed, encoding)
+
+
+def _joined(source: str, placed: Iterator[_Placed], encoding: PositionEncoding) -> str:
+    """The statements' encoded items one after the other, each statement's
+    first two numbers worked out from where the item before it lies: lines
+    count line feeds as `encode` does, and the gap between two statements'
+    items is the only text looked at."""
     parts = []
+    append = parts.append
+    rfind, count = source.rfind, source.count
+    plain = encoding.code_points or source.isascii()
+    width = encoding.width
+    line = previous_line = previous_column = 0
+    cursor = cursor_column = 0  # the end of the last item, and its column
     for base, shape, rendered in placed:
-        fragment = rendered.fragment(shape.text, encoding)
-        delta_line, delta_start = statement(base, fragment)
-        parts.append(f"{delta_line},{delta_start}{fragment.head}")
+        fragment = rendered.encoded
+        if rendered.encoding is not encoding:
+            fragment = rendered.fragment(shape.text, encoding)
+        first = base + fragment.first
+        newline = rfind("\n", cursor, first)
+        if newline != -1:
+            line += count("\n", cursor, newline + 1)
+            cursor, cursor_column = newline + 1, 0
+        column = cursor_column + (first - cursor if plain else width(source[cursor:first]))
+        if line == previous_line:
+            append(f"0,{column - previous_column}{fragment.head}")
+        else:
+            append(f"{line - previous_line},{column}{fragment.head}")
+        lines = fragment.lines
+        shift = column if lines == 0 else 0
+        line += lines
+        previous_line = line
+        previous_column = fragment.last_start_column + shift
+        cursor = base + fragment.last_end
+        cursor_column = fragment.last_end_column + shift
     return ",".join(parts)
 
 
@@ -143,38 +174,59 @@ Binding = tuple[SymbolKind, tuple[str, ...] | None]
 _VIEW = "semantic tokens"
 
 
-def _placed(analysis: DocumentAnalysis) -> list[tuple[int, _Shape, _Rendered]] | None:
-    """(start now, shape, items) of the head and every statement with items;
-    None where the index is not the per-statement one (a scope left open
-    before the last statement, a budget run out: the plain way decides)."""
+# (start now, shape, items) of a statement with items.
+_Placed = tuple[int, "_Shape", "_Rendered"]
+
+
+def _placed(analysis: DocumentAnalysis) -> Iterator[_Placed] | None:
+    """The head and every statement with items, in order; None where the
+    index is not the per-statement one (a scope left open before the last
+    statement, a budget run out: the plain way decides)."""
     syntax = analysis.syntax
     if syntax is None or syntax.lex.token_limit_offset is not None:
         return None
     index = analysis.completion_index
     if not isinstance(index, StatementIndex):
         return None
-    found = syntax.statements
-    statements = found.statements
+    return _walk(syntax.statements, index)
+
+
+def _walk(found: Statements, index: StatementIndex) -> Iterator[_Placed]:
+    # A generator: an answer holds no tuple per statement at once (each
+    # would count towards the cyclic collector's next pass). It runs once
+    # per statement of every answer, so the usual case (the bindings a
+    # statement reads unchanged) makes no call but the cache's.
+    statements, starts = found.statements, found.starts
     cut = len(statements) if index.cut is None else index.cut
     head = found.head.view(_VIEW, _Shape)
-    placed = [] if head.template.rendered is None else [(0, head, head.template.rendered)]
+    if head.template.rendered is not None:
+        yield 0, head, head.template.rendered
     top: dict[str, Binding] = {}  # the last top-level binding of each name so far
-    get = top.get
-    for position, (start, statement) in enumerate(zip(found.starts, statements, strict=True)):
+    get, update = top.get, top.update
+    for start, statement in zip(starts[:cut], statements[:cut], strict=True):
         shape = statement.view(_VIEW, _Shape)
-        if position < cut:
-            template = shape.template
-            rendered = template.render(tuple(map(get, template.free)))
-            if shape.exports:
-                top.update(shape.exports)
-        elif position == cut:
-            template = _Template(shape, index.pieces[cut][1])
-            rendered = template.render(tuple(map(get, template.free)))
-        else:
-            rendered = shape.unresolved()
+        template = shape.template
+        rendered = template.rendered
+        free = template.free
+        if free:
+            bindings = tuple(map(get, free))
+            if bindings != template.bindings:
+                rendered = template.render(bindings)
+        if shape.exports:
+            update(shape.exports)
         if rendered is not None:
-            placed.append((start, shape, rendered))
-    return placed
+            yield start, shape, rendered
+    if cut < len(statements):
+        shape = statements[cut].view(_VIEW, _Shape)
+        template = _Template(shape, index.pieces[cut][1])
+        rendered = template.render(tuple(map(get, template.free)))
+        if rendered is not None:
+            yield starts[cut], shape, rendered
+    for start, statement in zip(starts[cut + 1 :], statements[cut + 1 :], strict=True):
+        shape = statement.view(_VIEW, _Shape)
+        rendered = shape.unresolved()
+        if rendered is not None:
+            yield start, shape, rendered
 
 
 class _Shape:
@@ -227,10 +279,10 @@ class _Shape:
         self.text = text if last <= len(text) else statement.build.text[origin : origin + last]
         summary = summarize_unit(tokens, statement.events, origin)
         symbols = summary.symbols
-        self.exports = tuple(
-            (symbols[number].name, self.binding(symbols[number].kind, symbols[number].start))
+        self.exports = {
+            symbols[number].name: self.binding(symbols[number].kind, symbols[number].start)
             for number in summary.tops
-        )
+        }
         self.template = _Template(self, summary)
         self._unresolved: _Template | None = None
 
@@ -295,8 +347,9 @@ class _Template:
         self.rendered = _Rendered(self.items) if numbers and not holes else None
 
     def render(self, bindings: tuple[Binding | None, ...]) -> _Rendered | None:
-        """Its items with the names it reads bound to `bindings` (kept while they hold)."""
-        if self.holes and bindings != self.bindings:
+        """Its items with the names it reads bound to `bindings` (kept for
+        as long as they are the bindings asked for)."""
+        if self.holes:
             numbers = list(self.items)
             for at, slot, member, called in self.holes:
                 binding = bindings[slot]
@@ -304,8 +357,8 @@ class _Template:
                     numbers[at], numbers[at + 1] = member_role(_path(binding), member, called)
                 elif binding is not None:
                     numbers[at], numbers[at + 1] = SYMBOL_TYPES_BY_NAME[binding[0]._name_], 0
-            self.bindings = bindings
             self.rendered = _Rendered(tuple(numbers))
+        self.bindings = bindings
         return self.rendered
 
 
