@@ -69,7 +69,7 @@ class RecordReport:
         dropped = False
         for facts in self._facts.with_shapes:
             if (
-                facts.shapes[-1][1] <= self.prefix_end
+                facts.shapes[-1].end <= self.prefix_end
                 and len(kept) + len(facts.shapes) <= MAX_STATIC_RECORD_SHAPES
                 and retained + facts.retained_fields <= MAX_STATIC_RECORD_FIELDS
             ):
@@ -116,7 +116,7 @@ class RecordReport:
         if self.truncated:
             return self._shape_by_binding.get(binding_start)
         found = self._facts.at(binding_start).shape_at(binding_start)
-        return found[0] if found is not None and found[1] <= self.prefix_end else None
+        return found.shape if found is not None and found.end <= self.prefix_end else None
 
     # ------------------------------------------------------------ alias edges
 
@@ -154,7 +154,7 @@ class RecordReport:
         if self.aliases_truncated:
             return self._alias_by_binding.get(binding_start)
         found = self._facts.at(binding_start).alias_at(binding_start)
-        return found[0] if found is not None and found[1] <= self.prefix_end else None
+        return found.alias if found is not None and found.end <= self.prefix_end else None
 
     # ------------------------------------------------------------ resolution
 
