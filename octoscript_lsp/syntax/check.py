@@ -68,7 +68,7 @@ class SyntaxResult:
         self.statements = statements
         # What the runtime's parser rejects in canonically valid source.
         self.vm: list[Diagnostic] = []
-        if self.valid:
+        if self.canonical:
             self.vm = vm_diagnostics_of(statements)[:MAX_SYNTAX_DIAGNOSTICS]
 
     @cached_property
@@ -106,9 +106,14 @@ class SyntaxResult:
         return self.parsed.truncated
 
     @property
-    def valid(self) -> bool:
+    def canonical(self) -> bool:
+        """No lexical or parse problem (the runtime parser's rules aside)."""
         statements = self.statements
         return not statements.plain and statements.totals[1:] == (0, 0)
+
+    @property
+    def valid(self) -> bool:
+        return self.canonical and not self.vm
 
     def line_column(self, offset: int) -> tuple[int, int]:
         return self.lines.line_column(offset)
