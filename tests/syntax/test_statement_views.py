@@ -65,6 +65,7 @@ edits = st.lists(
         st.booleans(),  # at a line start
         st.integers(min_value=0, max_value=6),  # characters removed
         st.lists(st.sampled_from(LINES) | st.sampled_from(FRAGMENTS), max_size=3).map("".join),
+        st.booleans(),  # undone instead: back to the last valid text
     ),
     min_size=1,
     max_size=8,
@@ -72,6 +73,8 @@ edits = st.lists(
 
 
 def edited(text: str, where: float, line_start: bool, removed: int, inserted: str) -> str:
+    """`text` with `inserted` typed at `where` (as a fraction of its length)
+    over `removed` characters, or at the start of that line."""
     position = int(where * len(text))
     if line_start:
         position = text.rfind("\n", 0, position) + 1
@@ -91,13 +94,14 @@ def _views_equal_fresh_ones(base: str, changes) -> None:
     assert previous.valid
     formatted(previous)
     outline_of(previous.statements)
-    text = base
-    for change in changes:
-        text = edited(text, *change)
+    text = valid = base
+    for *change, undone in changes:
+        text = valid if undone else edited(text, *change)
         current = analyze_syntax(text, previous=previous)
         fresh = analyze_syntax(text)
         assert current.valid == fresh.valid
         if fresh.valid:
+            valid = text
             assert formatted(current) == format_tokens(text, fresh.tokens, MAX_SYNTAX_TOKENS)
             outline = outline_of(current.statements)
             assert outline == outline_of(fresh.statements)
@@ -119,8 +123,8 @@ def _views_equal_fresh_ones(base: str, changes) -> None:
     suppress_health_check=[HealthCheck.too_slow],
     examples=[
         # A block comment opened before a statement, closed after the next.
-        (BASES[0], [(0.0, True, 0, "/* "), (0.3, True, 0, "*/\n")]),
-        # A lone CR and a CRLF typed into a CRLF text, then the CR removed.
-        (BASES[1], [(0.5, False, 0, "\r"), (0.2, True, 0, "\r\n"), (0.5, False, 1, "")]),
+        (BASES[0], [(0.0, True, 0, "/* ", False), (0.3, True, 0, "*/\n", False)]),
+        # A lone CR typed into a CRLF text, then undone.
+        (BASES[1], [(0.5, False, 0, "\r", False), (0.5, False, 0, "\r\n", True)]),
     ],
 )
