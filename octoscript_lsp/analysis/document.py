@@ -8,18 +8,8 @@ from typing import Any
 
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
-from ..syntax.formatter import (
-    FormattedSourceTooLarge,
-    format_by_statement,
-    format_tokens,
-)
-from ..syntax.outline import (
-    AnchoredDeclarations,
-    Declaration,
-    declarations_by_statement,
-    placed_declarations,
-    top_level_declarations,
-)
+from ..syntax.formatter import FormattedSourceTooLarge, format_statements
+from ..syntax.outline import Declaration, StatementOutline, outline_of, placed_declarations
 from ..syntax.statements import EMPTY_MEMO, events_of
 from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
@@ -38,8 +28,6 @@ from .unit_summary import Budget, UnitSummary, summarize_unit, unit_summaries
 LEXICAL_SUMMARIES = "lexical summaries"
 STATEMENT_INDEX = "statement index"
 STATEMENT_FACTS = "statement facts"
-OUTLINE_PIECES = "outline"
-FORMATTED_STRETCHES = "formatted stretches"
 TEXT_REGIONS = "text regions"
 DELIMITER_SCAN = "delimiter scan"
 
@@ -60,8 +48,6 @@ class DocumentAnalysis:
         self.source = source
         self.version = version
         self.too_large: SourceTooLarge | None = None
-        # Answers about one cursor site of this version (`members.member_receiver`).
-        self.site_memo: dict[object, dict[str, object]] = {}
         self.syntax: SyntaxResult | None = None
         # Everything earlier versions left for this one, and this one leaves
         # for the next (`reuse.py`): the one hand-over between versions.
@@ -113,26 +99,13 @@ class DocumentAnalysis:
         return [item for piece in self.outline_pieces for item in placed_declarations(piece)]
 
     @cached_property
-    def outline_pieces(self) -> list[AnchoredDeclarations]:
+    def outline_pieces(self) -> list[StatementOutline]:
         """`outline` by top-level statement, statements without any left out:
-        (offset, offset found at, declarations as found); a statement kept
-        since the version before keeps its tuple."""
+        (its offset, its declarations relative to it)."""
         syntax = self.syntax
         if syntax is None or not syntax.valid:
             return []
-        if syntax.lex.token_limit_offset is not None:
-            return [
-                (item.start, item.start, (item,), -1)
-                for item in top_level_declarations(syntax.tokens)
-            ]
-        found, memo = declarations_by_statement(
-            self.source,
-            syntax.lex,
-            syntax.parsed.units,
-            self.reuse.earlier(OUTLINE_PIECES, EMPTY_MEMO),
-        )
-        self.reuse.hand_on(OUTLINE_PIECES, memo)
-        return found
+        return outline_of(syntax.statements)
 
     @cached_property
     def formatted(self) -> str | None:
@@ -140,20 +113,8 @@ class DocumentAnalysis:
         syntax = self.syntax
         if syntax is None or not syntax.valid:
             return None
-        tokens = syntax.tokens
         try:
-            if syntax.lex.token_limit_offset is not None:
-                return format_tokens(self.source, tokens, MAX_SYNTAX_TOKENS)
-            text, memo = format_by_statement(
-                self.source,
-                syntax.lex,
-                syntax.parsed.units,
-                syntax.parsed.unit_offsets,
-                MAX_SYNTAX_TOKENS,
-                self.reuse.earlier(FORMATTED_STRETCHES, EMPTY_MEMO),
-            )
-            self.reuse.hand_on(FORMATTED_STRETCHES, memo)
-            return text
+            return format_statements(syntax.statements, MAX_SYNTAX_TOKENS)
         except FormattedSourceTooLarge:
             return None
 

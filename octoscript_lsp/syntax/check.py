@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 
 from ..limits import (
     MAX_SOURCE_BYTES,
@@ -12,7 +13,9 @@ from ..limits import (
 )
 from .diagnostics import Diagnostic, LineIndex
 from .formatter import format_tokens
+from .lexer import LexResult
 from .outline import Declaration, valid_source_declarations
+from .parse_result import ParseResult
 from .statements import Budgets, Statements, build_statements, whole_text_views
 from .vm_compat import vm_diagnostics_of
 
@@ -63,12 +66,26 @@ class SyntaxResult:
     def __init__(self, source: str, statements: Statements) -> None:
         self.source = source
         self.statements = statements
-        self.lex, self.parsed = whole_text_views(statements)
-        self.lines = LineIndex(source)
         # What the runtime's parser rejects in canonically valid source.
         self.vm: list[Diagnostic] = []
-        if self.valid:
+        if self.canonical:
             self.vm = vm_diagnostics_of(statements)[:MAX_SYNTAX_DIAGNOSTICS]
+
+    @cached_property
+    def _views(self) -> tuple[LexResult, ParseResult]:
+        return whole_text_views(self.statements)
+
+    @property
+    def lex(self) -> LexResult:
+        return self._views[0]
+
+    @property
+    def parsed(self) -> ParseResult:
+        return self._views[1]
+
+    @cached_property
+    def lines(self) -> LineIndex:
+        return LineIndex(self.source)
 
     @property
     def tokens(self):
@@ -89,10 +106,14 @@ class SyntaxResult:
         return self.parsed.truncated
 
     @property
+    def canonical(self) -> bool:
+        """No lexical or parse problem (the runtime parser's rules aside)."""
+        statements = self.statements
+        return not statements.plain and statements.totals[1:] == (0, 0)
+
+    @property
     def valid(self) -> bool:
-        if self.lex.diagnostics or self.lex.truncated:
-            return False
-        return not self.parsed.diagnostics and not self.parsed.truncated
+        return self.canonical and not self.vm
 
     def line_column(self, offset: int) -> tuple[int, int]:
         return self.lines.line_column(offset)

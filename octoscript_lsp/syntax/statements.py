@@ -119,6 +119,11 @@ class Statement:
         return found[low : bisect_left(found, self.end, key=_first)]
 
     @property
+    def counts(self) -> tuple[int, int, int]:
+        """(tokens, lexical problems, parse problems) in it."""
+        return (self.after - self.first, len(self.lex_diagnostics), len(self.parse_diagnostics))
+
+    @property
     def runtime_suspect(self) -> bool:
         return self.step != HEAD and self.build.parsed.unit_runtime_checks[self.step]
 
@@ -149,6 +154,8 @@ class Statements:
     budgets: Budgets
     # Built plainly past a budget: the next version builds plainly too.
     plain: bool = False
+    # (tokens, lexical problems, parse problems) of the head and statements.
+    totals: tuple[int, int, int] = (0, 0, 0)
 
     def at(self, offset: int) -> int:
         """The position of the statement whose text holds `offset` (-1: the head)."""
@@ -190,6 +197,7 @@ def _plain(source: str, budgets: Budgets) -> Statements:
         [statement.origin for statement in statements],
         budgets,
         lex.truncated or lex.token_limit_offset is not None,
+        (len(lex.tokens) - 1, len(lex.diagnostics), len(build.parsed.all_diagnostics)),
     )
 
 
@@ -230,9 +238,13 @@ def _split(build: Build, stop: int) -> tuple[Statement, list[Statement]]:
         # (a step may start at a line break inside a comment) is its too.
         last = bisect_left(comments, end, key=_first) - 1
         key_end = max(end, comments[last][1]) if last >= 0 else end
+        in_comment = _inside(comments, start)
+        # What it depends on: its text, the token after it, and whether it
+        # starts inside a comment (then its first line break is the comment's).
+        after_text = text[after_token.start : after_token.end]
         key = (
             text[start:key_end],
-            f"{after_token.kind.name} {text[after_token.start : after_token.end]}",
+            f"{'/* ' if in_comment else ''}{after_token.kind.name} {after_text}",
         )
         unit = units[step]
         statements.append(
@@ -244,11 +256,12 @@ def _split(build: Build, stop: int) -> tuple[Statement, list[Statement]]:
                 unit[FIRST_TOKEN],
                 unit[AFTER_TOKEN],
                 key,
-                _inside(comments, start),
+                in_comment,
             )
         )
     head_end = firsts[0] if count else (stop + 1 if stop == len(text) else stop)
-    head_after = units[0][FIRST_TOKEN] if count else len(tokens) - 1
+    # The head's tokens end at the first step's (the one at `stop` in a window).
+    head_after = units[0][FIRST_TOKEN] if units else len(tokens) - 1
     head = Statement(build, HEAD, 0, head_end, 0, head_after, (text[:head_end], ""))
     return head, statements
 
@@ -270,6 +283,9 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
     # Old statements past the edit, whose text from their start on is unchanged.
     candidate = max(bisect_left(old_starts, len(old) - tail), first + 1)
     while True:
+        # One lexed from inside a comment was not lexed from the initial state.
+        while candidate < count and previous.statements[candidate].in_comment:
+            candidate += 1
         if candidate >= count:
             window = _window(source, start, len(source), None, previous.budgets)
             stop_old = count
@@ -296,13 +312,26 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
         + [start + statement_start for statement_start in _fresh_starts(window)]
         + [old + delta for old in old_starts[stop_old:]]
     )
-    if (
-        sum(statement.after - statement.first for statement in statements)
-        + (head.after - head.first)
-        > previous.budgets.tokens
-    ):
+    dropped = previous.statements[len(kept_before) : stop_old]
+    if from_head:
+        dropped = [previous.head, *dropped]
+        fresh = [head, *fresh]
+    totals = tuple(
+        total - removed + added
+        for total, removed, added in zip(previous.totals, _sum(dropped), _sum(fresh), strict=True)
+    )
+    if totals[0] > previous.budgets.tokens:
         return None
-    return Statements(source, head, statements, starts, previous.budgets)
+    return Statements(source, head, statements, starts, previous.budgets, False, totals)
+
+
+def _sum(statements: list[Statement]) -> tuple[int, int, int]:
+    counts = [statement.counts for statement in statements]
+    return (
+        sum(count[0] for count in counts),
+        sum(count[1] for count in counts),
+        sum(count[2] for count in counts),
+    )
 
 
 _OUT_OF_STEP = object()
@@ -456,13 +485,17 @@ def whole_text_views(found: Statements) -> tuple[LexResult, ParseResult]:
         for item in parsed.all_diagnostics[diagnostic_low : step_units[last.step][DIAGNOSTICS_END]]:
             all_diagnostics.append(Diagnostic(item.offset + shift, item.message, item.code))
         runtime_checks += parsed.unit_runtime_checks[first.step : last.step + 1]
-        for statement, start in zip(statements[low:high], starts[low:high], strict=True):
-            moved = start - statement.origin
-            lex_diagnostics += [
-                Diagnostic(item.offset + moved, item.message, item.code)
-                for item in statement.lex_diagnostics
-            ]
-            comments += [(left + moved, right + moved) for left, right in statement.comments]
+        found_problems = run_build.lex.diagnostics
+        low_at = bisect_left(found_problems, first.origin, key=_offset)
+        high_at = bisect_left(found_problems, last.end, key=_offset)
+        lex_diagnostics += [
+            Diagnostic(item.offset + shift, item.message, item.code)
+            for item in found_problems[low_at:high_at]
+        ]
+        spans = run_build.lex.comments
+        low_at = bisect_left(spans, first.origin, key=_first)
+        high_at = bisect_left(spans, last.end, key=_first)
+        comments += [(left + shift, right + shift) for left, right in spans[low_at:high_at]]
         tokens_before += last.after - first.first
         events_before += event_high - event_low
         children_before += child_high - child_low

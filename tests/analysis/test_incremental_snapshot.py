@@ -14,9 +14,9 @@ from octoscript_lsp.analysis.unit_summary import unit_summaries
 from octoscript_lsp.limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens
-from octoscript_lsp.syntax.outline import top_level_declarations
 from octoscript_lsp.syntax.statements import EMPTY_MEMO
 from tests.conftest import quick_and_full
+from tests.syntax.outline_reference import top_level_declarations
 from tests.syntax.test_incremental import BASES, FRAGMENTS, apply
 
 LONG = "".join(
