@@ -247,10 +247,7 @@ class _Shape:
         # Per token with an item: (start, end, type, modifiers, receiver start
         # or -1, member text, called), its role as if nothing resolved.
         found: list[tuple] = []
-        end = statement.end
         for token in tokens[statement.first : statement.after]:
-            if token.start >= end:
-                break  # a head's `after` may be the token after it (the build's lookahead)
             kind = token.kind
             if kind is IDENT:
                 at = token.start

@@ -182,14 +182,14 @@ def test_a_keystroke_inside_a_statement_renders_only_that_statement_again():
     again too); the answer equals a fresh one, typing and deleting."""
     for base, needle in ((LONG, "(v"), (OVER_BUDGET, "math.p")):
         previous = DocumentAnalysis(base, 0)
-        before = semantic_tokens._placed(previous)
+        before = list(semantic_tokens._placed(previous))
         at = base.index(needle, len(base) // 2) + len(needle)  # inside a name it reads
         text = base
         for version, edit in enumerate(["1", "", "7", ""], start=1):
             text = text[:at] + edit + text[at + (0 if edit else 1) :]
             current = DocumentAnalysis(text, version, previous)
             assert full_items(current, True) == integer_items(full(DocumentAnalysis(text)).data)
-            after = semantic_tokens._placed(current)
+            after = list(semantic_tokens._placed(current))
             assert len(after) == len(before)
             again = [new for old, new in zip(before, after, strict=True) if old[2] is not new[2]]
             assert 1 <= len(again) <= (1 if current.completion_index.cut is None else 2)
