@@ -14,7 +14,7 @@ from ..limits import (
 from .diagnostics import Diagnostic, LineIndex
 from .formatter import format_tokens
 from .lexer import LexResult
-from .outline import Declaration, valid_source_declarations
+from .outline import Declaration, outline_of, placed_declarations
 from .parse_result import ParseResult
 from .statements import Budgets, Statements, build_statements, whole_text_views
 from .vm_compat import vm_diagnostics_of
@@ -152,4 +152,4 @@ def format_source(source: str) -> str:
 def outline(result: SyntaxResult) -> list[Declaration]:
     if not result.valid:
         return []
-    return valid_source_declarations(result.source, result.lex, result.parsed.units)
+    return [item for piece in outline_of(result.statements) for item in placed_declarations(piece)]

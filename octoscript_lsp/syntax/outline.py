@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from .lexer import LexResult
-from .statements import AFTER_TOKEN, FIRST_TOKEN, Statement, Statements
+from .statements import Statement, Statements
 from .tokens import (
     END,
     IDENT,
@@ -100,15 +99,3 @@ def _moved(item: Declaration, delta: int) -> Declaration:
         item.selection_start + delta,
         item.selection_end + delta,
     )
-
-
-def valid_source_declarations(
-    source: str, lex: LexResult, units: list[tuple[int, int, int, int, int]]
-) -> list[Declaration]:
-    """The outline of valid source from its whole-text tokens."""
-    tokens = lex.tokens
-    return [
-        item
-        for unit in units
-        for item in statement_declarations(tokens, unit[FIRST_TOKEN], unit[AFTER_TOKEN])
-    ]
