@@ -6,10 +6,16 @@ from pathlib import Path
 
 import pytest
 
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.features.formatting import FormattingRefused, canonical_text
 from octoscript_lsp.limits import MAX_SYNTAX_TOKENS
 from octoscript_lsp.syntax import formatter
 from octoscript_lsp.syntax.check import SyntaxRejected, analyze_syntax, format_source
-from octoscript_lsp.syntax.formatter import format_statements, format_tokens
+from octoscript_lsp.syntax.formatter import (
+    FormattedSourceTooLarge,
+    format_statements,
+    format_tokens,
+)
 
 CASES = [
     # (input, canonical output)
@@ -260,3 +266,23 @@ def test_formatting_after_an_edit_that_moves_the_tail_reads_statements_only(monk
     assert text == after
     assert len(formatted) == 1
     assert "_views" not in vars(second)  # the whole-text tokens were never made
+
+
+def test_a_text_formatted_past_the_output_budget_is_refused(monkeypatch):
+    """Indentation can grow a text past MAX_FORMATTED_SOURCE_BYTES: statement
+    by statement as in one pass, the formatter refuses it, and the document
+    has no canonical text (the formatting request fails)."""
+    source = "fn f() {\nlet a = 1\nlet b = 2\n}\nlet c = 3\n"
+    canonical = format_source(source)
+    monkeypatch.setattr(formatter, "MAX_FORMATTED_SOURCE_BYTES", len(canonical) - 1)
+    result = analyze_syntax(source)
+    with pytest.raises(FormattedSourceTooLarge):
+        format_tokens(source, result.tokens, MAX_SYNTAX_TOKENS)
+    with pytest.raises(FormattedSourceTooLarge):
+        format_statements(result.statements, MAX_SYNTAX_TOKENS)
+    analysis = DocumentAnalysis(source)
+    assert analysis.valid and analysis.formatted is None
+    with pytest.raises(FormattingRefused, match="exceeds the output budget"):
+        canonical_text(analysis)
+    monkeypatch.setattr(formatter, "MAX_FORMATTED_SOURCE_BYTES", len(canonical))
+    assert DocumentAnalysis(source).formatted == canonical
