@@ -2,10 +2,10 @@
 
 The answer is JSON text (a large outline built from lsprotocol classes
 spends most of its time in attrs validation and cattrs unstructuring). Each
-top-level statement's entries are a view of it (`Statement.view`): its
-declarations relative to its first token, and their text as last rendered.
-That text depends on the statement's own text and, for where it lies, only
-on the line its first declaration is on and the text before it there
+top-level statement's entries are a view of it (`Statement.view`): the
+text of its declarations (its outline view) as last rendered. That text
+depends on the statement's own text and, for where it lies, only on the
+line its first declaration is on and the text before it there
 (`_Entries.text`): an edit on an earlier line that adds no line break moves
 the statement but changes nothing shown.
 """
@@ -17,7 +17,7 @@ import json
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..syntax.outline import Declaration, statement_declarations
+from ..syntax.outline import Declaration, placed_declarations
 from ..syntax.statements import Statement
 from .positions import PositionEncoding, PositionMap
 from .wire import WireList, WireText
@@ -41,58 +41,50 @@ def document_symbols_wire(analysis: DocumentAnalysis, positions: PositionMap) ->
 
 def rendered_pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[str]:
     """Each top-level statement's entries as JSON array items, in order, for
-    the statements with any."""
+    the statements with any (`DocumentAnalysis.outline_pieces`, the outline
+    view of each statement)."""
     syntax = analysis.syntax
     if syntax is None or not syntax.valid:
         return []
-    if syntax.lex.token_limit_offset is not None:
-        # Past the token budget the outline is found without statements.
-        return [_entry_text(item, positions) for item in analysis.outline]
-    source = analysis.source
+    found, source = syntax.statements, analysis.source
+    statements = found.statements
     return [
-        entries.text(start, source, positions)
-        for start, entries in syntax.statements.values(_VIEW, _Entries)
-        if entries.declarations
+        statements[found.at(start)]
+        .view(_VIEW, _Entries)
+        .text(start, declarations, source, positions)
+        for start, declarations in analysis.outline_pieces
     ]
 
 
 class _Entries:
-    """One statement's declarations, offsets relative to its first token,
-    and their text for the last place it was rendered at."""
+    """One statement's entries as last rendered, and where that was."""
 
-    __slots__ = ("declarations", "placed", "rendered")
+    __slots__ = ("placed", "rendered")
 
     def __init__(self, statement: Statement) -> None:
-        origin = statement.origin
-        self.declarations = tuple(
-            _moved(item, -origin)
-            for item in statement_declarations(statement.tokens, statement.first, statement.after)
-        )
         self.placed: tuple[int, str, PositionEncoding] | None = None
         self.rendered = ""
 
-    def text(self, start: int, source: str, positions: PositionMap) -> str:
-        """Its entries for the statement at `start`: rendered again only
-        when its first declaration's line, the text before it there or the
-        encoding changed (everything else shown lies in its own text)."""
-        first = start + self.declarations[0].start
+    def text(
+        self,
+        start: int,
+        declarations: tuple[Declaration, ...],
+        source: str,
+        positions: PositionMap,
+    ) -> str:
+        """The entries of the statement at `start` (its `declarations`,
+        relative to it): rendered again only when its first declaration's
+        line, the text before it there or the encoding changed (everything
+        else shown lies in its own text)."""
+        first = start + declarations[0].start
         line, line_start = positions.line_of(first)
         placed = (line, source[line_start:first], positions.encoding)
         if placed != self.placed:
             self.placed = placed
             self.rendered = ",".join(
-                _entry_text(_moved(item, start), positions) for item in self.declarations
+                _entry_text(item, positions) for item in placed_declarations((start, declarations))
             )
         return self.rendered
-
-
-def _moved(item: Declaration, delta: int) -> Declaration:
-    return item._replace(
-        start=item.start + delta,
-        end=item.end + delta,
-        selection_start=item.selection_start + delta,
-        selection_end=item.selection_end + delta,
-    )
 
 
 def _entry_text(item: Declaration, positions: PositionMap) -> str:

@@ -457,7 +457,7 @@ def test_every_per_statement_view_hands_on_a_statement_memo():
     # (`Statement.view`): a kept statement is the same object, views and all.
     kept = second.syntax.statements.statements[-1]
     assert kept is first.syntax.statements.statements[-1]
-    assert {"formatted", "outline"} <= kept.views.keys()
+    assert {"formatted", "outline", "semantic tokens", "document symbols"} <= kept.views.keys()
     views = (
         "lexical summaries",
         "statement facts",
