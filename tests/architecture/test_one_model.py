@@ -457,8 +457,6 @@ def test_every_per_statement_view_hands_on_a_statement_memo():
     symbols.document_symbols(first, PositionMap(text))
     second = DocumentAnalysis(text.replace("1", "7"), 2, first)
     views = (
-        "lexical summaries",
-        "statement facts",
         "outline",
         "formatted stretches",
         "semantic-token roles",
@@ -473,13 +471,12 @@ def test_every_per_statement_view_hands_on_a_statement_memo():
 
 
 def test_one_replay_of_a_statements_scope_events():
-    """A statement's scope events are replayed by `summarize_unit` (the
-    lexical summaries every per-statement view reads) and a whole
-    document's by `build_lexical_index` (past the token budget); the parser
-    writes them and `parse_result` moves them."""
+    """Scope events are replayed by `summarize_unit` alone, a statement's
+    (the lexical summaries every per-statement view reads) and a whole
+    document's (`statement_index.whole_text_index`); the parser writes them
+    and `parse_result` moves them."""
     allowed = {
         "octoscript_lsp.analysis.unit_summary.summarize_unit",
-        "octoscript_lsp.analysis.lexical.build_lexical_index",
         "octoscript_lsp.syntax.parse_result.shifted_event",
         "octoscript_lsp.syntax.cursor.push_scope",
         "octoscript_lsp.syntax.cursor.pop_scope",
