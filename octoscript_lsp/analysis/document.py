@@ -6,19 +6,8 @@ from functools import cached_property
 
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
-from ..syntax.formatter import (
-    FormattedSourceTooLarge,
-    format_by_statement,
-    format_tokens,
-)
-from ..syntax.outline import (
-    AnchoredDeclarations,
-    Declaration,
-    declarations_by_statement,
-    placed_declarations,
-    top_level_declarations,
-)
-from ..syntax.statements import EMPTY_MEMO
+from ..syntax.formatter import FormattedSourceTooLarge, format_statements
+from ..syntax.outline import Declaration, StatementOutline, outline_of, placed_declarations
 from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
@@ -27,14 +16,19 @@ from .lexical import EMPTY_INDEX, LexicalIndex
 from .records import RecordReport, empty_report
 from .reuse import Reuse
 from .sites import DelimiterIndex, TextRegions
-from .statement_facts import STATEMENT_FACTS, PrefixFacts, anchored_facts, facts_of, import_report
+from .statement_facts import (
+    STATEMENT_FACTS,
+    Anchored,
+    PrefixFacts,
+    anchored_facts,
+    facts_of,
+    import_report,
+)
 from .statement_index import StatementIndex, piecewise_index, whole_text_index
 from .tool_call_review import EMPTY_HINTS, HintReport, collect_hints
 from .unit_summary import LEXICAL_SUMMARY, UnitSummary, lexical_summary
 
 # The views this analysis hands from version to version (`reuse.py`).
-OUTLINE_PIECES = "outline"
-FORMATTED_STRETCHES = "formatted stretches"
 TEXT_REGIONS = "text regions"
 DELIMITER_SCAN = "delimiter scan"
 
@@ -55,8 +49,6 @@ class DocumentAnalysis:
         self.source = source
         self.version = version
         self.too_large: SourceTooLarge | None = None
-        # Answers about one cursor site of this version (`members.member_receiver`).
-        self.site_memo: dict[object, dict[str, object]] = {}
         self.syntax: SyntaxResult | None = None
         # Everything earlier versions left for this one, and this one leaves
         # for the next (`reuse.py`): the one hand-over between versions.
@@ -108,26 +100,13 @@ class DocumentAnalysis:
         return [item for piece in self.outline_pieces for item in placed_declarations(piece)]
 
     @cached_property
-    def outline_pieces(self) -> list[AnchoredDeclarations]:
+    def outline_pieces(self) -> list[StatementOutline]:
         """`outline` by top-level statement, statements without any left out:
-        (offset, offset found at, declarations as found); a statement kept
-        since the version before keeps its tuple."""
+        (its offset, its declarations relative to it)."""
         syntax = self.syntax
         if syntax is None or not syntax.valid:
             return []
-        if syntax.lex.token_limit_offset is not None:
-            return [
-                (item.start, item.start, (item,), -1)
-                for item in top_level_declarations(syntax.tokens)
-            ]
-        found, memo = declarations_by_statement(
-            self.source,
-            syntax.lex,
-            syntax.parsed.units,
-            self.reuse.earlier(OUTLINE_PIECES, EMPTY_MEMO),
-        )
-        self.reuse.hand_on(OUTLINE_PIECES, memo)
-        return found
+        return outline_of(syntax.statements)
 
     @cached_property
     def formatted(self) -> str | None:
@@ -135,20 +114,8 @@ class DocumentAnalysis:
         syntax = self.syntax
         if syntax is None or not syntax.valid:
             return None
-        tokens = syntax.tokens
         try:
-            if syntax.lex.token_limit_offset is not None:
-                return format_tokens(self.source, tokens, MAX_SYNTAX_TOKENS)
-            text, memo = format_by_statement(
-                self.source,
-                syntax.lex,
-                syntax.parsed.units,
-                syntax.parsed.unit_offsets,
-                MAX_SYNTAX_TOKENS,
-                self.reuse.earlier(FORMATTED_STRETCHES, EMPTY_MEMO),
-            )
-            self.reuse.hand_on(FORMATTED_STRETCHES, memo)
-            return text
+            return format_statements(syntax.statements, MAX_SYNTAX_TOKENS)
         except FormattedSourceTooLarge:
             return None
 
@@ -200,7 +167,7 @@ class DocumentAnalysis:
             return PrefixFacts([], 0)
         if syntax.statements.plain and syntax.lex.token_limit_offset is not None:
             # Statement texts no longer determine their tokens: one piece, scanned plainly.
-            pieces = [(0, (0, facts_of(syntax.tokens, syntax.parsed.events)))]
+            pieces = [(0, Anchored(0, facts_of(syntax.tokens, syntax.parsed.events)))]
         else:
             pieces = syntax.statements.values(STATEMENT_FACTS, anchored_facts)
         return PrefixFacts(pieces, self.metadata_prefix_end)

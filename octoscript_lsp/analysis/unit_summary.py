@@ -170,9 +170,9 @@ def summarize_unit(
         tuple(sites),
         occurrences,
         len(scopes) == 1,
-        tuple(number for number, symbol in enumerate(made) if symbol[5]),
-        tuple(sorted(range(len(made)), key=lambda number: made[number][2])),
-        {symbol[1]: symbol[0] for symbol in made if symbol[5]},
+        tuple(number for number, symbol in enumerate(symbols) if symbol.top_level),
+        tuple(sorted(range(len(symbols)), key=lambda number: symbols[number].start)),
+        {symbol.name: symbol.kind for symbol in symbols if symbol.top_level},
         stopped,
     )
 

@@ -12,15 +12,13 @@ nothing shown; see docs/performance.md).
 from __future__ import annotations
 
 import json
-from bisect import bisect_left
 from dataclasses import dataclass
-from operator import attrgetter, is_, itemgetter
+from operator import attrgetter
 
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..syntax.outline import AnchoredDeclarations, Declaration, placed_declarations
-from ..syntax.statements import EMPTY_MEMO, memo_replacing
+from ..syntax.outline import Declaration, StatementOutline, placed_declarations
 from .positions import PositionMap
 from .wire import WireList, WireText
 
@@ -39,18 +37,6 @@ class RenderedPiece:
     text: str  # the entries as JSON array items
 
 
-# The rendered entries of each top-level statement with declarations, in
-# the per-statement memo (`statements.StatementMemo`, advanced over the
-# parser's map of kept statements). A statement the parser kept keeps its
-# declaration tuple (the outline memo's), and its piece is reused while its
-# first line has the same number and the same text before the declaration:
-# everything else it shows lies in its statement's own text.
-_RENDERING = "outline rendering"
-
-_POSITION = itemgetter(3)  # of an `AnchoredDeclarations`
-_DECLARATIONS = itemgetter(2)  # of an `AnchoredDeclarations`
-_PIECE_DECLARATIONS = attrgetter("declarations")
-_VALUE = itemgetter(1)  # of a memo's (offset, value)
 _TEXT = attrgetter("text")
 
 
@@ -78,26 +64,8 @@ def rendered_pieces(analysis: DocumentAnalysis, positions: PositionMap) -> list[
     syntax = analysis.syntax
     if syntax is None or not syntax.valid:
         return []
-    outline = analysis.outline_pieces
-    placing = _Placing(analysis.source, positions)
     found: list[RenderedPiece] = []
-    if syntax.lex.token_limit_offset is not None:
-        # Past the token budget the outline is found without statements: no memo.
-        placing.place(outline, found, {})
-        return found
-    memo = analysis.reuse.left(_RENDERING) or EMPTY_MEMO
-    rendered: dict[int, RenderedPiece] = {}  # by statement position, the pieces made now
-    done = 0  # outline entries placed so far
-    for old_first, new_first, run_count, _ in memo.since.runs:
-        low = bisect_left(outline, new_first, done, key=_POSITION)
-        high = bisect_left(outline, new_first + run_count, low, key=_POSITION)
-        placing.place(outline[done:low], found, rendered)  # nothing carried there
-        # The carried values of the run's statements, by position - new_first.
-        carried = memo.found[old_first : old_first + run_count]
-        placing.place_run(outline[low:high], carried, new_first, found, rendered)
-        done = high
-    placing.place(outline[done:], found, rendered)
-    analysis.reuse.hand_on(_RENDERING, memo_replacing(memo, syntax.parsed.unit_offsets, rendered))
+    _Placing(analysis.source, positions).place(analysis.outline_pieces, found, {})
     return found
 
 
@@ -124,38 +92,8 @@ class _Placing:
     def __init__(self, source: str, positions: PositionMap) -> None:
         self.source, self.positions = source, positions
 
-    def place_run(
-        self,
-        outline: list[AnchoredDeclarations],
-        carried: list[tuple[int, RenderedPiece | None]],
-        first: int,
-        found: list,
-        rendered: dict[int, RenderedPiece],
-    ) -> None:
-        """Place the entries of the statements of one kept run, in order
-        (`carried`: the memo's (offset, piece) of the run's statements, the
-        first at position `first`)."""
-        for index, anchored in enumerate(outline):
-            piece = carried[anchored[3] - first][1]
-            if not self.place_one(anchored, piece, found, rendered, False):
-                continue
-            # Settled: the carried pieces of the later statements with
-            # declarations (the others carry none), if each holds its
-            # statement's declaration tuple still.
-            rest = outline[index + 1 :]
-            later = list(filter(None, map(_VALUE, carried[anchored[3] - first + 1 :])))
-            if len(later) == len(rest) and all(
-                map(is_, map(_PIECE_DECLARATIONS, later), map(_DECLARATIONS, rest))
-            ):
-                found += later
-            else:
-                for settled in rest:
-                    piece = carried[settled[3] - first][1]
-                    self.place_one(settled, piece, found, rendered, True)
-            return
-
     def place(
-        self, outline: list[AnchoredDeclarations], found: list, rendered: dict[int, RenderedPiece]
+        self, outline: list[StatementOutline], found: list, rendered: dict[int, RenderedPiece]
     ) -> None:
         """Place entries of statements that carry no piece, one by one."""
         for anchored in outline:
@@ -163,7 +101,7 @@ class _Placing:
 
     def place_one(
         self,
-        anchored: AnchoredDeclarations,
+        anchored: StatementOutline,
         piece: RenderedPiece | None,
         found: list,
         rendered: dict[int, RenderedPiece],
@@ -172,11 +110,11 @@ class _Placing:
         """Place one statement's entries, `piece` being the one it carries;
         whether that piece was found on its earlier line with its lead
         (which settles its run)."""
-        offset, origin, declarations, position = anchored
+        offset, declarations = anchored
         if piece is not None and piece.declarations is declarations and settled:
             found.append(piece)
             return False
-        start = declarations[0].start + offset - origin
+        start = declarations[0].start + offset
         line = self.positions.line_of(start)
         lead = self.source[line[1] : start]
         holds = (
@@ -186,16 +124,16 @@ class _Placing:
             and piece.lead == lead
         )
         if not holds:
-            piece = rendered[position] = self.rendered(anchored, line[0], lead)
+            piece = rendered[offset] = self.rendered(anchored, line[0], lead)
         found.append(piece)
         return holds
 
-    def rendered(self, anchored: AnchoredDeclarations, line: int, lead: str) -> RenderedPiece:
+    def rendered(self, anchored: StatementOutline, line: int, lead: str) -> RenderedPiece:
         """A new piece for a statement whose first declaration is on `line`
         after `lead`."""
         positions = self.positions
         text = ",".join(_entry_text(item, positions) for item in placed_declarations(anchored))
-        return RenderedPiece(anchored[2], line, lead, text)
+        return RenderedPiece(anchored[1], line, lead, text)
 
 
 def _entry_text(item: Declaration, positions: PositionMap) -> str:

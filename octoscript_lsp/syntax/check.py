@@ -14,7 +14,7 @@ from ..limits import (
 from .diagnostics import Diagnostic, LineIndex
 from .formatter import format_tokens
 from .lexer import LexResult
-from .outline import Declaration, valid_source_declarations
+from .outline import Declaration, outline_of, placed_declarations
 from .parse_result import ParseResult
 from .statements import Budgets, Statements, build_statements, whole_text_views
 from .vm_compat import vm_diagnostics_of
@@ -68,7 +68,7 @@ class SyntaxResult:
         self.statements = statements
         # What the runtime's parser rejects in canonically valid source.
         self.vm: list[Diagnostic] = []
-        if self.valid:
+        if self.canonical:
             self.vm = vm_diagnostics_of(statements)[:MAX_SYNTAX_DIAGNOSTICS]
 
     @cached_property
@@ -106,9 +106,14 @@ class SyntaxResult:
         return self.parsed.truncated
 
     @property
-    def valid(self) -> bool:
+    def canonical(self) -> bool:
+        """No lexical or parse problem (the runtime parser's rules aside)."""
         statements = self.statements
         return not statements.plain and statements.totals[1:] == (0, 0)
+
+    @property
+    def valid(self) -> bool:
+        return self.canonical and not self.vm
 
     def line_column(self, offset: int) -> tuple[int, int]:
         return self.lines.line_column(offset)
@@ -147,4 +152,4 @@ def format_source(source: str) -> str:
 def outline(result: SyntaxResult) -> list[Declaration]:
     if not result.valid:
         return []
-    return valid_source_declarations(result.source, result.lex, result.parsed.units)
+    return [item for piece in outline_of(result.statements) for item in placed_declarations(piece)]

@@ -8,13 +8,10 @@ tokens of source that already passed the checker.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from itertools import compress
-from operator import attrgetter, is_not
+from collections.abc import Iterable
 
 from ..limits import MAX_FORMATTED_SOURCE_BYTES
-from .lexer import LexResult
-from .statements import StatementMemo, Unit, walk_runs
+from .statements import Statement, Statements
 from .tokens import (
     COMMA,
     END,
@@ -55,236 +52,76 @@ class FormattedSourceTooLarge(Exception):
 def format_tokens(source: str, tokens: list[Token], max_tokens: int) -> str:
     formatter = _Pass(source, 0)
     formatter.feed(tokens)
+    formatter.write_gap(len(source))
     # A newline is a token: under an exactly full token budget the final
     # newline is left off so the output still checks.
-    return formatter.finish("", len(tokens) <= max_tokens)
+    return _finished("".join(formatter.parts), len(tokens) <= max_tokens)
 
 
-class Stretch:
-    """The formatted text of a stretch of source that starts and ends right
-    after a line break at the top level (None where it does not end at the
-    top level: it cannot be formatted on its own then).
-
-    Every statement it covers holds it (`statements.walk_statements`). What
-    it formats is the text on its first line before its first token
-    (`lead`), then its statements' own text, which a statement the parser
-    kept has unchanged. So it holds again where the same `count` statements,
-    all kept from it, make a stretch after the same lead. A stretch of
-    several statements is made when it opens and filled when it closes
-    (`count` 0 until then, as for the statements after the last top-level
-    line break, which make no stretch).
-    """
-
-    __slots__ = ("lead", "count", "formatted")
-
-    def __init__(self, lead: str, count: int = 0, formatted: str | None = None) -> None:
-        self.lead = lead
-        self.count = count
-        self.formatted = formatted
+# The per-statement view: a statement's text formatted from the formatter's
+# initial state, and whether the pass is in that state again after its tokens.
+FORMATTED = "formatted"
 
 
-FormatMemo = StatementMemo[Stretch]
-_FORMATTED = attrgetter("formatted")
-
-
-def format_by_statement(
-    source: str,
-    lex: LexResult,
-    units: list[Unit],
-    offsets: list[int],
-    max_tokens: int,
-    previous: FormatMemo,
-) -> tuple[str, FormatMemo]:
-    """`format_tokens`, stretch by stretch between top-level line breaks.
+def format_statements(statements: Statements, max_tokens: int) -> str:
+    """`format_tokens` of valid source, one top-level statement at a time.
 
     After a line break outside every brace and lambda parameter list the
-    formatter is in its initial state, so the text up to the next such break
-    formats the same wherever it stands; a stretch whose statements the
-    parser kept (after the same lead) is not formatted again, and inside a
-    run of kept statements the stretches are taken without visiting their
-    statements (`_Stretches.take_run`). `units` and `offsets` are the
-    parser's (`ParseResult.units`, `unit_offsets`). Falls back to one pass
-    where a stretch does not end in that state.
+    formatter is in its initial state, and a statement of valid source starts
+    with a token that is no line break; so a statement that starts in that
+    state and leaves the pass in it again after its tokens formats the same
+    wherever it stands: its formatted text depends only on its own text (its
+    key), and is the statement's view. The text after its tokens (up to the
+    next statement) is written as the gap before the next token would be,
+    and with the indentation at 0 the next token is then written as at a
+    line start. A statement that does not end in that state is formatted
+    plainly with the ones after it until the pass is in it again.
     """
-    tokens = lex.tokens
-    stretches = _Stretches(source, tokens, len(units))
-    memo = walk_runs(units, offsets, previous, stretches.visit, stretches.take_run)
-    if stretches.broken:
-        return format_tokens(source, tokens, max_tokens), memo
-    # The statements after the last top-level line break before a statement.
-    formatter = _Pass(source, stretches.start_offset)
-    formatter.feed(tokens[stretches.start_token :])
-    return formatter.finish("".join(stretches.parts), len(tokens) <= max_tokens), memo
-
-
-class _Stretches:
-    """One formatting's stretches. A stretch ends with a statement followed
-    by a line break (the next statement starts after it), but not with the
-    last statement: what follows the last top-level line break is formatted
-    with the end of the text."""
-
-    __slots__ = (
-        "source",
-        "tokens",
-        "last",
-        "parts",
-        "start_token",
-        "start_offset",
-        "open",
-        "count",
-        "earlier",
-        "broken",
-        "moved",
-    )
-
-    def __init__(self, source: str, tokens: list[Token], count: int) -> None:
-        self.source, self.tokens = source, tokens
-        self.last = count - 1  # the position of the last statement
-        self.parts: list[str] = []
-        self.start_token = self.start_offset = 0  # where the open stretch starts
-        self.open: Stretch | None = None  # a stretch of several statements, open
-        self.count = 0  # its statements so far
-        # What every one of them carries while they all carry the same
-        # stretch (None otherwise).
-        self.earlier: Stretch | None = None
-        self.broken = False
-        self.moved = False
-
-    def take_run(self, low: int, high: int, values: list, step: Callable[[int], None]) -> None:
-        """The steps [low, high), a run the parser kept (`StepMap`): unchanged
-        text from the first one's start to the last one's end, only moved.
-
-        Its first stretch is visited: its lead lies partly before the run,
-        and it may go on from a stretch that started before it. Once a
-        stretch closes inside the run, the next step starts a stretch in both
-        versions (a step ends one where its last token is a line break and
-        another step follows; both hold there in both versions), and every
-        later stretch that closes inside the run is the carried one: its
-        lead and its statements lie in the run's text. Those are taken
-        whole. The run's last stretch is visited as well: it may go on past
-        the run, or hold the last statement, which ends none.
-        """
-        position = low
-        while position < high:
-            step(position)
+    every = [statements.head, *statements.statements]
+    last = len(every) - 1
+    parts: list[str] = []
+    position = 0
+    while position <= last:
+        text, ends = every[position].view(FORMATTED, _formatted)
+        if ends or position == last:
+            parts.append(text)
             position += 1
-            if self.open is None:
-                break
-        # Where the run's last stretch starts: the steps carrying one
-        # stretch are the consecutive statements it covers.
-        end = high
-        last = values[high - 1]
-        while end > position and values[end - 1] is last:
-            end -= 1
-        if end > position:
-            # One entry per stretch, in order: each stretch's last statement
-            # is the one followed by another stretch's (`end` starts one).
-            taken = values[position:end]
-            last_ones = compress(taken, map(is_not, taken, values[position + 1 : end + 1]))
-            formatted = list(map(_FORMATTED, last_ones))
-            if None in formatted:
-                self.broken = True
-            elif not self.broken:
-                self.parts += formatted
-        for later in range(end, high):
-            step(later)
-
-    def visit(self, position: int, first: int, after: int, carried: Stretch | None) -> Stretch:
-        tokens = self.tokens
-        if self.moved:
-            return self.visit_moved(position, first, after, carried)
-        ends = position != self.last and tokens[after - 1].kind is NEWLINE
-        if self.open is not None:
-            return self.grow(after, carried, ends)
-        lead_start = tokens[first - 1].end if position else 0
-        return self.open_at(position, first, after, carried, ends, lead_start, tokens[first].start)
-
-    def visit_moved(
-        self, position: int, first: int, after: int, carried: Stretch | None
-    ) -> Stretch:
-        """`visit` over a token list moved after an edit that changed the
-        length (`moved.MovedList`): tokens are read without being made, so a
-        stretch taken from the memo makes none."""
-        peek = self.tokens.peek  # type: ignore[attr-defined]
-        token, move = peek(after - 1)
-        ends = position != self.last and token.kind is NEWLINE
-        if self.open is not None:
-            return self.grow(after, carried, ends)
-        lead_start = 0
-        if position:
-            token, move = peek(first - 1)
-            lead_start = token.end + (move[1] if move is not None else 0)
-        token, move = peek(first)
-        lead_end = token.start + (move[1] if move is not None else 0)
-        return self.open_at(position, first, after, carried, ends, lead_start, lead_end)
-
-    def grow(self, after: int, carried: Stretch | None, ends: bool) -> Stretch:
-        """The open stretch takes the next statement (ending before token
-        `after`, the last of the stretch when it `ends`)."""
-        stretch = self.open
-        assert stretch is not None
-        self.count += 1
-        if carried is not self.earlier:
-            self.earlier = None
-        if ends:
-            self.close(stretch, after)
-        return stretch
-
-    def open_at(
-        self,
-        position: int,
-        first: int,
-        after: int,
-        carried: Stretch | None,
-        ends: bool,
-        lead_start: int,
-        lead_end: int,
-    ) -> Stretch:
-        """A stretch starts at the statement at `position`, after the text
-        [lead_start, lead_end) on its line."""
-        lead = self.source[lead_start:lead_end]
-        self.start_token, self.start_offset = (first if position else 0), lead_start
-        if not ends:
-            stretch = self.open = Stretch(lead)
-            self.count, self.earlier = 1, carried
-            return stretch
-        # A stretch of one statement, the usual case.
-        if carried is None or carried.count != 1 or carried.lead != lead:
-            carried = Stretch(lead, 1, self.format(after))
-        self.take(carried.formatted)
-        return carried
-
-    def close(self, stretch: Stretch, after: int) -> None:
-        """The open stretch ends before token `after`: format it, or take its
-        text when its statements all carry one stretch of as many after the
-        same lead."""
-        earlier = self.earlier
-        count = stretch.count = self.count
-        if earlier is not None and earlier.count == count and earlier.lead == stretch.lead:
-            stretch.formatted = earlier.formatted
         else:
-            stretch.formatted = self.format(after)
-        self.take(stretch.formatted)
-        self.open = None
-
-    def format(self, after: int) -> str | None:
-        return _format_stretch(self.source, self.tokens, self.start_token, after, self.start_offset)
-
-    def take(self, formatted: str | None) -> None:
-        if formatted is None:
-            self.broken = True
-        elif not self.broken:
-            self.parts.append(formatted)
+            starts = [0, *statements.starts]
+            position = _format_plainly(statements.source, every, starts, position, parts)
+    # The END token counts: under an exactly full token budget the final
+    # newline is left off so the output still checks.
+    return _finished("".join(parts), statements.totals[0] + 1 <= max_tokens)
 
 
-def _format_stretch(
-    source: str, tokens: list[Token], first: int, after: int, offset: int
-) -> str | None:
-    formatter = _Pass(source, offset)
-    formatter.feed(tokens[first:after])
-    if not formatter.at_top_level_line_start():
-        return None
-    return "".join(formatter.parts)
+def _formatted(statement: Statement) -> tuple[str, bool]:
+    formatter = _Pass(statement.build.text, statement.origin)
+    formatter.feed(statement.tokens[statement.first : statement.after])
+    ends = formatter.at_top_level_line_start()
+    formatter.write_gap(statement.end)
+    return "".join(formatter.parts), ends
+
+
+def _format_plainly(
+    source: str, every: list[Statement], starts: list[int], position: int, parts: list[str]
+) -> int:
+    """Format the statements from `position` on (the head first, at 0) in
+    one pass over their tokens placed in `source`, until one leaves the pass
+    in its initial state; the position after it."""
+    formatter = _Pass(source, starts[position])
+    while position < len(every):
+        statement = every[position]
+        shift = starts[position] - statement.origin
+        formatter.feed(
+            Token(token.kind, token.text, token.start + shift, token.end + shift)
+            for token in statement.tokens[statement.first : statement.after]
+        )
+        position += 1
+        if formatter.at_top_level_line_start():
+            break
+    formatter.write_gap(starts[position] if position < len(every) else len(source))
+    parts.append("".join(formatter.parts))
+    return position
 
 
 class _Pass:
@@ -381,23 +218,30 @@ class _Pass:
         self.indentation, self.at_line_start, self.cursor = indentation, at_line_start, cursor
         self.previous, self.bars = previous, bars
 
-    def finish(self, before: str, append_final_newline: bool) -> str:
-        """The whole text: `before` (formatted earlier stretches), then this pass."""
-        gap = self.source[self.cursor :]
+    def write_gap(self, stop: int) -> None:
+        """The text from the cursor to `stop` (no token in it), written as
+        the gap before a token is: only a comment in it is kept."""
+        gap = self.source[self.cursor : stop]
+        self.cursor = stop
         if gap.strip(_HORIZONTAL_SPACE):
             if self.at_line_start:
                 if self.indentation:
                     self.parts.append(INDENT * self.indentation)
                 gap = gap.lstrip(_HORIZONTAL_SPACE)
+                self.at_line_start = False
             self.parts.append(gap)
-        text = (before + "".join(self.parts)).rstrip(_HORIZONTAL_SPACE)
-        if append_final_newline and text and not text.endswith("\n"):
-            text += "\n"
-        # An ASCII text's length is its size (`isascii` reads a flag of the string).
-        size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
-        if size > MAX_FORMATTED_SOURCE_BYTES:
-            raise FormattedSourceTooLarge(len(text))
-        return text
+
+
+def _finished(text: str, append_final_newline: bool) -> str:
+    """The whole formatted text, its trailing whitespace gone."""
+    text = text.rstrip(_HORIZONTAL_SPACE)
+    if append_final_newline and text and not text.endswith("\n"):
+        text += "\n"
+    # An ASCII text's length is its size (`isascii` reads a flag of the string).
+    size = len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
+    if size > MAX_FORMATTED_SOURCE_BYTES:
+        raise FormattedSourceTooLarge(len(text))
+    return text
 
 
 def _space_key(item: SpaceItem) -> str:

@@ -238,9 +238,13 @@ def _split(build: Build, stop: int) -> tuple[Statement, list[Statement]]:
         # (a step may start at a line break inside a comment) is its too.
         last = bisect_left(comments, end, key=_first) - 1
         key_end = max(end, comments[last][1]) if last >= 0 else end
+        in_comment = _inside(comments, start)
+        # What it depends on: its text, the token after it, and whether it
+        # starts inside a comment (then its first line break is the comment's).
+        after_text = text[after_token.start : after_token.end]
         key = (
             text[start:key_end],
-            f"{after_token.kind.name} {text[after_token.start : after_token.end]}",
+            f"{'/* ' if in_comment else ''}{after_token.kind.name} {after_text}",
         )
         unit = units[step]
         statements.append(
@@ -252,11 +256,12 @@ def _split(build: Build, stop: int) -> tuple[Statement, list[Statement]]:
                 unit[FIRST_TOKEN],
                 unit[AFTER_TOKEN],
                 key,
-                _inside(comments, start),
+                in_comment,
             )
         )
     head_end = firsts[0] if count else (stop + 1 if stop == len(text) else stop)
-    head_after = units[0][FIRST_TOKEN] if count else len(tokens) - 1
+    # The head's tokens end at the first step's (the one at `stop` in a window).
+    head_after = units[0][FIRST_TOKEN] if units else len(tokens) - 1
     head = Statement(build, HEAD, 0, head_end, 0, head_after, (text[:head_end], ""))
     return head, statements
 
@@ -278,6 +283,9 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
     # Old statements past the edit, whose text from their start on is unchanged.
     candidate = max(bisect_left(old_starts, len(old) - tail), first + 1)
     while True:
+        # One lexed from inside a comment was not lexed from the initial state.
+        while candidate < count and previous.statements[candidate].in_comment:
+            candidate += 1
         if candidate >= count:
             window = _window(source, start, len(source), None, previous.budgets)
             stop_old = count

@@ -13,8 +13,8 @@ from octoscript_lsp.analysis.statement_index import StatementIndex, whole_text_i
 from octoscript_lsp.limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens
-from octoscript_lsp.syntax.outline import top_level_declarations
 from tests.conftest import quick_and_full
+from tests.syntax.outline_reference import top_level_declarations
 from tests.syntax.test_incremental import BASES, FRAGMENTS, apply
 
 LONG = "".join(

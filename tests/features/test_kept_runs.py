@@ -1,13 +1,11 @@
-"""Kept runs of statements are trusted only where they hold.
+"""Kept statements are trusted only where they hold.
 
-The formatter and the outline take a run of statements the parser kept
-(`statements.StepMap`) at once, once one stretch or piece at its start is
-verified. These documents put what must still be checked at a run's
-edges: a comment before a statement on its line (a lead), statements
-joined on one line with `;` (a stretch of several statements that an edit
-cuts into), the last statement (which ends no stretch), CRLF line ends; the
-edits are typed into one statement at a time, as an editor does, so most
-statements stay in long kept runs. The views carried over every version,
+The formatter and the outline reuse each kept statement's view. These
+documents put what must still be checked next to kept statements: a
+comment before a statement on its line, statements joined on one line with
+`;` (formatted together), the last statement (which ends the text), CRLF
+line ends; the edits are typed into one statement at a time, as an editor
+does, so most statements are kept. The views carried over every version,
 asked for now and then, must equal a fresh document's.
 """
 
@@ -130,34 +128,26 @@ def test_views_over_kept_runs_equal_a_fresh_document(doc, changes):
         previous = current
 
 
-def test_a_keystroke_visits_the_edges_of_the_kept_runs_only(monkeypatch):
-    """Typing into one statement of many: the formatter visits the statements
-    around the edit and at the runs' edges, not every statement, and formats
-    only the edited stretch again."""
+def test_a_keystroke_formats_the_edited_statement_only(monkeypatch):
+    """Typing into one statement of many: the formatter formats that
+    statement again and takes every other one's text as it was, without
+    making the whole text's tokens."""
     text = PRELUDE + "".join(
         f"let v{n} = {n}\nfn f{n}() {{\n    return {n}\n}}\n" for n in range(1, 200)
     )
     first = DocumentAnalysis(text, 1)
     assert first.formatted == text
-    visited: list[int] = []
-    formatted: list[int] = []
-    visit, stretch = formatter._Stretches.visit, formatter._format_stretch
+    formatted: list[str] = []
+    real = formatter._formatted
 
-    def counting_visit(self, position, *args):
-        visited.append(position)
-        return visit(self, position, *args)
+    def counting(statement):
+        formatted.append(statement.text)
+        return real(statement)
 
-    def counting_stretch(*args):
-        formatted.append(args[2])
-        return stretch(*args)
-
-    monkeypatch.setattr(formatter._Stretches, "visit", counting_visit)
-    monkeypatch.setattr(formatter, "_format_stretch", counting_stretch)
+    monkeypatch.setattr(formatter, "_formatted", counting)
     edited_text = text.replace("let v100 = 100", "let v100 = 1007")
     second = DocumentAnalysis(edited_text, 2, first)
     assert second.formatted == edited_text
-    count = len(second.syntax.parsed.units)
-    assert count == 399
-    assert len(visited) <= 8
-    assert count - 1 in visited  # the last statement ends no stretch: always visited
-    assert len(formatted) <= 2
+    assert len(second.syntax.statements.statements) == 399
+    assert formatted == ["let v100 = 1007\n"]
+    assert "_views" not in vars(second.syntax)

@@ -5,13 +5,17 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from octoscript_lsp.syntax.moved import MovedList
 
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.features.formatting import FormattingRefused, canonical_text
 from octoscript_lsp.limits import MAX_SYNTAX_TOKENS
 from octoscript_lsp.syntax import formatter
 from octoscript_lsp.syntax.check import SyntaxRejected, analyze_syntax, format_source
-from octoscript_lsp.syntax.formatter import format_by_statement, format_tokens
-from octoscript_lsp.syntax.statements import EMPTY_MEMO
+from octoscript_lsp.syntax.formatter import (
+    FormattedSourceTooLarge,
+    format_statements,
+    format_tokens,
+)
 
 CASES = [
     # (input, canonical output)
@@ -176,93 +180,109 @@ def test_comment_only_source_gets_final_newline():
     assert format_source("/* c */  ") == "/* c */\n"
 
 
-def test_formatting_by_statement_equals_one_pass_and_reuses_stretches(monkeypatch):
+def test_formatting_by_statement_equals_one_pass_and_reuses_statements(monkeypatch):
     fixtures = Path(__file__).resolve().parent.parent / "fixtures"
-    memos = []
+    formatted = []
     for path in sorted(fixtures.rglob("*.octoscript")):
         source = path.read_text(encoding="utf-8")
         result = analyze_syntax(source)
         if not result.valid:
             continue
-        text, memo = _by_statement(source, result)
+        text = format_statements(result.statements, MAX_SYNTAX_TOKENS)
         assert text == format_tokens(source, result.tokens, MAX_SYNTAX_TOKENS), path
-        memos.append((source, result, text, memo))
-    # Formatting again from the memo formats no stretch and answers the same.
-    monkeypatch.setattr(formatter, "_format_stretch", _no_stretch)
-    for source, result, text, memo in memos:
-        again, _ = _by_statement(source, result, memo)
-        assert again == text
+        formatted.append((result, text))
+    # Formatting again formats no statement and answers the same.
+    monkeypatch.setattr(formatter, "_formatted", _not_again)
+    for result, text in formatted:
+        assert format_statements(result.statements, MAX_SYNTAX_TOKENS) == text
 
 
-def _by_statement(source: str, result, memo=EMPTY_MEMO):
-    """`format_by_statement` over an analysed text and a memo (a fresh one by default)."""
-    parsed = result.parsed
-    return format_by_statement(
-        source, result.lex, parsed.units, parsed.unit_offsets, MAX_SYNTAX_TOKENS, memo
-    )
+def _not_again(statement):
+    raise AssertionError("a kept statement was formatted again")
 
 
-def _no_stretch(*args):
-    raise AssertionError("a kept stretch was formatted again")
-
-
-def _format_after_edit(before: str, after: str) -> tuple[str, int]:
-    """Format `before`, edit it into `after`, format again from the memo:
-    (the text, how many stretches were formatted again)."""
+def _format_after_edit(before: str, after: str, monkeypatch) -> tuple[str, list[str]]:
+    """Format `before`, edit it into `after` and format again: (the text,
+    the statements formatted again, by their text)."""
     first = analyze_syntax(before)
-    _, memo = _by_statement(before, first)
+    format_statements(first.statements, MAX_SYNTAX_TOKENS)
     second = analyze_syntax(after, previous=first)
     formatted = []
-    real = formatter._format_stretch
+    real = formatter._formatted
 
-    def counting(*args):
-        formatted.append(args)
-        return real(*args)
+    def counting(statement):
+        # A window from the text's start makes a new head (empty here).
+        if statement.text:
+            formatted.append(statement.text)
+        return real(statement)
 
-    formatter._format_stretch = counting
-    try:
-        text, _ = _by_statement(after, second, memo.advanced(second.parsed.kept))
-    finally:
-        formatter._format_stretch = real
-    return text, len(formatted)
-
-
-def test_stretches_after_an_edit_are_reused_only_where_their_text_is_unchanged():
-    before = "let a = 1\nlet   b = 2\nfn f() {\n  a\n}\nlet c = 3\nlet d = 4\n"
-    # An edit inside `b`'s statement: its stretch and the one before (the
-    # lexer restarts at that one's line break, so the parser takes it again)
-    # are formatted again, not the `fn` and `c` stretches after it.
-    after = before.replace("2", "22")
-    text, count = _format_after_edit(before, after)
+    with monkeypatch.context() as patch:
+        patch.setattr(formatter, "_formatted", counting)
+        text = format_statements(second.statements, MAX_SYNTAX_TOKENS)
     assert text == format_source(after)
-    assert count == 2
-    # A comment put before a statement on its line changes the lead of the
-    # stretch it starts while the parser keeps the statement: formatted again.
+    return text, formatted
+
+
+def test_statements_after_an_edit_are_reused_only_where_their_text_is_unchanged(monkeypatch):
+    before = "let a = 1\nlet   b = 2\nfn f() {\n  a\n}\nlet c = 3\nlet d = 4\n"
+    # An edit inside `b`'s statement: only it is formatted again (the one
+    # before it is parsed again, but with the same text it is the old one).
+    _, formatted = _format_after_edit(before, before.replace("2", "22"), monkeypatch)
+    assert formatted == ["let   b = 22\n"]
+    # A comment put before a statement on its line lies in the text of the
+    # statement before it: that one is formatted again, not the next one.
     before = "let a = 1\n/* c\n*/ let b = 2\n  let c = 3\nlet d = 4\n"
     after = before.replace("  let c", "  /* y */let c")
-    text, count = _format_after_edit(before, after)
-    assert text == format_source(after)
+    text, formatted = _format_after_edit(before, after, monkeypatch)
     assert "\n/* y */let c = 3\n" in text
-    # Spaces before the first statement are part of the first stretch.
-    after = "   " + before
-    text, _ = _format_after_edit(before, after)
-    assert text == format_source(after)
+    assert formatted == ["let b = 2\n  /* y */"]
+    # Spaces before the first statement are the head's.
+    text, formatted = _format_after_edit(before, "   " + before, monkeypatch)
     assert text.startswith("let a = 1\n")
+    assert formatted == ["   "]
 
 
-def test_stretches_after_an_edit_that_moves_the_tail_make_no_moved_token():
-    """After an edit that changes the length the later tokens are moved
-    lazily (`MovedList`): the kept stretches are taken without making them."""
+def test_statements_joined_on_a_line_are_formatted_plainly(monkeypatch):
+    """A statement that leaves the formatter inside a line (`a; b`) is
+    formatted in one pass with the ones after it up to a line break."""
+    before = "let a = 1\nlet b = 2;let c=3;  let d = 4\nlet e = 5\n"
+    text, formatted = _format_after_edit(before, before.replace("5", "55"), monkeypatch)
+    assert text == "let a = 1\nlet b = 2; let c = 3; let d = 4\nlet e = 55\n"
+    assert formatted == ["let e = 55\n"]
+
+
+def test_formatting_after_an_edit_that_moves_the_tail_reads_statements_only(monkeypatch):
+    """After an edit that changes the length every later statement moves: it
+    is reused as it is, and formatting makes no whole-text view."""
     before = "".join(f"let v{index} = {index}\n" for index in range(200))
     after = before.replace("let v3 = 3\n", "let v3 = 33\n")
     first = analyze_syntax(before)
-    _, memo = _by_statement(before, first)
+    format_statements(first.statements, MAX_SYNTAX_TOKENS)
     second = analyze_syntax(after, previous=first)
-    tokens = second.lex.tokens
-    assert isinstance(tokens, MovedList)
-    made_before = sum(chunk is not None for chunk in tokens._chunks)
-    text, _ = _by_statement(after, second, memo.advanced(second.parsed.kept))
-    assert text == format_source(after)
-    # Only the chunk holding the statements after the last line break is made.
-    assert len(tokens._chunks) > 20
-    assert sum(chunk is not None for chunk in tokens._chunks) - made_before <= 1
+    formatted = []
+    real = formatter._formatted
+    monkeypatch.setattr(formatter, "_formatted", lambda item: formatted.append(1) or real(item))
+    text = format_statements(second.statements, MAX_SYNTAX_TOKENS)
+    assert text == after
+    assert len(formatted) == 1
+    assert "_views" not in vars(second)  # the whole-text tokens were never made
+
+
+def test_a_text_formatted_past_the_output_budget_is_refused(monkeypatch):
+    """Indentation can grow a text past MAX_FORMATTED_SOURCE_BYTES: statement
+    by statement as in one pass, the formatter refuses it, and the document
+    has no canonical text (the formatting request fails)."""
+    source = "fn f() {\nlet a = 1\nlet b = 2\n}\nlet c = 3\n"
+    canonical = format_source(source)
+    monkeypatch.setattr(formatter, "MAX_FORMATTED_SOURCE_BYTES", len(canonical) - 1)
+    result = analyze_syntax(source)
+    with pytest.raises(FormattedSourceTooLarge):
+        format_tokens(source, result.tokens, MAX_SYNTAX_TOKENS)
+    with pytest.raises(FormattedSourceTooLarge):
+        format_statements(result.statements, MAX_SYNTAX_TOKENS)
+    analysis = DocumentAnalysis(source)
+    assert analysis.valid and analysis.formatted is None
+    with pytest.raises(FormattingRefused, match="exceeds the output budget"):
+        canonical_text(analysis)
+    monkeypatch.setattr(formatter, "MAX_FORMATTED_SOURCE_BYTES", len(canonical))
+    assert DocumentAnalysis(source).formatted == canonical

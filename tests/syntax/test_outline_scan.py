@@ -1,4 +1,4 @@
-"""`top_level_declarations` skips a function body it has measured; the
+"""`top_level_declarations` (the reference) skips a function body whole; the
 declarations it finds are those a plain walk over every token finds; and
 `statement_declarations`, which reads a statement's first tokens only,
 finds what `top_level_declarations` finds in that statement's tokens."""
@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.lexer import tokenize
-from octoscript_lsp.syntax.outline import statement_declarations, top_level_declarations
+from octoscript_lsp.syntax.outline import statement_declarations
 from octoscript_lsp.syntax.tokens import IDENT, LBRACE, RBRACE
+
+from .outline_reference import top_level_declarations
 
 
 def plainly_found(tokens) -> list[tuple[str, str, int]]:
