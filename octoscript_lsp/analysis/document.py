@@ -91,7 +91,7 @@ class DocumentAnalysis:
         syntax = self.syntax
         if syntax is None or syntax.valid or first == 0:
             return first
-        parser_first = syntax.parsed.first_diagnostic_offset
+        parser_first = syntax.first_parse_problem
         return first if parser_first is None else min(first, parser_first)
 
     @cached_property

@@ -91,19 +91,37 @@ class SyntaxResult:
     def tokens(self):
         return self.lex.tokens
 
-    @property
+    @cached_property
     def diagnostics(self) -> list[Diagnostic]:
-        if self.lex.diagnostics or self.lex.truncated:
-            return self.lex.diagnostics
-        if self.parsed.diagnostics or self.parsed.truncated:
+        statements = self.statements
+        if statements.plain:
+            if self.lex.diagnostics or self.lex.truncated:
+                return self.lex.diagnostics
             return self.parsed.diagnostics
+        _, lexical, parsing = statements.totals
+        if lexical:
+            return statements.problems(True, MAX_SYNTAX_DIAGNOSTICS)
+        if parsing:
+            return statements.problems(False, MAX_SYNTAX_DIAGNOSTICS)
         return self.vm
 
     @property
     def diagnostics_truncated(self) -> bool:
-        if self.lex.diagnostics or self.lex.truncated:
-            return self.lex.truncated
-        return self.parsed.truncated
+        statements = self.statements
+        if statements.plain:
+            if self.lex.diagnostics or self.lex.truncated:
+                return self.lex.truncated
+            return self.parsed.truncated
+        _, lexical, parsing = statements.totals
+        return (lexical or parsing) > MAX_SYNTAX_DIAGNOSTICS
+
+    @property
+    def first_parse_problem(self) -> int | None:
+        """Offset of the parser's first complaint, reported or not."""
+        statements = self.statements
+        if statements.plain or not statements.totals[2]:
+            return self.parsed.first_diagnostic_offset if statements.plain else None
+        return min(item.offset for item in statements.problems(False, 1))
 
     @property
     def canonical(self) -> bool:

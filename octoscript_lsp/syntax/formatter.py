@@ -80,6 +80,7 @@ def format_statements(statements: Statements, max_tokens: int) -> str:
     every = [statements.head, *statements.statements]
     last = len(every) - 1
     parts: list[str] = []
+    starts: list[int] | None = None  # of `every`, made once a statement needs them
     position = 0
     while position <= last:
         text, ends = every[position].view(FORMATTED, _formatted)
@@ -87,7 +88,7 @@ def format_statements(statements: Statements, max_tokens: int) -> str:
             parts.append(text)
             position += 1
         else:
-            starts = [0, *statements.starts]
+            starts = starts or [0, *statements.starts]
             position = _format_plainly(statements.source, every, starts, position, parts)
     # The END token counts: under an exactly full token budget the final
     # newline is left off so the output still checks.

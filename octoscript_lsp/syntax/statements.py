@@ -71,6 +71,9 @@ class Statement:
     # Whether it starts at a line break inside a comment (after a stray `}`),
     # where lexing cannot start.
     in_comment: bool = False
+    # Whether it holds a lambda or an assignment as a condition, where the
+    # runtime parser's extra rules (`vm_compat`) may find something.
+    runtime_suspect: bool = False
     views: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -121,11 +124,7 @@ class Statement:
     @property
     def counts(self) -> tuple[int, int, int]:
         """(tokens, lexical problems, parse problems) in it."""
-        return (self.after - self.first, len(self.lex_diagnostics), len(self.parse_diagnostics))
-
-    @property
-    def runtime_suspect(self) -> bool:
-        return self.step != HEAD and self.build.parsed.unit_runtime_checks[self.step]
+        return self.view(COUNTS, _counts)
 
     def view(self, name: str, compute: Callable[[Statement], T]) -> T:
         """The per-statement cache: `compute(self)` once, then the same value."""
@@ -133,6 +132,17 @@ class Statement:
         if name not in views:
             views[name] = compute(self)
         return views[name]
+
+
+COUNTS = "counts"
+
+
+def _counts(statement: Statement) -> tuple[int, int, int]:
+    return (
+        statement.after - statement.first,
+        len(statement.lex_diagnostics),
+        len(statement.parse_diagnostics),
+    )
 
 
 def _offset(diagnostic: Diagnostic) -> int:
@@ -160,6 +170,21 @@ class Statements:
     def at(self, offset: int) -> int:
         """The position of the statement whose text holds `offset` (-1: the head)."""
         return bisect_right(self.starts, offset) - 1
+
+    def problems(self, lexical: bool, limit: int) -> list[Diagnostic]:
+        """The first `limit` lexical (or parse) problems, placed in this version."""
+        which = 1 if lexical else 2
+        found: list[Diagnostic] = []
+        pieces = [(0, self.head)] if lexical else []
+        pieces += zip(self.starts, self.statements, strict=True)
+        for start, statement in pieces:
+            if statement.counts[which] and len(found) < limit:
+                items = statement.lex_diagnostics if lexical else statement.parse_diagnostics
+                shift = start - statement.origin
+                found += [
+                    Diagnostic(item.offset + shift, item.message, item.code) for item in items
+                ]
+        return found[:limit]
 
     def values(self, name: str, compute: Callable[[Statement], T]) -> list[tuple[int, T]]:
         """(start now, `view(name, compute)`) for every statement."""
@@ -257,6 +282,7 @@ def _split(build: Build, stop: int) -> tuple[Statement, list[Statement]]:
                 unit[AFTER_TOKEN],
                 key,
                 in_comment,
+                build.parsed.unit_runtime_checks[step],
             )
         )
     head_end = firsts[0] if count else (stop + 1 if stop == len(text) else stop)

@@ -72,8 +72,10 @@ def vm_diagnostics_of(statements: Statements) -> list[Diagnostic]:
     find in it, depends only on its own text (`statements.py`).
     """
     found: list[Diagnostic] = []
-    for start, relative in statements.values(RUNTIME_CHECKS, _relative_findings):
-        if relative:
+    # Most statements hold nothing these rules look at: no view of theirs.
+    for start, statement in zip(statements.starts, statements.statements, strict=True):
+        if statement.runtime_suspect:
+            relative = statement.view(RUNTIME_CHECKS, _relative_findings)
             found.extend(Diagnostic(start + at, message, code) for at, message, code in relative)
     found.sort(key=lambda diagnostic: diagnostic.offset)
     return found
@@ -81,8 +83,8 @@ def vm_diagnostics_of(statements: Statements) -> list[Diagnostic]:
 
 def _relative_findings(statement: Statement) -> Relative:
     nodes = statement.nodes
-    if not statement.runtime_suspect or not nodes:
-        return ()  # no lambda and no assignment as a condition (or a stray `}`)
+    if not nodes:
+        return ()  # a stray `}`
     fresh: list[Diagnostic] = []
     _statement_diagnostics(nodes[-1], statement.tokens, fresh)
     origin = statement.origin
