@@ -55,12 +55,6 @@ MAX_SIGNATURE_HEADER_BYTES = 64 * 1024
 MAX_SIGNATURE_PARAMETERS = 64
 MAX_SIGNATURE_DELIMITER_DEPTH = 128
 MAX_SIGNATURE_ARGUMENTS = 64
-# More statements parsed again than this: the index sums its totals over
-# every statement instead of adjusting the last version's.
-MAX_RECOUNTED_STATEMENTS = 64
-# More changed statements than this between two versions: the index
-# rebuilds its tables instead of carrying the last version's.
-MAX_CARRIED_CHANGES = 8
 
 # Static record shapes
 MAX_STATIC_RECORD_SHAPES = 1_024

@@ -2,32 +2,33 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import cached_property
-from typing import Any
 
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
 from ..syntax.formatter import FormattedSourceTooLarge, format_statements
 from ..syntax.outline import Declaration, StatementOutline, outline_of, placed_declarations
-from ..syntax.statements import EMPTY_MEMO, events_of
 from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .imports import ImportReport
-from .lexical import EMPTY_INDEX, LexicalIndex, build_lexical_index
+from .lexical import EMPTY_INDEX, LexicalIndex
 from .records import RecordReport, empty_report
 from .reuse import Reuse
 from .sites import DelimiterIndex, TextRegions
-from .statement_facts import PrefixFacts, collect_facts, import_report
-from .statement_index import StatementIndex, piecewise_index
+from .statement_facts import (
+    STATEMENT_FACTS,
+    Anchored,
+    PrefixFacts,
+    anchored_facts,
+    facts_of,
+    import_report,
+)
+from .statement_index import StatementIndex, piecewise_index, whole_text_index
 from .tool_call_review import EMPTY_HINTS, HintReport, collect_hints
-from .unit_summary import Budget, UnitSummary, summarize_unit, unit_summaries
+from .unit_summary import LEXICAL_SUMMARY, UnitSummary, lexical_summary
 
 # The views this analysis hands from version to version (`reuse.py`).
-LEXICAL_SUMMARIES = "lexical summaries"
-STATEMENT_INDEX = "statement index"
-STATEMENT_FACTS = "statement facts"
 TEXT_REGIONS = "text regions"
 DELIMITER_SCAN = "delimiter scan"
 
@@ -139,47 +140,18 @@ class DocumentAnalysis:
         syntax = self.syntax
         if syntax is None:
             return EMPTY_INDEX
-        tokens, parsed = syntax.tokens, syntax.parsed
-        if syntax.lex.token_limit_offset is None:
-            pieces = self.statement_summaries
-            # The version before's index: its by-name tables often still hold.
-            earlier = self.reuse.take_once(STATEMENT_INDEX)
-            events, units = parsed.events, parsed.units
-
-            def replay(position: int, budget: Budget) -> UnitSummary:
-                base = parsed.unit_offsets[position]
-                return summarize_unit(tokens, events_of(events, units, position), base, budget)
-
-            index = piecewise_index(
-                pieces,
-                len(self.source),
-                earlier if isinstance(earlier, StatementIndex) else None,
-                None,
-                replay,
-            )
-            if index is not None:
-                self.reuse.hand_on_once(STATEMENT_INDEX, index)
-                return index
-        return build_lexical_index(tokens, parsed.events, len(self.source))
+        index = piecewise_index(syntax.statements, len(self.source))
+        if index is not None:
+            return index
+        return whole_text_index(syntax.tokens, syntax.parsed.events, len(self.source))
 
     @cached_property
     def statement_summaries(self) -> list[tuple[int, UnitSummary]]:
         """(offset, lexical summary) per top-level statement: its bindings,
         references and sites, relative to it (`unit_summary.summarize_unit`,
-        the one replay of a statement's scope events). Within the token budget only."""
-        return self._per_statement(LEXICAL_SUMMARIES, unit_summaries)
-
-    def _per_statement(self, key: str, collect: Callable[..., tuple[Any, Any]]) -> Any:
-        """`collect`'s pieces for this version, reusing the earlier version's
-        memo under `key` and handing this one on (one scheme for every
-        per-statement view)."""
-        syntax = self.syntax
-        assert syntax is not None
-        parsed = syntax.parsed
-        earlier = self.reuse.earlier(key, EMPTY_MEMO)
-        pieces, memo = collect(self.source, syntax.lex, parsed.events, parsed.units, earlier)
-        self.reuse.hand_on(key, memo)
-        return pieces
+        the one replay of scope events)."""
+        assert self.syntax is not None
+        return self.syntax.statements.values(LEXICAL_SUMMARY, lexical_summary)
 
     @cached_property
     def lexical(self) -> LexicalIndex | StatementIndex:
@@ -190,9 +162,14 @@ class DocumentAnalysis:
     def statement_facts(self) -> PrefixFacts:
         """Each top-level statement's record shapes, alias edges and imports
         (those inside the metadata prefix count)."""
-        if self.syntax is None:
+        syntax = self.syntax
+        if syntax is None:
             return PrefixFacts([], 0)
-        pieces = self._per_statement(STATEMENT_FACTS, collect_facts)
+        if syntax.statements.plain and syntax.lex.token_limit_offset is not None:
+            # Statement texts no longer determine their tokens: one piece, scanned plainly.
+            pieces = [(0, Anchored(0, facts_of(syntax.tokens, syntax.parsed.events)))]
+        else:
+            pieces = syntax.statements.values(STATEMENT_FACTS, anchored_facts)
         return PrefixFacts(pieces, self.metadata_prefix_end)
 
     @cached_property

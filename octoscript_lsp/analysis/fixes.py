@@ -18,14 +18,12 @@ top). Only fixes whose span intersects the requested range are offered.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..syntax.check import SyntaxResult
 from ..syntax.codes import SyntaxCode
 from ..syntax.member_calls import is_receiver_or_callee
 from ..syntax.tokens import RESERVED_WORDS, Kind, Token
-from ..syntax.tree import DEFINE, REFERENCE
 from .catalog_fixes import catalog_fixes
 from .document import DocumentAnalysis
 from .quick_fix import Fix
@@ -107,23 +105,20 @@ def _unresolved_paths(
 ) -> list[tuple[tuple[str, ...], tuple[int, int]]]:
     tokens = syntax.tokens
     limit = len(analysis.source) if analysis.valid else analysis.diagnostic_prefix_end
-    unresolved = _Resolution(analysis, syntax)
+    unresolved = _Resolution(analysis)
     leaves = _catalog_leaves(catalogs)
     found = []
-    for token_index in _references(syntax.parsed.events):
-        token = tokens[token_index]
-        if token.end > limit or not _intersects(token.start, token.end, range_start, range_end):
-            continue
-        path = _path_for(token.text, tokens, token_index, leaves)
-        if path is not None and unresolved(token):
-            found.append((path, (token.start, token.end)))
+    # Every reference is a site of its statement's summary.
+    for base, summary in analysis.statement_summaries:
+        for start, end in summary.sites:
+            start, end = start + base, end + base
+            if end > limit or not _intersects(start, end, range_start, range_end):
+                continue
+            token_index = _first_token_at(tokens, start)
+            path = _path_for(tokens[token_index].text, tokens, token_index, leaves)
+            if path is not None and unresolved(tokens[token_index]):
+                found.append((path, (start, end)))
     return found
-
-
-def _references(events: list[tuple]) -> Iterator[int]:
-    for event in events:
-        if event[0] == REFERENCE:
-            yield event[1]
 
 
 def _path_for(
@@ -159,16 +154,15 @@ class _Resolution:
     the whole document declares counts as unresolved.
     """
 
-    def __init__(self, analysis: DocumentAnalysis, syntax: SyntaxResult) -> None:
+    def __init__(self, analysis: DocumentAnalysis) -> None:
         index = analysis.completion_index
         self.truncated = index.truncated
         self.resolved: set[int] = set()
         self.declared: set[str] = set()
         if self.truncated:
-            tokens = syntax.tokens
-            for event in syntax.parsed.events:
-                if event[0] == DEFINE:
-                    self.declared.add(tokens[event[1]].text)
+            # Every binding, as the statements' summaries (no budget) have them.
+            for _, summary in analysis.statement_summaries:
+                self.declared.update(symbol.name for symbol in summary.symbols)
         else:
             for symbol in index.symbols:
                 self.resolved.update(start for start, _ in symbol.references)

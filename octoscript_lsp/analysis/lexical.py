@@ -1,6 +1,7 @@
 """Same-document lexical index: bindings, visibility intervals, references.
 
-Built by replaying the parser's scope events, so it sees exactly the binding
+Built by replaying the parser's scope events (`unit_summary.summarize_unit`,
+per statement or over the whole text), so it sees exactly the binding
 structure the checker parsed, also in broken source. Rules worth knowing:
 
 - a binding is visible from the token after its construct (after a `let`
@@ -18,9 +19,7 @@ from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
-from ..syntax.tokens import Token
-from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
+from ..syntax.tree import SymbolKind
 
 OPEN_END = 1 << 62
 
@@ -218,85 +217,3 @@ def innermost_visible(candidates, offset: int) -> Symbol | None:
 
 
 EMPTY_INDEX = LexicalIndex([], [], False, False)
-
-
-class _Collector:
-    def __init__(self) -> None:
-        self.symbols: list[Symbol] = []
-        self.scopes: list[tuple[dict[str, int], list[int]]] = [({}, [])]
-        self.sites: list[tuple[int, int]] = []
-        self.occurrences = 0
-        self.truncated = False
-        self.sites_truncated = False
-
-    def reserve_occurrence(self) -> bool:
-        if self.truncated:
-            return False
-        if self.occurrences == MAX_LEXICAL_SYMBOL_OCCURRENCES:
-            self.truncated = True
-            return False
-        self.occurrences += 1
-        return True
-
-    def define(self, token: Token, kind: SymbolKind, visible_start: int) -> None:
-        if not self.reserve_occurrence():
-            return
-        index = len(self.symbols)
-        self.symbols.append(Symbol(kind, token.text, token.start, token.end, visible_start))
-        bindings, defined = self.scopes[-1]
-        shadowed = bindings.get(token.text)
-        bindings[token.text] = index
-        if shadowed is not None:
-            self.symbols[shadowed].visible_end = visible_start
-        defined.append(index)
-
-    def reference(self, token: Token) -> None:
-        span = (token.start, token.end)
-        if not self.sites_truncated:
-            if len(self.sites) == MAX_LEXICAL_COMPLETION_SITES:
-                self.sites_truncated = True
-            else:
-                self.sites.append(span)
-        if self.truncated:
-            return
-        for bindings, _ in reversed(self.scopes):
-            index = bindings.get(token.text)
-            if index is not None:
-                if self.reserve_occurrence():
-                    self.symbols[index].references.append(span)
-                return
-
-    def close(self, defined: list[int], end: int) -> None:
-        for index in defined:
-            symbol = self.symbols[index]
-            if symbol.visible_end == OPEN_END:
-                symbol.visible_end = end
-
-    def pop(self, end: int) -> None:
-        if len(self.scopes) > 1:
-            _, defined = self.scopes.pop()
-            self.close(defined, end)
-
-    def finish(self, source_length: int) -> LexicalIndex:
-        while self.scopes:
-            _, defined = self.scopes.pop()
-            self.close(defined, source_length)
-        symbols = sorted(self.symbols, key=lambda symbol: symbol.start)
-        return LexicalIndex(symbols, self.sites, self.truncated, self.sites_truncated)
-
-
-def build_lexical_index(
-    tokens: list[Token], events: list[tuple], source_length: int
-) -> LexicalIndex:
-    collector = _Collector()
-    for event in events:
-        tag = event[0]
-        if tag == REFERENCE:
-            collector.reference(tokens[event[1]])
-        elif tag == DEFINE:
-            collector.define(tokens[event[1]], event[2], event[3])
-        elif tag == PUSH:
-            collector.scopes.append(({}, []))
-        elif tag == POP:
-            collector.pop(event[1])
-    return collector.finish(source_length)

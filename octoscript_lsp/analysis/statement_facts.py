@@ -2,13 +2,14 @@
 
 One pass over a statement's scope events finds its record shapes, its alias
 edges (see `record_scan`) and its complete `use` imports. The facts of a
-statement depend only on its text, so `per_statement` hands them from one
-version to the next; only edited statements are scanned again. Facts keep
-the offsets of the place they were found at (their origin): a statement
-that moved is shifted only when a reader asks for its facts, so an edit
-that moves every later statement costs nothing here. Budgets and the metadata prefix are applied by
-the readers (`records.RecordReport`, `import_report`), which look up one
-statement by offset instead of merging every statement's facts.
+statement depend only on its text, so they are kept in the statement's
+cache (`anchored_facts`); only new statements are scanned. Facts keep the
+offsets of the build they were found in, with the statement's start there
+(its origin): a statement that moved is shifted only when a reader asks for
+its facts, so an edit that moves every later statement costs nothing here.
+Budgets and the metadata prefix are applied by the readers
+(`records.RecordReport`, `import_report`), which look up one statement by
+offset instead of merging every statement's facts.
 """
 
 from __future__ import annotations
@@ -20,16 +21,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from ..limits import MAX_MODULE_IMPORTS
-from ..syntax.lexer import LexResult
-from ..syntax.statements import (
-    AFTER_TOKEN,
-    EMPTY_MEMO,
-    FIRST_TOKEN,
-    StatementMemo,
-    Unit,
-    events_of,
-    per_statement,
-)
+from ..syntax.statements import Statement
 from ..syntax.tokens import Token
 from ..syntax.tree import IMPORT, LET_INIT
 from .imports import ImportReport, ModuleImport
@@ -77,7 +69,6 @@ class Anchored(NamedTuple):
 
 # (statement offset, its anchored facts), in source order.
 FactPieces = list[tuple[int, Anchored]]
-FactMemo = StatementMemo[Anchored]
 _OFFSET = itemgetter(0)
 
 
@@ -135,25 +126,13 @@ def _shifted_import(item: ModuleImport, delta: int) -> ModuleImport:
     )
 
 
-def collect_facts(
-    source: str,
-    lex: LexResult,
-    events: list[tuple],
-    units: list[Unit],
-    previous: FactMemo,
-) -> tuple[FactPieces, FactMemo]:
-    """Every top-level statement's facts, reusing the earlier version's."""
-    tokens = lex.tokens
-    if lex.token_limit_offset is not None:
-        # Statement texts no longer determine their tokens: one piece, scanned plainly.
-        return [(0, Anchored(0, facts_of(tokens, events)))], EMPTY_MEMO
+STATEMENT_FACTS = "statement facts"
 
-    def found_at(position: int) -> Anchored:
-        origin = tokens[units[position][FIRST_TOKEN]].start
-        limit = tokens[units[position][AFTER_TOKEN]].start
-        return Anchored(origin, facts_of(tokens, events_of(events, units, position), limit))
 
-    return per_statement(source, lex, units, previous, found_at, None)
+def anchored_facts(statement: Statement) -> Anchored:
+    """A statement's facts where its build found them (`Statement.view`)."""
+    limit = statement.tokens[statement.after].start
+    return Anchored(statement.origin, facts_of(statement.tokens, statement.events, limit))
 
 
 def _placed(offset: int, anchored: Anchored) -> StatementFacts:

@@ -1,41 +1,42 @@
-"""The lexical index as per-statement pieces, reused across versions.
+"""The lexical index as per-statement pieces.
 
 A top-level statement's scope events depend only on its own text: the parser
 starts every top-level step in the same state. So each statement is replayed
 once into a position-independent `UnitSummary` (`unit_summary.py`: offsets
-relative to its first token), and the next version reuses every summary of a
-statement the parser kept. The document's index (`StatementIndex`) is those summaries plus their
-offsets: a query at an offset looks at the one statement there, and at the
-top-level bindings of the statements before it, which two small tables
-(top-level bindings and unresolved references by name) answer. Nothing is
-laid out for the whole document unless a caller asks for every symbol.
+relative to its first token, kept in the statement's cache). The document's
+index (`StatementIndex`) is those summaries plus their offsets, built plainly
+per version: a query at an offset looks at the one statement there, and at
+the top-level bindings of the statements before it, which two by-name tables
+(top-level bindings and unresolved references) answer, made on first use.
 
-The answers are exactly what `lexical.build_lexical_index` gives when
-neither budget runs out and every statement closes the scopes it opens;
-otherwise the caller builds the index the plain way (`piecewise_index`
-answers None).
+The answers are exactly what `whole_text_index` (the same replay over every
+event at once) gives when every statement before the last closes the scopes
+it opens and the site budget holds; otherwise `piecewise_index` answers None
+and the caller builds the whole-text index.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from functools import cached_property
-from itertools import accumulate, compress
+from collections.abc import Sequence
+from itertools import compress, repeat
 from itertools import count as counting
-from operator import add, attrgetter, is_not, itemgetter
+from operator import attrgetter, contains, itemgetter
 from typing import NamedTuple
 
-from ..limits import (
-    MAX_CARRIED_CHANGES,
-    MAX_LEXICAL_COMPLETION_SITES,
-    MAX_LEXICAL_SYMBOL_OCCURRENCES,
-    MAX_RECOUNTED_STATEMENTS,
+from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
+from ..syntax.statements import Statement, Statements
+from ..syntax.tokens import Token
+from ..syntax.tree import SymbolKind
+from .lexical import OPEN_END, Binding, LexicalIndex, Occurrence, Symbol, innermost_visible
+from .unit_summary import (
+    LEXICAL_SUMMARY,
+    Budget,
+    LocalSymbol,
+    UnitSummary,
+    lexical_summary,
+    summarize_unit,
 )
-from ..syntax.statements import StepMap
-from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
-from .unit_summary import Budget, LocalSymbol, UnitSummary
 
 
 class _Top(NamedTuple):
@@ -46,9 +47,7 @@ class _Top(NamedTuple):
 
 
 class _Free(NamedTuple):
-    """A reference no binding inside its statement resolves. Offsets are
-    relative to the statement, so the table outlives edits that only move
-    statements."""
+    """A reference no binding inside its statement resolves, relative to it."""
 
     statement: int
     start: int
@@ -56,240 +55,72 @@ class _Free(NamedTuple):
 
 
 _statement_of = attrgetter("statement")
-
-
-def piecewise_index(
-    pieces: list[tuple[int, UnitSummary]],
-    source_length: int,
-    previous: StatementIndex | None = None,
-    kept: StepMap | None = None,
-    replay: Callable[[int, Budget], UnitSummary] | None = None,
-) -> StatementIndex | None:
-    """The index over the statements' summaries; None when the site budget
-    could run out or a statement before the last leaves a scope open (the
-    plain build decides those). With the previous version's index and the
-    parser's map of kept statements, its by-name tables are reused where
-    they still hold.
-
-    When the occurrence budget runs out, `replay(position, budget)` replays
-    the statement where it does with what is left of it, and the index is
-    cut there (`StatementIndex.cut`): that statement's summary holds what
-    the plain build records, the later ones only their sites."""
-    uncut_previous = previous.uncut if previous is not None and previous.uncut else previous
-    totals = _Totals.carried(pieces, uncut_previous, kept) or _Totals.of(map(_summary_of, pieces))
-    if totals.open_scopes and (totals.open_scopes > 1 or pieces[-1][1].balanced):
-        return None
-    if totals.sites > MAX_LEXICAL_COMPLETION_SITES:
-        return None
-    index = StatementIndex(pieces, source_length, _Carried.over(uncut_previous, kept, pieces))
-    index.totals = totals
-    if totals.occurrences + totals.free <= MAX_LEXICAL_SYMBOL_OCCURRENCES or replay is None:
-        return index
-    return index.cut_at_budget(previous, kept, replay)
-
-
-class _Totals(NamedTuple):
-    """Sums over every statement's summary, which decide whether the
-    per-statement index answers and whether it is cut."""
-
-    open_scopes: int  # statements that leave a scope open
-    sites: int
-    occurrences: int
-    free: int
-
-    @classmethod
-    def of(cls, summaries: Iterable[UnitSummary]) -> _Totals:
-        # Whole-list passes of builtins: no Python loop over the statements.
-        summaries = list(summaries)
-        return cls(
-            len(summaries) - sum(map(_is_balanced, summaries)),
-            sum(map(len, map(_sites_of, summaries))),
-            sum(map(_occurrences_of, summaries)),
-            sum(map(len, map(_free_of, summaries))),
-        )
-
-    @classmethod
-    def carried(
-        cls,
-        pieces: list[tuple[int, UnitSummary]],
-        previous: StatementIndex | None,
-        kept: StepMap | None,
-    ) -> _Totals | None:
-        """The previous version's sums, less the statements the parser did
-        not keep and plus the ones it parsed again (a kept statement keeps
-        its very summary); None without them or when many changed."""
-        if previous is None or kept is None or previous.totals is None:
-            return None
-        earlier = previous.pieces
-        removed: list[tuple[int, UnitSummary]] = []
-        added: list[tuple[int, UnitSummary]] = []
-        old_at = new_at = 0
-        for old_first, new_first, count, _ in kept.runs:
-            removed += earlier[old_at:old_first]
-            added += pieces[new_at:new_first]
-            old_at, new_at = old_first + count, new_first + count
-        removed += earlier[old_at:]
-        added += pieces[new_at:]
-        if len(removed) + len(added) > MAX_RECOUNTED_STATEMENTS:
-            return None
-        before = cls.of(map(_summary_of, removed))
-        after = cls.of(map(_summary_of, added))
-        return cls(
-            *(
-                total - old + new
-                for total, old, new in zip(previous.totals, before, after, strict=True)
-            )
-        )
-
-
 _base_of = itemgetter(0)
 _summary_of = itemgetter(1)
 _is_balanced = attrgetter("balanced")
 _sites_of = attrgetter("sites")
 _occurrences_of = attrgetter("occurrences")
 _free_of = attrgetter("free")
+_exports_of = attrgetter("exports")
 
 
-def _cut_kept(index: StatementIndex, previous: StatementIndex | None) -> int | None:
-    """The previous version's cut, when every statement's count up to it is
-    what it was and the statement where it fell is the very one it was
-    (typing a digit, or anything after the cut); None otherwise.
+def whole_text_index(tokens: Sequence[Token], events: Sequence[tuple], length: int) -> LexicalIndex:
+    """The index of every scope event replayed at once, as one statement."""
+    summary = summarize_unit(tokens, events, 0, Budget(MAX_LEXICAL_SYMBOL_OCCURRENCES, _unbound))
+    symbols = [summary.symbols[number] for number in summary.ordered]
+    return LexicalIndex(
+        [
+            Symbol(
+                local.kind,
+                local.name,
+                local.start,
+                local.end,
+                local.visible_start,
+                length if local.visible_end == OPEN_END else local.visible_end,
+                list(local.references),
+            )
+            for local in symbols
+        ],
+        list(summary.sites[:MAX_LEXICAL_COMPLETION_SITES]),
+        summary.stopped,
+        len(summary.sites) > MAX_LEXICAL_COMPLETION_SITES,
+    )
 
-    A statement's count is its definitions and resolved references plus its
-    unresolved references an earlier statement's top-level binding
-    resolves. The second part is carried over whole while both by-name
-    tables are (`_Carried`); the first is the summary's own. With every
-    count up to the cut as before, so are the cut, the budget left for its
-    statement and what that statement records.
-    """
-    if previous is None or previous.cut is None:
+
+def _unbound(name: str) -> bool:
+    return False
+
+
+def piecewise_index(found: Statements, source_length: int) -> StatementIndex | None:
+    """The index over the statements' summaries; None when the site budget
+    could run out or a statement before the last leaves a scope open.
+
+    When the occurrence budget runs out, the statement where it does is
+    replayed with what is left of it, and the index is cut there
+    (`StatementIndex.cut`): that statement's summary holds what the
+    whole-text replay records, the later ones only their sites."""
+    pieces = found.values(LEXICAL_SUMMARY, lexical_summary)
+    summaries = list(map(_summary_of, pieces))
+    open_scopes = len(summaries) - sum(map(_is_balanced, summaries))
+    if open_scopes and (open_scopes > 1 or summaries[-1].balanced):
         return None
-    carried, cut = index._carried, previous.cut
-    if carried is None:
+    if sum(map(len, map(_sites_of, summaries))) > MAX_LEXICAL_COMPLETION_SITES:
         return None
-    # Made (or carried) here as a full count would: the next version carries them on.
-    resolved = index._resolved_free()
-    if all(position > cut for position, _, _ in carried.changed):
-        return cut  # a later statement's bindings reach no statement before it
-    if resolved is not carried.resolved:
-        return None  # a changed statement binds or leaves unresolved other names
-    for position, before, now in carried.changed:
-        if position == cut or (position < cut and before.occurrences != now.occurrences):
-            return None
-    return cut
+    index = StatementIndex(pieces, source_length)
+    total = sum(map(_occurrences_of, summaries)) + sum(map(len, map(_free_of, summaries)))
+    if total <= MAX_LEXICAL_SYMBOL_OCCURRENCES:
+        return index
+    return index.cut_at_budget(found.statements)
 
 
-def _sites_only(summary: UnitSummary) -> UnitSummary:
+def _sites_only(statement: Statement) -> UnitSummary:
     """A statement past the one where the occurrence budget ran out: the
-    plain build records its sites and nothing else."""
-    return UnitSummary((), (), summary.sites, 0, summary.balanced, (), ())
+    whole-text replay records its sites and nothing else."""
+    summary = statement.view(LEXICAL_SUMMARY, lexical_summary)
+    return UnitSummary((), (), summary.sites, 0, summary.balanced, (), (), {})
 
 
-def _after_cut(
-    index: StatementIndex, previous: StatementIndex | None, cut: int
-) -> list[tuple[int, UnitSummary]]:
-    """The statements after the cut, sites only: the previous version's
-    where the parser kept the very piece (same offset, same summary), and
-    its sites-only summary, placed at the new offset, where the parser kept
-    the statement but an edit before it moved it."""
-    pieces = index.pieces
-    earlier = previous.uncut if previous is not None else None
-    if earlier is None or previous.cut != cut or len(earlier.pieces) != len(pieces):
-        return [(base, _sites_only(summary)) for base, summary in pieces[cut + 1 :]]
-    after = pieces[cut + 1 :]
-    before = earlier.pieces[cut + 1 :]
-    kept = previous.pieces[cut + 1 :]
-    # Which pieces differ, found by builtins: typing without changing the
-    # length changes one or none; otherwise every later one moved.
-    for at in compress(counting(), map(is_not, after, before)):
-        base, summary = after[at]
-        if summary is before[at][1]:
-            kept[at] = (base, kept[at][1])
-        else:
-            kept[at] = (base, _sites_only(summary))
-    return kept
-
-
-@dataclass(frozen=True, slots=True)
-class _Carried:
-    """The previous version's by-name tables, and the statements that changed
-    since, when every statement kept its position (edits inside statements:
-    what typing mostly is). The tables hold positions and relative offsets
-    only, so they still hold unless a changed statement binds or leaves
-    unresolved other names than before."""
-
-    tops: dict[str, list[_Top]] | None
-    free: dict[str, list[_Free]] | None
-    changed: tuple[tuple[int, UnitSummary, UnitSummary], ...]  # (position, before, now)
-    # Per statement, how many of its unresolved references an earlier
-    # top-level binding resolves: a function of the two tables alone.
-    resolved: list[int] | None = None
-
-    @classmethod
-    def over(
-        cls,
-        previous: StatementIndex | None,
-        kept: StepMap | None,
-        pieces: list[tuple[int, UnitSummary]],
-        cut: int | None = None,
-    ) -> _Carried | None:
-        if previous is None or kept is None or len(previous.pieces) != len(pieces):
-            return None
-        if previous._tops is None and previous._free is None:
-            return None
-        if previous.cut != cut:
-            return None
-        covered = 0
-        changed = []
-        for old_first, new_first, count, _ in kept.runs:
-            if old_first != new_first:
-                return None
-            changed.extend(range(covered, new_first))
-            covered = new_first + count
-        changed.extend(range(covered, len(pieces)))
-        if cut is not None and cut not in changed:
-            # The statement where the budget runs out may record less or
-            # more than before though the parser kept it.
-            changed.append(cut)
-        if len(changed) > MAX_CARRIED_CHANGES:
-            return None
-        earlier = previous.pieces
-        return cls(
-            previous._tops,
-            previous._free,
-            tuple((position, earlier[position][1], pieces[position][1]) for position in changed),
-            previous._resolved,
-        )
-
-    def tops_hold(self) -> bool:
-        return self.tops is not None and all(
-            _top_names(before) == _top_names(now) for _, before, now in self.changed
-        )
-
-    def free_holds(self) -> bool:
-        return self.free is not None and all(
-            before.free == now.free for _, before, now in self.changed
-        )
-
-
-def _count_resolved(
-    tops: dict[str, list[_Top]], free: dict[str, list[_Free]], statements: int
-) -> list[int]:
-    """Per statement, its free references a top-level binding of an earlier
-    statement resolves (the references after the name's first binding)."""
-    counts = [0] * statements
-    for name, references in free.items():
-        entries = tops.get(name)
-        if entries:
-            first = entries[0].statement
-            for reference in references[bisect_right(references, first, key=_statement_of) :]:
-                counts[reference.statement] += 1
-    return counts
-
-
-def _top_names(summary: UnitSummary) -> tuple[tuple[int, str], ...]:
-    symbols = summary.symbols
-    return tuple((number, symbols[number].name) for number in summary.tops)
+_SITES_ONLY = "lexical sites only"
 
 
 class _StartLookup:
@@ -318,130 +149,93 @@ class StatementIndex:
     sites_truncated = False
 
     def __init__(
-        self,
-        pieces: list[tuple[int, UnitSummary]],
-        source_length: int,
-        carried: _Carried | None = None,
-        cut: int | None = None,
-        uncut: StatementIndex | None = None,
+        self, pieces: list[tuple[int, UnitSummary]], source_length: int, cut: int | None = None
     ) -> None:
         self.pieces = pieces
-        # Where the occurrence budget ran out (the statement's position), and
-        # the index the pieces would give without a budget.
+        # Where the occurrence budget ran out (the statement's position).
         self.cut = cut
-        self.uncut = uncut
         self.truncated = self.incomplete = cut is not None
         self.source_length = source_length
+        self.bases = list(map(_base_of, pieces))
+        self._summaries = list(map(_summary_of, pieces))
+        self._tops: dict[str, list[_Top]] = {}
+        self._free: dict[str, list[_Free]] = {}
         self._made: dict[tuple[int, int], Symbol] = {}
-        self._tops: dict[str, list[_Top]] | None = None
-        self._free: dict[str, list[_Free]] | None = None
         self._symbols: list[Symbol] | None = None
-        self._resolved: list[int] | None = None
-        # The sums over the summaries (`piecewise_index` sets them on the uncut index).
-        self.totals: _Totals | None = None
-        self._carried = carried
-
-    @cached_property
-    def bases(self) -> list[int]:
-        """Each statement's offset, for finding the statement at an offset:
-        made on the first query (an index past the budget is built twice a
-        version, and its uncut form is seldom asked)."""
-        return list(map(_base_of, self.pieces))
 
     # ------------------------------------------------------------ tables
 
-    def _top_table(self) -> dict[str, list[_Top]]:
-        if self._tops is None:
-            carried = self._carried
-            if carried is not None and carried.tops_hold():
-                self._tops = carried.tops
-            else:
-                tops: dict[str, list[_Top]] = {}
-                for position, (_, summary) in enumerate(self.pieces):
-                    if summary.tops:
-                        symbols = summary.symbols
-                        for number in summary.tops:
-                            tops.setdefault(symbols[number].name, []).append(_Top(position, number))
-                self._tops = tops
-        return self._tops
+    def _tops_named(self, name: str) -> list[_Top]:
+        """The top-level bindings of `name`, in order (looked up per name:
+        a query after a keystroke asks about a name or two)."""
+        found = self._tops.get(name)
+        if found is None:
+            summaries = self._summaries
+            found = self._tops[name] = [
+                _Top(position, number)
+                for position in compress(
+                    counting(), map(contains, map(_exports_of, summaries), repeat(name))
+                )
+                for number in summaries[position].tops
+                if summaries[position].symbols[number].name == name
+            ]
+        return found
 
-    def _free_table(self) -> dict[str, list[_Free]]:
-        if self._free is None:
-            carried = self._carried
-            if carried is not None and carried.free_holds():
-                self._free = carried.free
-            else:
-                free: dict[str, list[_Free]] = {}
-                for position, (_, summary) in enumerate(self.pieces):
-                    for name, start, end in summary.free:
-                        free.setdefault(name, []).append(_Free(position, start, end))
-                self._free = free
-        return self._free
+    def _free_named(self, name: str) -> list[_Free]:
+        """The references to `name` no binding inside their statement resolves."""
+        found = self._free.get(name)
+        if found is None:
+            found = self._free[name] = [
+                _Free(position, start, end)
+                for position, summary in enumerate(self._summaries)
+                if summary.free
+                for free_name, start, end in summary.free
+                if free_name == name
+            ]
+        return found
 
     def _visible_start(self, entry: _Top) -> int:
         base, summary = self.pieces[entry.statement]
         return summary.symbols[entry.number].visible_start + base
 
-    def occurrence_counts(self) -> list[int]:
-        """Definitions plus resolved references per statement, as the plain
-        build counts them."""
-        return list(
-            map(add, map(_occurrences_of, map(_summary_of, self.pieces)), self._resolved_free())
-        )
+    def cut_at_budget(self, statements: list[Statement]) -> StatementIndex:
+        """This index as the whole-text replay has it once the occurrence
+        budget runs out (itself when it does not): cut in the statement where
+        it runs out, replayed with what is left.
 
-    def _resolved_free(self) -> list[int]:
-        """Per statement, its unresolved references that an earlier
-        statement's top-level binding resolves. It depends on the two
-        by-name tables only, so while both are carried over from the
-        previous version (typing inside a statement) so are these counts."""
-        if self._resolved is None:
-            tops = self._top_table()
-            free = self._free_table()
-            carried = self._carried
-            if (
-                carried is not None
-                and carried.resolved is not None
-                and tops is carried.tops
-                and free is carried.free
-            ):
-                self._resolved = carried.resolved
-            else:
-                self._resolved = _count_resolved(tops, free, len(self.pieces))
-        return self._resolved
+        A statement's count is its definitions and resolved references plus
+        its unresolved references an earlier statement's top-level binding
+        resolves; the cut is the first statement whose running count passes
+        the budget."""
+        bound: dict[str, SymbolKind] = {}  # names bound at top level so far
+        spent = 0
+        for position, summary in enumerate(self._summaries):
+            count = summary.occurrences
+            if summary.free:
+                for free in summary.free:
+                    if free.name in bound:
+                        count += 1
+            if spent + count > MAX_LEXICAL_SYMBOL_OCCURRENCES:
+                left = Budget(MAX_LEXICAL_SYMBOL_OCCURRENCES - spent, bound.__contains__)
+                return self._cut(statements, position, left)
+            spent += count
+            if summary.exports:
+                bound.update(summary.exports)
+        return self
 
-    def cut_at_budget(
-        self,
-        previous: StatementIndex | None,
-        kept: StepMap | None,
-        replay: Callable[[int, Budget], UnitSummary],
-    ) -> StatementIndex:
-        """This index as the plain build has it once the occurrence budget
-        runs out (itself when it does not): cut in the statement where it
-        runs out, which `replay` records again with what is left."""
+    def _cut(self, statements: list[Statement], cut: int, left: Budget) -> StatementIndex:
+        statement = statements[cut]
+        partial = summarize_unit(statement.tokens, statement.events, statement.origin, left)
         pieces = self.pieces
-        cut = _cut_kept(self, previous)
-        if cut is not None:
-            # No count up to the cut changed: the statement where the budget
-            # runs out records what it did.
-            partial = previous.pieces[cut][1]
-        else:
-            # Counts are never negative: the running totals rise, and the cut
-            # is the first statement whose total passes the budget.
-            totals = list(accumulate(self.occurrence_counts()))
-            cut = bisect_right(totals, MAX_LEXICAL_SYMBOL_OCCURRENCES)
-            if cut == len(totals):
-                return self
-            spent = totals[cut - 1] if cut else 0
-            tops = self._top_table()
-
-            def resolves(name: str) -> bool:
-                entries = tops.get(name)
-                return entries is not None and entries[0].statement < cut
-
-            partial = replay(cut, Budget(MAX_LEXICAL_SYMBOL_OCCURRENCES - spent, resolves))
-        cut_pieces = [*pieces[:cut], (pieces[cut][0], partial), *_after_cut(self, previous, cut)]
-        carried = _Carried.over(previous, kept, cut_pieces, cut)
-        return StatementIndex(cut_pieces, self.source_length, carried, cut, self)
+        cut_pieces = [
+            *pieces[:cut],
+            (pieces[cut][0], partial),
+            *[
+                (base, later.view(_SITES_ONLY, _sites_only))
+                for (base, _), later in zip(pieces[cut + 1 :], statements[cut + 1 :], strict=True)
+            ],
+        ]
+        return StatementIndex(cut_pieces, self.source_length, cut)
 
     # ------------------------------------------------------------ symbols
 
@@ -463,7 +257,7 @@ class StatementIndex:
             self.source_length if local.visible_end == OPEN_END else local.visible_end + base
         )
         if local.top_level:
-            entries = self._top_table()[local.name]
+            entries = self._tops_named(local.name)
             at = bisect_left(entries, _Top(position, number))
             following = entries[at + 1] if at + 1 < len(entries) else None
             if following is not None:
@@ -471,7 +265,7 @@ class StatementIndex:
             if following is None or following.statement != position:
                 # The last top-level binding of its name in its statement:
                 # later statements' unresolved references up to the next one are its.
-                free = self._free_table().get(local.name, ())
+                free = self._free_named(local.name)
                 low = bisect_right(free, position, key=_statement_of)
                 high = (
                     len(free)
@@ -501,7 +295,7 @@ class StatementIndex:
     def _resolving_entry(self, position: int, name: str) -> _Top | None:
         """`_resolve`'s binding as its table entry, the symbol not made (a
         top-level name's symbol gathers every later statement's references)."""
-        entries = self._top_table().get(name)
+        entries = self._tops_named(name)
         if not entries:
             return None
         at = bisect_left(entries, position, key=_statement_of) - 1
@@ -612,25 +406,13 @@ class StatementIndex:
         position = self._statement_at(offset)
         if position < 0:
             return []
-        chosen: dict[str, Binding] = {}
-        pieces = self.pieces
-        # The last top-level binding of a name is never shadowed: it stays
-        # visible to the end of the text.
-        open_to_end = offset < self.source_length
-        for name, entries in self._top_table().items():
-            last = entries[-1]
-            if last.statement < position:  # the usual case: every binding of it is earlier
-                if not open_to_end:
-                    continue
-                top_position, number = last
-            else:
-                if entries[0].statement >= position:
-                    continue  # bound in this statement or later only
-                at = bisect_left(entries, position, key=_statement_of) - 1
-                if self._visible_start(entries[at + 1]) <= offset:
-                    continue
-                top_position, number = entries[at]
-            chosen[name] = Binding(name, pieces[top_position][1].symbols[number].kind)
+        # The last top-level binding of each name in an earlier statement
+        # stays visible to the end of the text (not at the end itself).
+        kinds: dict[str, SymbolKind] = {}
+        if offset < self.source_length:
+            for summary in self._summaries[:position]:
+                if summary.exports:
+                    kinds.update(summary.exports)
         # A binding of the statement at `offset` wins over every earlier
         # statement's: it became visible later.
         base, summary = self.pieces[position]
@@ -646,8 +428,8 @@ class StatementIndex:
                 rank = (local.visible_start, local.start)
                 if local.name not in best or rank > best[local.name]:
                     best[local.name] = rank
-                    chosen[local.name] = Binding(local.name, local.kind)
-        return [chosen[name] for name in sorted(chosen)]
+                    kinds[local.name] = local.kind
+        return [Binding(name, kinds[name]) for name in sorted(kinds)]
 
     def _symbol_visible_to(self, position: int, local: LocalSymbol, offset: int) -> bool:
         """Whether a binding left open in its statement is still visible at `offset`."""

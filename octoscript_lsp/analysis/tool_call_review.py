@@ -34,9 +34,10 @@ from ..syntax.member_calls import follows_dot, is_member_call, member_call_recei
 from ..syntax.tokens import Kind, Token
 from .aliases import AliasGraph
 from .imports import ImportReport
-from .lexical import LexicalIndex, build_lexical_index
+from .lexical import LexicalIndex
 from .records import RecordReport
 from .statement_facts import PrefixFacts, facts_of, import_report
+from .statement_index import whole_text_index
 from .surfaces import TOOL_BINDING, TOOL_MODULE_PATH, is_fixed_core_path, tool_method
 
 if TYPE_CHECKING:
@@ -257,7 +258,7 @@ def hints_for_syntax(syntax: SyntaxResult) -> HintReport:
     if not syntax.valid:
         return EMPTY_HINTS
     length = len(syntax.source)
-    lexical = build_lexical_index(syntax.tokens, syntax.parsed.events, length)
+    lexical = whole_text_index(syntax.tokens, syntax.parsed.events, length)
     # One piece for the whole text: a single pass serves imports and aliases.
     facts = PrefixFacts([(0, (0, facts_of(syntax.tokens, syntax.parsed.events)))], length)
     aliases = AliasGraph(syntax.source, lexical, RecordReport(facts))

@@ -1,20 +1,20 @@
-"""A top-level statement's lexical summary: its bindings, references and
-sites, relative to its first token.
+"""The one replay of scope events, and a top-level statement's lexical
+summary: its bindings, references and sites, relative to its first token.
 
 The parser starts every top-level step in the same state, so a statement's
 scope events depend on its own text only: `summarize_unit` replays them once
-into a position-independent `UnitSummary`, and the next version reuses the
-summary of every statement the parser kept (`unit_summaries`). The
-per-statement index (`statement_index`) is built from these.
+into a position-independent `UnitSummary`, asked of the statement's cache
+(`lexical_summary`). The per-statement index (`statement_index`) is built
+from these; the whole-document index (`statement_index.whole_text_index`)
+is the same replay over every event at once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from ..syntax.lexer import LexResult
-from ..syntax.statements import FIRST_TOKEN, StatementMemo, events_of, per_statement
+from ..syntax.statements import Statement
 from ..syntax.tokens import Token
 from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
 from .lexical import OPEN_END
@@ -53,10 +53,10 @@ class UnitSummary(NamedTuple):
     balanced: bool  # every scope it opens it closes
     tops: tuple[int, ...]  # positions in `symbols` of its top-level bindings
     ordered: tuple[int, ...]  # positions in `symbols`, by definition start
-
-
-# Unit summaries of an earlier parse, reused for the statements it kept.
-UnitMemo = StatementMemo[UnitSummary]
+    # Its top-level names, each with the kind of its last top-level binding:
+    # what it leaves visible to later statements.
+    exports: dict[str, SymbolKind]
+    stopped: bool = False  # the occurrence budget ran out in it
 
 
 class Budget(NamedTuple):
@@ -69,7 +69,7 @@ class Budget(NamedTuple):
 
 
 def summarize_unit(
-    tokens: list[Token], events: list[tuple], base: int, budget: Budget | None = None
+    tokens: Sequence[Token], events: Sequence[tuple], base: int, budget: Budget | None = None
 ) -> UnitSummary:
     """Replay one statement's events with only the top-level scope around them.
 
@@ -172,26 +172,14 @@ def summarize_unit(
         len(scopes) == 1,
         tuple(number for number, symbol in enumerate(symbols) if symbol.top_level),
         tuple(sorted(range(len(symbols)), key=lambda number: symbols[number].start)),
+        {symbol.name: symbol.kind for symbol in symbols if symbol.top_level},
+        stopped,
     )
 
 
-def unit_summaries(
-    source: str,
-    lex: LexResult,
-    events: list[tuple],
-    units: list[tuple[int, int, int, int, int]],
-    previous: UnitMemo,
-) -> tuple[list[tuple[int, UnitSummary]], UnitMemo]:
-    """(base offset, summary) per top-level step, and this version's memo."""
-    tokens = lex.tokens
-    # Summaries hold offsets relative to their statement: a moved one is reused as is.
-    return per_statement(
-        source,
-        lex,
-        units,
-        previous,
-        lambda position: summarize_unit(
-            tokens, events_of(events, units, position), tokens[units[position][FIRST_TOKEN]].start
-        ),
-        None,
-    )
+LEXICAL_SUMMARY = "lexical summary"
+
+
+def lexical_summary(statement: Statement) -> UnitSummary:
+    """A statement's summary, relative to its first token (`Statement.view`)."""
+    return summarize_unit(statement.tokens, statement.events, statement.origin)

@@ -191,8 +191,9 @@ def inside_comment(comments: list[tuple[int, int]], offset: int) -> bool:
 
 
 def _lex(source: str, pos: int, out: _TokenBuffer, comments: list[tuple[int, int]]) -> None:
-    """Lex from `pos` to the end of the text. Runs of common tokens come from the `_COMMON` scanner; where
-    it does not match, `_scan_rare` takes one construct."""
+    """Lex from `pos` to the end of the text. Runs of common tokens come from
+    the `_COMMON` scanner; where it does not match, `_scan_rare` takes one
+    construct."""
     length = len(source)
     sink = out.sink
     tokens = out.tokens

@@ -6,15 +6,13 @@ import pytest
 from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
-from octoscript_lsp.analysis.document import LEXICAL_SUMMARIES, DocumentAnalysis
-from octoscript_lsp.analysis.lexical import LexicalIndex, build_lexical_index
+from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.analysis.lexical import LexicalIndex
 from octoscript_lsp.analysis.sites import open_delimiters_before
-from octoscript_lsp.analysis.statement_index import StatementIndex, piecewise_index
-from octoscript_lsp.analysis.unit_summary import unit_summaries
+from octoscript_lsp.analysis.statement_index import StatementIndex, whole_text_index
 from octoscript_lsp.limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens
-from octoscript_lsp.syntax.statements import EMPTY_MEMO
 from tests.conftest import quick_and_full
 from tests.syntax.outline_reference import top_level_declarations
 from tests.syntax.test_incremental import BASES, FRAGMENTS, apply
@@ -142,17 +140,13 @@ def _offsets(text: str) -> list[int]:
 
 def plain_index(text: str) -> LexicalIndex:
     syntax = analyze_syntax(text)
-    return build_lexical_index(syntax.tokens, syntax.parsed.events, len(text))
+    return whole_text_index(syntax.tokens, syntax.parsed.events, len(text))
 
 
 @pytest.mark.slow  # a plain replay of a 1,000-line document, answered at every offset
 def test_statement_index_answers_as_the_replayed_index():
-    syntax = analyze_syntax(LONG)
-    pieces, _ = unit_summaries(
-        LONG, syntax.lex, syntax.parsed.events, syntax.parsed.units, EMPTY_MEMO
-    )
-    index = piecewise_index(pieces, len(LONG))
-    assert index is not None
+    index = DocumentAnalysis(LONG).completion_index
+    assert isinstance(index, StatementIndex)
     assert answers(index, LONG) == answers(plain_index(LONG), LONG)
     # `f3` is referenced from the next statement: resolved across statements.
     f3 = next(symbol for symbol in index.symbols if symbol.name == "f3")
@@ -184,31 +178,45 @@ def test_unchanged_statements_reuse_their_summaries():
     edited = LONG.replace("let v60 = [60, v59]", "let v60 = [61, v59]")
     second = DocumentAnalysis(edited, 2, first)
     _ = second.completion_index
-    # Memo entries are (offset, summary): the summary objects are what is reused.
-    summaries = [
-        [id(entry[1]) for entry in a.reuse.left(LEXICAL_SUMMARIES).found] for a in (first, second)
-    ]
+    # The summary objects are what each statement's cache kept.
+    summaries = [[id(summary) for _, summary in a.statement_summaries] for a in (first, second)]
     changed = [old != new for old, new in zip(*summaries, strict=True)]
-    # The edited statement, and the one before it: the lexer restarts at the
-    # line break in front of the edit, so that statement's last token is new.
-    assert changed.count(True) == 2
-    assert changed.index(True) + 1 == len(changed) - changed[::-1].index(True) - 1
-    assert second.syntax.parsed.kept is not None
+    # Only the edited statement is new: the one before it, lexed again, has
+    # the same text and token after, so it is the old statement.
+    assert changed.count(True) == 1
+    edited_at = edited.index("let v60 = [61")
+    assert second.statement_summaries[changed.index(True)][0] == edited_at
+
+
+def test_kept_statements_keep_their_summaries_and_facts():
+    """A statement the next version keeps brings its lexical summary and its
+    facts along: the same values, from its cache (`Statement.view`)."""
+    text = "use mod.std.math\nlet a = 1\nfn f(x) {\n    return x + a\n}\nlet b = f(2)\n"
+    first = DocumentAnalysis(text, 1)
+    assert first.imports.for_binding(12, 16) is not None  # `math`: the statement facts
+    _ = first.completion_index
+    second = DocumentAnalysis(text.replace("1", "7"), 2, first)
+    assert second.imports.for_binding(12, 16) is not None
+    pairs = (
+        (first.statement_summaries, second.statement_summaries),
+        (first.statement_facts.pieces, second.statement_facts.pieces),
+    )
+    for before, after in pairs:
+        same = [old[1] is new[1] for old, new in zip(before, after, strict=True)]
+        assert same == [True, False, True, True]  # only `let a = 7` is new
 
 
 @pytest.mark.slow  # plain replays of a 1,000-line document, answered at every offset
-def test_by_name_tables_carry_over_an_edit_inside_a_statement():
+def test_an_edit_inside_a_statement_and_a_new_top_level_name_answer_as_a_replay():
     first = DocumentAnalysis(LONG, 1)
     assert first.completion_index.visible("f3", len(LONG) - 1) is not None
     inside = LONG.replace("let v60 = [60, v59]", "let v60 = [61, v59]")
     second = DocumentAnalysis(inside, 2, first)
     index = second.completion_index
-    assert index._top_table() is first.completion_index._top_table()
     assert answers(index, inside) == answers(plain_index(inside), inside)
-    # A new top-level name in the changed statement: the tables are rebuilt.
+    # A new top-level name in the changed statement.
     renamed = inside.replace("let v60 = [61, v59]", "let w60 = [61, v59]")
     third = DocumentAnalysis(renamed, 3, second)
-    assert third.completion_index._top_table() is not index._top_table()
     assert answers(third.completion_index, renamed) == answers(plain_index(renamed), renamed)
 
 

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from octoscript_lsp.analysis import lexical, statement_index
+from octoscript_lsp.analysis import statement_index
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.statement_index import StatementIndex
 from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
@@ -129,12 +129,10 @@ def test_occurrence_and_site_budgets_decide_as_the_plain_index():
 
 @contextmanager
 def occurrence_budget(budget: int) -> Iterator[None]:
-    """A small occurrence budget, so short texts run past it (both the plain
-    build and the per-statement index read the limit from their module)."""
-    with (
-        patch.object(lexical, "MAX_LEXICAL_SYMBOL_OCCURRENCES", budget),
-        patch.object(statement_index, "MAX_LEXICAL_SYMBOL_OCCURRENCES", budget),
-    ):
+    """A small occurrence budget, so short texts run past it (both the
+    whole-text replay and the per-statement index read the limit from
+    `statement_index`)."""
+    with patch.object(statement_index, "MAX_LEXICAL_SYMBOL_OCCURRENCES", budget):
         yield
 
 
@@ -156,8 +154,8 @@ def test_past_the_occurrence_budget_the_index_answers_as_the_plain_index(text: s
 def test_past_the_budget_edited_statements_answer_as_a_fresh_index(
     parts: list[str], edits, budget: int
 ):
-    """Versions carry the cut index's tables over; the statement where the
-    budget runs out may record more or less though the parser kept it."""
+    """The statement where the budget runs out may record more or less
+    though the parser kept it."""
     with occurrence_budget(budget):
         _edit_and_compare(parts, edits, whole_snapshot=False)
 
@@ -186,9 +184,9 @@ CHAIN = "let v0 = 1\n" + "".join(
 CHAIN_EDIT = CHAIN.index("+ 5") + 2
 
 
-def test_past_the_budget_an_edit_keeping_the_length_reuses_the_later_statements():
-    """A digit replaced before the cut: every later statement is the very
-    piece it was, and its sites-only summary is the previous version's."""
+def test_past_the_budget_an_edit_keeping_the_length_keeps_the_later_statements():
+    """A digit replaced before the cut: every later statement is the piece
+    it was."""
     text, at = CHAIN, CHAIN_EDIT
     with occurrence_budget(30):
         previous = DocumentAnalysis(text, 0)
@@ -198,7 +196,7 @@ def test_past_the_budget_an_edit_keeping_the_length_reuses_the_later_statements(
             current = DocumentAnalysis(text, version, previous)
             index = current.completion_index
             assert index.cut == before.cut
-            assert index.pieces[-1] is before.pieces[-1]
+            assert index.pieces[-1] == before.pieces[-1]
             assert answers(index, text) == answers(plain_index(text), text)
             previous, before = current, index
 
@@ -208,9 +206,8 @@ def test_typing_that_keeps_every_count_keeps_what_the_cut_statement_records(wher
     """Digits replaced, typed and deleted before the cut (`+ 5`) or after it
     (`+ 8` of `v38`): no count up to the cut changes, so the cut and the
     partial summary of the statement where the budget runs out are the
-    previous version's (no count over every statement, no replay), and the
-    answers are a fresh index's. Typing a name before the cut counts again;
-    after it, nothing up to the cut can change."""
+    previous version's, and the answers are a fresh index's. Typing a name
+    before the cut counts again; after it, nothing up to the cut can change."""
     text = CHAIN
     at = text.index(where, text.index("let v38") if where == "+ 8" else 0) + 2
     with occurrence_budget(30):
@@ -226,8 +223,8 @@ def test_typing_that_keeps_every_count_keeps_what_the_cut_statement_records(wher
             fresh = DocumentAnalysis(text).completion_index
             assert index.cut == fresh.cut
             assert index.pieces[index.cut][1] == fresh.pieces[fresh.cut][1]
-            reused = index.pieces[index.cut][1] is before.pieces[before.cut][1]
-            assert reused == (kept or where == "+ 8")
+            same = index.pieces[index.cut][1] == before.pieces[before.cut][1]
+            assert same == (kept or where == "+ 8")
             assert answers(index, text) == answers(plain_index(text), text)
             previous, before = current, index
 
@@ -259,8 +256,7 @@ def test_an_edit_before_the_cut_keeping_the_statement_count_moves_the_cut(old: s
 
 def test_past_the_budget_an_edit_changing_the_length_moves_the_later_statements():
     """A digit typed, then deleted, before the cut: every later statement
-    moves, keeping the previous version's sites-only summary at its new
-    offset (not one made again per statement and keystroke)."""
+    moves, keeping its sites-only summary at its new offset."""
     text, at = CHAIN, CHAIN_EDIT
     with occurrence_budget(30):
         previous = DocumentAnalysis(text, 0)
@@ -278,43 +274,36 @@ def test_past_the_budget_an_edit_changing_the_length_moves_the_later_statements(
             assert moved
             for (base, summary), (old_base, old_summary) in moved:
                 assert base == old_base + shift
-                assert summary is old_summary
+                assert summary == old_summary
             assert answers(index, text) == answers(plain_index(text), text)
             previous, before = current, index
 
 
-def test_typing_inside_a_statement_carries_the_resolved_reference_counts():
-    """While both by-name tables are carried over, so are the per-statement
-    counts of references an earlier top-level binding resolves; an edit that
-    leaves a name unresolved in another way counts them again. Either way the
-    counts (and the cut they decide) are those of a fresh version."""
+def test_typing_inside_a_statement_cuts_as_a_fresh_version():
+    """Digits typed inside a statement before the cut, and a reference
+    typed there (it counts too): the cut and what each statement records
+    are those of a fresh version."""
     lines = [f"let v{number} = v{number - 1} + {number % 10}\n" for number in range(1, 40)]
     text = "let v0 = 1\n" + "".join(lines)
     with occurrence_budget(30):
         previous = DocumentAnalysis(text, 0)
-        before = previous.completion_index.uncut
-        counts_before = before.occurrence_counts()
         at = text.index("+ 5") + 2
         for version, replacement in enumerate(("6", "7", "v3"), start=1):
             text = text[:at] + replacement + text[at + 1 :]
             current = DocumentAnalysis(text, version, previous)
             index = current.completion_index
             fresh = DocumentAnalysis(text).completion_index
-            assert index.uncut.occurrence_counts() == fresh.uncut.occurrence_counts()
             assert index.cut == fresh.cut
-            carried = index.uncut._resolved is before._resolved
-            assert carried == (replacement != "v3")
-            previous, before = current, index.uncut
-        assert counts_before != before.occurrence_counts()
+            assert index.pieces == fresh.pieces
+            assert answers(index, text) == answers(plain_index(text), text)
+            previous = current
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(statements, min_size=1, max_size=8), changes, st.integers(0, 12))
-def test_carried_sums_decide_as_a_fresh_version(parts: list[str], edits, budget: int):
-    """The sums over the summaries carried from the version before (less the
-    statements parsed again, plus their new summaries) are the sums of a
-    fresh version, and so decide the same: per-statement index or not, cut
-    or not, and where."""
+def test_edited_versions_decide_as_a_fresh_version(parts: list[str], edits, budget: int):
+    """An edited version decides as a fresh one: per-statement index or
+    not, cut or not, and where."""
     text = "".join(parts)
     with occurrence_budget(budget):
         previous = DocumentAnalysis(text, 0)
@@ -327,9 +316,5 @@ def test_carried_sums_decide_as_a_fresh_version(parts: list[str], edits, budget:
                 assert type(index) is type(fresh)
                 if isinstance(index, StatementIndex):
                     assert index.cut == fresh.cut
-                    whole = index.uncut or index
-                    assert whole.totals == (fresh.uncut or fresh).totals
-                    assert whole.totals == statement_index._Totals.of(
-                        summary for _, summary in whole.pieces
-                    )
+                    assert index.pieces == fresh.pieces
             previous = current

@@ -457,27 +457,19 @@ def test_every_per_statement_view_hands_on_a_statement_memo():
     # (`Statement.view`): a kept statement is the same object, views and all.
     kept = second.syntax.statements.statements[-1]
     assert kept is first.syntax.statements.statements[-1]
-    assert {"formatted", "outline", "semantic tokens", "document symbols"} <= kept.views.keys()
-    views = (
-        "lexical summaries",
-        "statement facts",
-    )
-    for name in views:
-        memo = second.reuse.earlier(name, None)
-        assert isinstance(memo, StatementMemo), name
-        assert memo.since.runs and memo.since.runs[-1][1] + memo.since.runs[-1][2] == 4, name
+    views = {"formatted", "outline", "lexical summary", "statement facts"}
+    assert views | {"semantic tokens", "document symbols"} <= kept.views.keys()
     # The runtime-parser checks live with the syntax result, keyed the same way.
     assert isinstance(second.syntax.vm_memo, StatementMemo)
 
 
 def test_one_replay_of_a_statements_scope_events():
-    """A statement's scope events are replayed by `summarize_unit` (the
-    lexical summaries every per-statement view reads) and a whole
-    document's by `build_lexical_index` (past the token budget); the parser
-    writes them and `parse_result` moves them."""
+    """Scope events are replayed by `summarize_unit` alone, a statement's
+    (the lexical summaries every per-statement view reads) and a whole
+    document's (`statement_index.whole_text_index`); the parser writes them
+    and `parse_result` moves them."""
     allowed = {
         "octoscript_lsp.analysis.unit_summary.summarize_unit",
-        "octoscript_lsp.analysis.lexical.build_lexical_index",
         "octoscript_lsp.syntax.parse_result.shifted_event",
         "octoscript_lsp.syntax.cursor.push_scope",
         "octoscript_lsp.syntax.cursor.pop_scope",
