@@ -36,7 +36,7 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.statement_index import StatementIndex
-from ..analysis.unit_summary import UnitSummary, summarize_unit
+from ..analysis.unit_summary import LEXICAL_SUMMARY, UnitSummary, lexical_summary
 from ..syntax.statements import Statement, Statements
 from ..syntax.tokens import IDENT, LPAREN, RESERVED_WORDS
 from ..syntax.tokens import NUMBER as NUMBER_TOKEN
@@ -274,7 +274,7 @@ class _Shape:
         last = max(found[-1][1] if found else 0, self.comments[-1][1] if self.comments else 0)
         text = statement.text
         self.text = text if last <= len(text) else statement.build.text[origin : origin + last]
-        summary = summarize_unit(tokens, statement.events, origin)
+        summary = statement.view(LEXICAL_SUMMARY, lexical_summary)
         symbols = summary.symbols
         self.exports = {
             symbols[number].name: self.binding(symbols[number].kind, symbols[number].start)
@@ -293,7 +293,7 @@ class _Shape:
         return self._unresolved.rendered
 
 
-_NOTHING = UnitSummary((), (), (), 0, True, (), ())
+_NOTHING = UnitSummary((), (), (), 0, True, (), (), {})
 
 
 class _Template:
