@@ -138,13 +138,6 @@ MAX_QUOTED_HEADER_CHARS = 32
 # Non-negative integers whose decimal text JSON-text answers take from a
 # table (`features.wire`): the deltas and lengths of semantic tokens.
 CACHED_DECIMAL_INTEGERS = 4096
-# Semantic tokens: references of changed statements resolved one by one
-# (`LexicalIndex.visible`) before one table of every occurrence pays off.
-MAX_SEMANTIC_VISIBLE_LOOKUPS = 64
-# Semantic tokens: at most this many statements classified again by splicing
-# the last answer (`semantic_layout`); a larger edit takes the whole-document
-# pass, which also prunes the per-statement memo.
-MAX_SEMANTIC_SPLICED_STATEMENTS = 64
 
 # Command line (`octoscript check` / `format --jobs`)
 # Files handed to a worker process at a time (one batch, folded into one

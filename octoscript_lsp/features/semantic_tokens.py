@@ -183,8 +183,8 @@ def _placed(analysis: DocumentAnalysis) -> Iterator[_Placed] | None:
     index is not the per-statement one (a scope left open before the last
     statement, a budget run out: the plain way decides)."""
     syntax = analysis.syntax
-    if syntax is None or syntax.lex.token_limit_offset is not None:
-        return None
+    if syntax is None or (syntax.statements.plain and syntax.lex.token_limit_offset is not None):
+        return None  # past the token budget the statements do not cover the text
     index = analysis.completion_index
     if not isinstance(index, StatementIndex):
         return None
