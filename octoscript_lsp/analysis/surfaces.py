@@ -21,9 +21,6 @@ from enum import Enum
 # catalogs layer sits below this one.
 from ..catalogs.model import ToolFormat
 
-#: Hover, completion documentation and signature documentation are all plain text.
-DOCUMENTATION_MARKUP_KIND = "plaintext"
-
 #: Signature help always carries exactly one signature and points at it.
 ACTIVE_SIGNATURE = 0
 
@@ -73,7 +70,6 @@ class ToolMethod:
 
 TOOL_MODULE_PATH: tuple[str, ...] = ("mod", "tool")
 TOOL_BINDING = "tool"
-TOOL_METHOD_DETAIL = "mod.tool method (runs a host tool; the host decides at run time)"
 TOOL_AUTHORITY_NOTE = (
     "Editor metadata only. The host checks the tool name and the script's grant when "
     "the call runs; nothing shown here makes a tool available."
@@ -624,46 +620,3 @@ def import_path_child(prefix: tuple[str, ...], name: str) -> ImportPathChild | N
 def std_namespace_members() -> tuple[ImportPathChild, ...]:
     """What a direct `std.` member site (after `use mod.std`) offers, kind FIELD."""
     return STD_IMPORT_CHILDREN
-
-
-__all__ = [
-    "ACTIVE_SIGNATURE",
-    "ARRAY",
-    "ASSERT",
-    "ASSERT_FUNCTION",
-    "DOCUMENTATION_MARKUP_KIND",
-    "ImportPathChild",
-    "JSON",
-    "MATH",
-    "MemberKind",
-    "OBJECT",
-    "ROOT_IMPORT_CHILDREN",
-    "STD_IMPORT_CHILDREN",
-    "STD_MODULES",
-    "STD_MODULE_NAMES",
-    "STD_NAMESPACE_PATH",
-    "StdMember",
-    "StdModule",
-    "TEXT",
-    "TOOL_BINDING",
-    "TOOL_METHODS",
-    "TOOL_MODULE_PATH",
-    "ToolFormat",
-    "ToolMethod",
-    "active_parameter",
-    "assert_documentation",
-    "assert_signature_label",
-    "import_path_child",
-    "import_path_children",
-    "is_fixed_core_path",
-    "is_tool_import",
-    "member",
-    "member_names",
-    "members",
-    "std_module",
-    "std_module_for_import",
-    "std_namespace_members",
-    "tool_call_format",
-    "tool_method",
-    "tool_methods",
-]

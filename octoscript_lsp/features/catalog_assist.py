@@ -16,7 +16,6 @@ plain text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
@@ -39,51 +38,12 @@ from ..catalogs.model import (
     WorkflowField,
 )
 from ..catalogs.store import CatalogStore
-from .completion_context import CompletionContext
-
-if TYPE_CHECKING:
-    pass
+from .completion_context import CompletionContext, answer, item, nothing
 
 Catalogs = CatalogStore
-Span = tuple[int, int]
 
 FIELD_KIND = types.CompletionItemKind.Field  # 5: members, record keys, workflow data
-PATH_KIND = types.CompletionItemKind.Module  # 9: `use mod.` path segments
 FIXED_ROOT_CHILDREN = frozenset(child.name for child in surfaces.ROOT_IMPORT_CHILDREN)
-
-
-# ---------------------------------------------------------------- LSP pieces
-
-
-def _list(items: list[types.CompletionItem], incomplete: bool) -> types.CompletionList:
-    return types.CompletionList(is_incomplete=incomplete, items=items)
-
-
-def _plain(text: str | None) -> types.MarkupContent | None:
-    if not text:
-        return None
-    return types.MarkupContent(kind=types.MarkupKind.PlainText, value=text)
-
-
-def _item(
-    label: str,
-    kind: types.CompletionItemKind,
-    edit_range: types.Range,
-    detail: str,
-    documentation: str | None = None,
-) -> types.CompletionItem:
-    return types.CompletionItem(
-        label=label,
-        kind=kind,
-        detail=detail,
-        documentation=_plain(documentation),
-        text_edit=types.TextEdit(range=edit_range, new_text=label),
-    )
-
-
-def _sorted(items: list[types.CompletionItem]) -> list[types.CompletionItem]:
-    return sorted(items, key=lambda item: item.label)
-
 
 # ---------------------------------------------------------------- wording
 
@@ -222,15 +182,15 @@ def module_member_completion(
     metadata trusted)."""
     incomplete = context.imports_incomplete
     if parent is None:
-        return _list([], incomplete)
+        return nothing(incomplete)
     catalogs = context.catalogs
     incomplete = incomplete or catalogs.module_catalog_state.unavailable
     catalog = catalogs.module_catalog
     if catalog is None:
-        return _list([], incomplete)
+        return nothing(incomplete)
     edit_range = context.range(site.member_start, site.member_end)
     items = [
-        _item(
+        item(
             child.name,
             FIELD_KIND,
             edit_range,
@@ -239,7 +199,7 @@ def module_member_completion(
         )
         for child in catalog.children(parent)
     ]
-    return _list(_sorted(items), incomplete)
+    return answer(items, incomplete)
 
 
 # ---------------------------------------------------------------- output fields
@@ -250,7 +210,7 @@ def untrusted_member_completion(
 ) -> types.CompletionList:
     """The module catalog or the alias metadata cannot be trusted here: nothing, incomplete."""
     unavailable = context.catalogs.module_catalog_state.unavailable
-    return _list([], context.imports_incomplete or unavailable or alias_metadata_truncated)
+    return nothing(context.imports_incomplete or unavailable or alias_metadata_truncated)
 
 
 def output_field_completion(
@@ -263,10 +223,10 @@ def output_field_completion(
     roots = call_outputs(analysis, call, context.catalogs)
     fields = None if roots is None else fields_at(roots, parent)
     if fields is None:
-        return _list([], incomplete)
+        return nothing(incomplete)
     edit_range = context.range(site.member_start, site.member_end)
     items = [
-        _item(
+        item(
             field.name,
             FIELD_KIND,
             edit_range,
@@ -275,7 +235,7 @@ def output_field_completion(
         )
         for field in fields
     ]
-    return _list(_sorted(items), incomplete)
+    return answer(items, incomplete)
 
 
 # ---------------------------------------------------------------- input records
@@ -292,10 +252,10 @@ def input_record_completion(
     )
     fields = input_fields_for_site(analysis, site, context.catalogs)
     if fields is None:
-        return _list([], incomplete)
+        return nothing(incomplete)
     edit_range = context.range(*site.field)
     items = [
-        _item(
+        item(
             field.name,
             FIELD_KIND,
             edit_range,
@@ -305,7 +265,7 @@ def input_record_completion(
         for field in fields
         if field.name not in site.declared
     ]
-    return _list(_sorted(items), incomplete)
+    return answer(items, incomplete)
 
 
 # ---------------------------------------------------------------- workflow data
@@ -321,12 +281,12 @@ def workflow_member_completion(
     incomplete = context.lexical_incomplete or state.unavailable
     data = catalogs.workflow_data
     if data is None or site.member_end > analysis.metadata_prefix_end:
-        return _list([], incomplete)
+        return nothing(incomplete)
     edit_range = context.range(site.member_start, site.member_end)
     items: list[types.CompletionItem] = []
     if path == ("workflow",):
         items = [
-            _item(name, FIELD_KIND, edit_range, "workflow data namespace (advisory)")
+            item(name, FIELD_KIND, edit_range, "workflow data namespace (advisory)")
             for name in ("input", "outputs")
         ]
     elif path == ("workflow", "input"):
@@ -334,21 +294,21 @@ def workflow_member_completion(
     elif path == ("workflow", "outputs"):
         role = output_role(data.context_configured)
         items = [
-            _item(step, FIELD_KIND, edit_range, f"{role.lower()} (advisory)")
+            item(step, FIELD_KIND, edit_range, f"{role.lower()} (advisory)")
             for step in data.visible_step_ids()
         ]
     elif len(path) == 3 and path[1] == "outputs":
         fields = data.step_fields(path[2])
         role = output_role(data.context_configured)
         items = _workflow_items(fields or (), edit_range, role)
-    return _list(_sorted(items), incomplete)
+    return answer(items, incomplete)
 
 
 def _workflow_items(
     fields: Sequence[WorkflowField], edit_range: types.Range, role: str
 ) -> list[types.CompletionItem]:
     return [
-        _item(
+        item(
             field.name,
             FIELD_KIND,
             edit_range,

@@ -19,6 +19,7 @@ from lsprotocol.converters import get_converter
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import KIND_LABELS, Binding
+from ..analysis.record_scan import RecordField
 from ..analysis.resolution import (
     BuiltInPastError,
     CallOutputFields,
@@ -42,8 +43,8 @@ from ..analysis.site_resolution import (
 )
 from ..analysis.sites import ImportPathSite, MemberSite, ToolLiteralSite
 from ..syntax.tree import SymbolKind
-from . import catalog_assist, completion_kinds, record_fields
-from .completion_context import CompletionContext
+from . import catalog_assist, completion_kinds
+from .completion_context import CompletionContext, answer, item, nothing
 from .positions import PositionMap
 from .prefill import with_required_fields
 from .wire import WireDict, WireText
@@ -64,44 +65,20 @@ _VARIABLE_KIND = int(types.CompletionItemKind.Variable)
 _TOOL_FORMAT_LABELS = {"text": "Text", "json": "JSON"}
 
 
-def _list(items: list[types.CompletionItem], incomplete: bool) -> types.CompletionList:
-    return types.CompletionList(is_incomplete=incomplete, items=items)
-
-
-def _item(
-    label: str,
-    kind: int,
-    edit_range: types.Range,
-    detail: str | None = None,
-    documentation: str | None = None,
-) -> types.CompletionItem:
-    return types.CompletionItem(
-        label=label,
-        kind=types.CompletionItemKind(kind),
-        detail=detail,
-        documentation=(
-            types.MarkupContent(kind=types.MarkupKind.PlainText, value=documentation)
-            if documentation
-            else None
-        ),
-        text_edit=types.TextEdit(range=edit_range, new_text=label),
-    )
-
-
 def _wire_item(
     label: str, kind: int, edit_range: dict, detail: str, documentation: str | None
 ) -> dict:
-    """`_item` in wire form, for lists long enough that building lsprotocol
+    """`item` in wire form, for lists long enough that building lsprotocol
     objects and unstructuring them costs more than the answer."""
-    item = {
+    wire = {
         "label": label,
         "kind": kind,
         "detail": detail,
         "textEdit": {"range": edit_range, "newText": label},
     }
     if documentation:
-        item["documentation"] = {"kind": "plaintext", "value": documentation}
-    return item
+        wire["documentation"] = {"kind": "plaintext", "value": documentation}
+    return wire
 
 
 def complete(
@@ -130,9 +107,9 @@ def complete_wire(
     """The completion answer, large lists already in wire form (for the server)."""
     index = analysis.completion_index
     if offset is None or analysis.syntax is None:
-        return _list([], index.incomplete)
+        return nothing(index.incomplete)
     if index.truncated:
-        return _list([], True)
+        return nothing(True)
     context = CompletionContext(analysis, positions, offset, catalogs, prefill)
     match resolve_site(analysis, offset, catalogs, Request.COMPLETION):
         case ImportSegment(site=site):
@@ -158,41 +135,19 @@ def _import_path(context: CompletionContext, site: ImportPathSite) -> types.Comp
             not surfaces.is_fixed_core_path(site.prefix)
             and context.catalogs.module_catalog_state.unavailable
         )
-        return _list([], context.lexical_incomplete or unavailable)
+        return nothing(context.lexical_incomplete or unavailable)
     edit_range = context.range(site.segment_start, site.segment_end)
-    fixed = surfaces.import_path_children(site.prefix)
-    items: list[types.CompletionItem] = []
-    if fixed is not None:
-        for child in fixed:
-            items.append(
-                _item(
-                    child.name,
-                    completion_kinds.KIND_IMPORT_PATH_SEGMENT,
-                    edit_range,
-                    child.detail,
-                    child.documentation,
-                )
-            )
+    kind = completion_kinds.KIND_IMPORT_PATH_SEGMENT
+    items = [
+        item(child.name, kind, edit_range, child.detail, child.documentation)
+        for child in surfaces.import_path_children(site.prefix) or ()
+    ]
     if surfaces.is_fixed_core_path(site.prefix):
-        return _list(_sorted(items), context.lexical_incomplete)
+        return answer(items, context.lexical_incomplete)
+    # The catalog's children leave out the fixed ones.
     extra, unavailable = catalog_assist.import_path_children(context.catalogs, site.prefix)
-    taken = {item.label for item in items}
-    for name, detail, documentation in extra:
-        if name not in taken:
-            items.append(
-                _item(
-                    name,
-                    completion_kinds.KIND_IMPORT_PATH_SEGMENT,
-                    edit_range,
-                    detail,
-                    documentation,
-                )
-            )
-    return _list(_sorted(items), context.lexical_incomplete or unavailable)
-
-
-def _sorted(items: list[types.CompletionItem]) -> list[types.CompletionItem]:
-    return sorted(items, key=lambda item: item.label)
+    items += [item(name, kind, edit_range, detail, text) for name, detail, text in extra]
+    return answer(items, context.lexical_incomplete or unavailable)
 
 
 # ---------------------------------------------------------------- tool-name literals
@@ -204,10 +159,10 @@ def _tool_literal(
     format_name = surfaces.tool_call_format(site.method)
     entries, unavailable = catalog_assist.tool_names(context.catalogs, format_name.value)
     if not of_tool_import:
-        return _list([], context.imports_incomplete or unavailable)
+        return nothing(context.imports_incomplete or unavailable)
     incomplete = context.imports_incomplete or unavailable
     if not entries:
-        return _list([], incomplete)
+        return nothing(incomplete)
     edit_range = context.positions.wire_range(site.content_start, site.content_end)
     detail = f"{_TOOL_FORMAT_LABELS[format_name.value]} tool name; the host decides if it may run"
     kind = int(completion_kinds.KIND_TOOL_NAME_LITERAL)
@@ -238,9 +193,9 @@ def _member(
             # Nothing exists there, and no catalog could add to a built-in
             # module, so the empty answer is complete (as the reference
             # answers, even when the module catalog is unusable).
-            return _list([], context.imports_incomplete)
+            return nothing(context.imports_incomplete)
         case StaticRecordFields(fields=fields):
-            return record_fields.field_completion(context, site, fields)
+            return _record_fields(context, site, fields)
         case CatalogUntrusted(alias_metadata_truncated=truncated):
             return catalog_assist.untrusted_member_completion(context, truncated)
         case CallOutputFields(call=call, parent=parent):
@@ -249,16 +204,16 @@ def _member(
             answer = catalog_assist.module_member_completion(context, site, parent)
             return with_required_fields(context, site, parent, answer)
     # No other value is a completion meaning.
-    return _list([], context.imports_incomplete)
+    return nothing(context.imports_incomplete)
 
 
 def _tool_members(context: CompletionContext, site: MemberSite) -> types.CompletionList:
     edit_range = context.range(site.member_start, site.member_end)
     items = [
-        _item(method.name, completion_kinds.KIND_TOOL_METHOD, edit_range, method.signature_label)
+        item(method.name, completion_kinds.KIND_TOOL_METHOD, edit_range, method.signature_label)
         for method in surfaces.tool_methods()
     ]
-    return _list(items, context.imports_incomplete)
+    return answer(items, context.imports_incomplete, by_label=False)
 
 
 def _std_members(
@@ -267,7 +222,7 @@ def _std_members(
     receiver = context.analysis.source[site.receiver[0] : site.receiver[1]]
     edit_range = context.range(site.member_start, site.member_end)
     items = [
-        _item(
+        item(
             member.name,
             completion_kinds.std_member_kind(member),
             edit_range,
@@ -276,14 +231,14 @@ def _std_members(
         )
         for member in surfaces.members(module)
     ]
-    return _list(items, context.imports_incomplete)
+    return answer(items, context.imports_incomplete, by_label=False)
 
 
 def _std_namespace_members(context: CompletionContext, site: MemberSite) -> types.CompletionList:
     """`use mod.std` then `std.`: the fixed children."""
     edit_range = context.range(site.member_start, site.member_end)
     items = [
-        _item(
+        item(
             child.name,
             completion_kinds.KIND_STD_NAMESPACE_MEMBER,
             edit_range,
@@ -292,7 +247,28 @@ def _std_namespace_members(context: CompletionContext, site: MemberSite) -> type
         )
         for child in surfaces.std_namespace_members()
     ]
-    return _list(_sorted(items), context.imports_incomplete)
+    return answer(items, context.imports_incomplete)
+
+
+_RECORD_FIELD_DETAIL = "static record field; direct literal, child literal, or alias"
+
+
+def _record_fields(
+    context: CompletionContext, site: MemberSite, fields: tuple[RecordField, ...]
+) -> types.CompletionList:
+    """The `fields` a static record holds at the site (hover and definition
+    render the navigation index's `StaticRecordField` instead)."""
+    analysis = context.analysis
+    report = analysis.records
+    incomplete = context.lexical_incomplete or report.truncated or report.aliases_truncated
+    if report.aliases_truncated or site.member_end > min(
+        analysis.metadata_prefix_end, report.prefix_end
+    ):
+        return nothing(incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    kind = types.CompletionItemKind.Field
+    items = [item(entry.name, kind, edit_range, _RECORD_FIELD_DETAIL) for entry in fields]
+    return answer(items, incomplete)
 
 
 # ---------------------------------------------------------------- lexical identifiers
@@ -307,7 +283,7 @@ def _lexical(context: CompletionContext) -> types.CompletionList | WireText:
     index = analysis.completion_index
     site = index.site_at(context.offset)
     if site is None or site[1] > analysis.metadata_prefix_end:
-        return _list([], index.incomplete)
+        return nothing(index.incomplete)
     edit_range = json.dumps(context.positions.wire_range(*site), separators=(",", ":"))
     items = ",".join(
         head + edit_range + tail

@@ -42,7 +42,7 @@ def _help(
     )
     return types.SignatureHelp(
         signatures=[signature],
-        active_signature=0,
+        active_signature=surfaces.ACTIVE_SIGNATURE,
         active_parameter=surfaces.active_parameter(active, len(parameters)),
     )
 
