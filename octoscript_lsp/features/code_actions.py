@@ -13,7 +13,6 @@ pays for its rounds of analysis.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -24,6 +23,7 @@ from ..analysis.fix_all import fix_all
 from ..analysis.fixes import fixes
 from ..analysis.quick_fix import Fix
 from ..analysis.suppressions import IgnoreFix, ignore_fixes
+from ..syntax.lexer import common_prefix, common_suffix
 from .advisory import to_diagnostic
 from .diagnostics import problem_diagnostic
 from .positions import PositionMap
@@ -126,25 +126,13 @@ def fix_all_action(
 def changed_span(before: str, after: str) -> tuple[int, int, str]:
     """(start, end, text): `before[start:end]` replaced by `text` gives `after`, the
     span between their common prefix and suffix (the cursor outside it stays put)."""
-    prefix = _common_prefix(before, after)
+    prefix = common_prefix(before, after)
     if 0 < prefix < len(before) and before[prefix - 1 : prefix + 1] == "\r\n":
         prefix -= 1  # never between the halves of a line break
-    suffix = _common_prefix(before[prefix:][::-1], after[prefix:][::-1])
+    suffix = common_suffix(before, after, min(len(before), len(after)) - prefix)
     end = len(before) - suffix
     if prefix < end < len(before) and before[end - 1 : end + 1] == "\r\n":
         end += 1
         suffix -= 1
     return prefix, end, after[prefix : len(after) - suffix]
 
-
-def _common_prefix(left: Sequence[str], right: Sequence[str]) -> int:
-    limit = min(len(left), len(right))
-    low, high = 0, limit
-    # Halving with slice comparisons: C speed on long texts.
-    while low < high:
-        middle = (low + high + 1) // 2
-        if left[:middle] == right[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low
