@@ -23,10 +23,9 @@ from ..analysis.fix_all import fix_all
 from ..analysis.fixes import fixes
 from ..analysis.quick_fix import Fix
 from ..analysis.suppressions import IgnoreFix, ignore_fixes
-from ..syntax.lexer import common_prefix, common_suffix
 from .advisory import to_diagnostic
 from .diagnostics import problem_diagnostic
-from .positions import PositionMap
+from .positions import PositionMap, changed_span
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
@@ -121,18 +120,3 @@ def fix_all_action(
         kind=FIX_ALL_KIND,
         edit=types.WorkspaceEdit(changes={uri: [edit]}),
     )
-
-
-def changed_span(before: str, after: str) -> tuple[int, int, str]:
-    """(start, end, text): `before[start:end]` replaced by `text` gives `after`, the
-    span between their common prefix and suffix (the cursor outside it stays put)."""
-    prefix = common_prefix(before, after)
-    if 0 < prefix < len(before) and before[prefix - 1 : prefix + 1] == "\r\n":
-        prefix -= 1  # never between the halves of a line break
-    suffix = common_suffix(before, after, min(len(before), len(after)) - prefix)
-    end = len(before) - suffix
-    if prefix < end < len(before) and before[end - 1 : end + 1] == "\r\n":
-        end += 1
-        suffix -= 1
-    return prefix, end, after[prefix : len(after) - suffix]
-

@@ -34,6 +34,7 @@ from lsprotocol import types
 
 from ..syntax.check import utf8_length
 from ..syntax.diagnostics import line_starts
+from ..syntax.lexer import common_prefix, common_suffix
 from ..syntax.text import has_bare_carriage_return
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")
@@ -307,3 +308,17 @@ class PositionMap:
             self.source, start, self.line_end(line), position.character, self.encoding
         )
         return offset if within else None
+
+
+def changed_span(before: str, after: str) -> tuple[int, int, str]:
+    """(start, end, text): `before[start:end]` replaced by `text` gives `after`, the
+    span between their common prefix and suffix (the cursor outside it stays put)."""
+    prefix = common_prefix(before, after)
+    if 0 < prefix < len(before) and before[prefix - 1 : prefix + 1] == "\r\n":
+        prefix -= 1  # never between the halves of a line break
+    suffix = common_suffix(before, after, min(len(before), len(after)) - prefix)
+    end = len(before) - suffix
+    if prefix < end < len(before) and before[end - 1 : end + 1] == "\r\n":
+        end += 1
+        suffix -= 1
+    return prefix, end, after[prefix : len(after) - suffix]

@@ -7,8 +7,8 @@ from lsprotocol import types
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.catalogs.store import CatalogStore
-from octoscript_lsp.features.code_actions import changed_span, code_actions
-from octoscript_lsp.features.positions import PositionMap
+from octoscript_lsp.features.code_actions import code_actions
+from octoscript_lsp.features.positions import PositionMap, changed_span
 
 URI = "file:///work/a.octoscript"
 
