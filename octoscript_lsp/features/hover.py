@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
-from ..analysis.lexical import Occurrence
+from ..analysis.lexical import KIND_LABELS, Occurrence
 from ..analysis.resolution import (
     CallOutputField,
     CatalogMember,
@@ -18,12 +18,12 @@ from ..analysis.resolution import (
     StdNamespaceChild,
     WorkflowDataField,
 )
+from ..analysis.signatures import NAMED_FUNCTION_NOTE, function_parameters
 from ..analysis.site_resolution import BindingOccurrence, InputKey, Member, Request, resolve_site
 from ..analysis.sites import MemberSite
 from ..syntax.tree import SymbolKind
 from . import catalog_assist as assist
 from .catalog_assist import Catalogs
-from .navigation import binding_hover
 from .positions import PositionMap
 
 
@@ -67,7 +67,12 @@ def _binding(
                 surfaces.assert_documentation(symbol.name),
                 positions.range(occurrence.start, occurrence.end),
             )
-    return binding_hover(analysis, positions, occurrence)
+    text = f"({KIND_LABELS[symbol.kind]}) {symbol.name}"
+    if symbol.kind is SymbolKind.FUNCTION:
+        header = function_parameters(analysis.source, symbol.end, analysis.metadata_prefix_end)
+        if header is not None:
+            text = f"{symbol.name}({', '.join(header)})\n\n{NAMED_FUNCTION_NOTE}"
+    return _plain(text, positions.range(occurrence.start, occurrence.end))
 
 
 def _member_text(
