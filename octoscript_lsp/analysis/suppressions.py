@@ -193,6 +193,7 @@ class IgnoreFix:
     title: str
     edit: tuple[int, int, str]
     about: Problem | advice.Finding
+    preferred = False  # never the one fix an editor applies unasked (as `quick_fix.Fix`)
 
 
 def ignore_fixes(

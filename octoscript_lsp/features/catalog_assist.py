@@ -52,17 +52,20 @@ _ADVISORY_NOTE = (
 )
 
 
-def mode_note(mode: CallMode | None) -> str:
-    if mode is CallMode.SYNCHRONOUS:
-        return "Synchronous call: returns its result directly."
-    if mode is CallMode.DEFERRED:
-        return "Deferred call: returns a promise; use .await() to get its result."
-    return ""
+_MODE_NOTES = {
+    CallMode.SYNCHRONOUS: "Synchronous call: returns its result directly.",
+    CallMode.DEFERRED: "Deferred call: returns a promise; use .await() to get its result.",
+}
+_MEMBER_DETAILS = {
+    CallMode.SYNCHRONOUS: "host module member, synchronous call (advisory)",
+    CallMode.DEFERRED: "host module member, deferred call returning a promise (advisory)",
+    None: "host module member (advisory)",
+}
 
 
 def advisory_text(description: str | None, mode: CallMode | None) -> str | None:
     """Description and call-mode note, blank-line separated; None when both are empty."""
-    parts = [part for part in (description or "", mode_note(mode)) if part]
+    parts = [part for part in (description or "", _MODE_NOTES.get(mode, "")) if part]
     return "\n\n".join(parts) or None
 
 
@@ -70,14 +73,6 @@ def path_detail(mode: CallMode | None) -> str:
     if mode is None:
         return "host module path (advisory)"
     return f"host module path, {mode.value} call (advisory)"
-
-
-def member_detail(mode: CallMode | None) -> str:
-    if mode is CallMode.DEFERRED:
-        return "host module member, deferred call returning a promise (advisory)"
-    if mode is CallMode.SYNCHRONOUS:
-        return "host module member, synchronous call (advisory)"
-    return "host module member (advisory)"
 
 
 def _required(field: ModuleField) -> str:
@@ -194,7 +189,7 @@ def module_member_completion(
             child.name,
             FIELD_KIND,
             edit_range,
-            member_detail(child.call_mode),
+            _MEMBER_DETAILS[child.call_mode],
             advisory_text(child.description, child.call_mode),
         )
         for child in catalog.children(parent)

@@ -68,7 +68,7 @@ def code_actions(
         found = fixes(analysis, range_start, range_end, catalogs)
         out.extend(_to_action(fix, positions, uri) for fix in found)
         ignored = ignore_fixes(analysis, range_start, range_end, catalogs)
-        out.extend(_ignore_action(fix, positions, uri) for fix in ignored)
+        out.extend(_to_action(fix, positions, uri) for fix in ignored)
     if asks_for_fix_all(context):
         action = fix_all_action(analysis, positions, uri, catalogs)
         if action is not None:
@@ -76,30 +76,23 @@ def code_actions(
     return out
 
 
-def _to_action(fix: Fix, positions: PositionMap, uri: str) -> types.CodeAction:
-    start, end, text = fix.edit
-    edit = types.TextEdit(range=positions.range(start, end), new_text=text)
-    return types.CodeAction(
-        title=fix.title,
-        kind=types.CodeActionKind.QuickFix,
-        diagnostics=[to_diagnostic(fix.about, positions)] if fix.about else None,
-        is_preferred=True if fix.preferred else None,
-        edit=types.WorkspaceEdit(changes={uri: [edit]}),
-    )
-
-
-def _ignore_action(fix: IgnoreFix, positions: PositionMap, uri: str) -> types.CodeAction:
+def _to_action(fix: Fix | IgnoreFix, positions: PositionMap, uri: str) -> types.CodeAction:
+    """A quick fix, listing the finding it is about (a catalog finding or a
+    syntax problem)."""
     start, end, text = fix.edit
     edit = types.TextEdit(range=positions.range(start, end), new_text=text)
     about = fix.about
-    if isinstance(about, advice.Finding):
-        diagnostic = to_diagnostic(about, positions)
+    if about is None:
+        diagnostics = None
+    elif isinstance(about, advice.Finding):
+        diagnostics = [to_diagnostic(about, positions)]
     else:
-        diagnostic = problem_diagnostic(about, positions)
+        diagnostics = [problem_diagnostic(about, positions)]
     return types.CodeAction(
         title=fix.title,
         kind=types.CodeActionKind.QuickFix,
-        diagnostics=[diagnostic],
+        diagnostics=diagnostics,
+        is_preferred=True if fix.preferred else None,
         edit=types.WorkspaceEdit(changes={uri: [edit]}),
     )
 

@@ -187,7 +187,7 @@ _WORDS = (Kind.IDENT, Kind.NUMBER, Kind.STRING)
 
 def _token_span(tokens: list[Token], offset: int) -> tuple[int, int] | None:
     """The token under `offset`; a word ending at `offset` beats punctuation starting there."""
-    index = bisect_right(_TokenStarts(tokens), offset) - 1
+    index = bisect_right(tokens, offset, key=lambda token: token.start) - 1
     current = tokens[index] if index >= 0 else None
     if current is not None and current.kind in _WORDS and offset < current.end:
         return (current.start, current.end)
@@ -208,18 +208,3 @@ def _comment_span(comments: list[tuple[int, int]], offset: int) -> tuple[int, in
         if start <= offset <= end:
             return (start, end)
     return None
-
-
-class _TokenStarts:
-    """A read-only sequence view of token starts for `bisect` without copying."""
-
-    __slots__ = ("tokens",)
-
-    def __init__(self, tokens: list[Token]) -> None:
-        self.tokens = tokens
-
-    def __len__(self) -> int:
-        return len(self.tokens)
-
-    def __getitem__(self, index: int) -> int:
-        return self.tokens[index].start

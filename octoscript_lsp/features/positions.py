@@ -53,11 +53,6 @@ def utf16_width(text: str) -> int:
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
 
 
-def utf32_width(text: str) -> int:
-    """How many code points `text` takes."""
-    return len(text)
-
-
 def _utf8_column(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
     """`column_offset` in UTF-8 bytes for a non-ASCII line."""
     data = source[start:end].encode("utf-8", "surrogatepass")
@@ -107,6 +102,7 @@ def _utf16_column_by_character(
 
 
 def _utf32_column(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
+    """`column_offset` in code points (any line of UTF-32, an ASCII line of any encoding)."""
     return (start + character, True) if character <= end - start else (end, False)
 
 
@@ -136,7 +132,7 @@ class PositionEncoding:
 UTF8 = PositionEncoding(types.PositionEncodingKind.Utf8.value, utf8_length, _utf8_column)
 UTF16 = PositionEncoding(types.PositionEncodingKind.Utf16.value, utf16_width, _utf16_column)
 UTF32 = PositionEncoding(
-    types.PositionEncodingKind.Utf32.value, utf32_width, _utf32_column, code_points=True
+    types.PositionEncodingKind.Utf32.value, len, _utf32_column, code_points=True
 )
 ENCODINGS = {encoding.name: encoding for encoding in (UTF8, UTF16, UTF32)}
 
@@ -194,7 +190,7 @@ def column_offset(
     boundary of the line.
     """
     if encoding.code_points or source[start:end].isascii():
-        return (start + character, True) if character <= end - start else (end, False)
+        return _utf32_column(source, start, end, character)
     return encoding.column(source, start, end, character)
 
 
