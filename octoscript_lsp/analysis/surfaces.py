@@ -129,11 +129,6 @@ def tool_method(name: str) -> ToolMethod | None:
     return _TOOL_METHODS_BY_NAME.get(name)
 
 
-def tool_methods() -> tuple[ToolMethod, ...]:
-    """All four methods in the order the reference lists them."""
-    return TOOL_METHODS
-
-
 def is_tool_import(path: tuple[str, ...]) -> bool:
     return tuple(path) == TOOL_MODULE_PATH
 
@@ -163,14 +158,11 @@ class StdMember:
     description: str
 
     def header(self, receiver: str) -> str:
-        """First line of hover/documentation, e.g. `math.pow(base, exponent) -> number`."""
+        """First line of hover/documentation and the signature label, e.g.
+        `math.pow(base, exponent) -> number` (`receiver` as written)."""
         if self.kind is MemberKind.CONSTANT:
             return f"{receiver}.{self.name} -> {self.result}"
         return f"{receiver}.{self.name}({', '.join(self.parameters)}) -> {self.result}"
-
-    def signature_label(self, receiver: str) -> str:
-        """Signature-help label; `receiver` is the callee's receiver text as written."""
-        return self.header(receiver)
 
 
 @dataclass(frozen=True)
@@ -615,8 +607,3 @@ def import_path_child(prefix: tuple[str, ...], name: str) -> ImportPathChild | N
         if child.name == name:
             return child
     return None
-
-
-def std_namespace_members() -> tuple[ImportPathChild, ...]:
-    """What a direct `std.` member site (after `use mod.std`) offers, kind FIELD."""
-    return STD_IMPORT_CHILDREN

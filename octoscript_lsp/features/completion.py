@@ -211,7 +211,7 @@ def _tool_members(context: CompletionContext, site: MemberSite) -> types.Complet
     edit_range = context.range(site.member_start, site.member_end)
     items = [
         item(method.name, completion_kinds.KIND_TOOL_METHOD, edit_range, method.signature_label)
-        for method in surfaces.tool_methods()
+        for method in surfaces.TOOL_METHODS
     ]
     return answer(items, context.imports_incomplete, by_label=False)
 
@@ -245,7 +245,7 @@ def _std_namespace_members(context: CompletionContext, site: MemberSite) -> type
             child.detail,
             child.documentation,
         )
-        for child in surfaces.std_namespace_members()
+        for child in surfaces.STD_IMPORT_CHILDREN
     ]
     return answer(items, context.imports_incomplete)
 

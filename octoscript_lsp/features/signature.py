@@ -86,7 +86,7 @@ def _member_signature(
         ):
             receiver = source[site.receiver[0] : site.receiver[1]]
             return _help(
-                member.signature_label(receiver),
+                member.header(receiver),
                 member.parameters,
                 context.active_argument,
                 module.member_documentation(member, receiver),
