@@ -9,12 +9,9 @@ a module call's input record, or lexical identifiers.
 
 from __future__ import annotations
 
-import functools
 import json
 
-from cattrs import Converter
 from lsprotocol import types
-from lsprotocol.converters import get_converter
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
@@ -49,14 +46,6 @@ from .positions import PositionMap
 from .prefill import with_required_fields
 from .wire import WireDict, WireText
 
-
-@functools.cache
-def _converter() -> Converter:
-    """For `complete`'s typed answer (tests); built on first use: the server
-    never needs this second converter and its hook tables."""
-    return get_converter()
-
-
 _LEXICAL_WIRE_KINDS = {
     SymbolKind.IMPORT: int(types.CompletionItemKind.Module),
     SymbolKind.FUNCTION: int(types.CompletionItemKind.Function),
@@ -79,22 +68,6 @@ def _wire_item(
     if documentation:
         wire["documentation"] = {"kind": "plaintext", "value": documentation}
     return wire
-
-
-def complete(
-    analysis: DocumentAnalysis,
-    positions: PositionMap,
-    offset: int | None,
-    catalogs: catalog_assist.Catalogs,
-    prefill: bool = False,
-) -> types.CompletionList:
-    """The completion answer as lsprotocol objects."""
-    answer = complete_wire(analysis, positions, offset, catalogs, prefill)
-    if isinstance(answer, WireText):
-        return _converter().structure(json.loads(answer), types.CompletionList)
-    if isinstance(answer, WireDict):
-        return _converter().structure(dict(answer), types.CompletionList)
-    return answer
 
 
 def complete_wire(
