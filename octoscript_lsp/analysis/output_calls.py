@@ -30,13 +30,6 @@ from .lexical import Symbol
 
 Span = tuple[int, int]
 
-#: Rust's `u8::is_ascii_whitespace` (no vertical tab).
-
-
-def _char(source: str, index: int) -> str:
-    return source[index] if 0 <= index < len(source) else ""
-
-
 @dataclass(frozen=True, slots=True)
 class OutputCall:
     """`recv.method(x)` as a whole `let` initializer, maybe followed by `.await()`."""
@@ -52,7 +45,7 @@ def output_call_binding(source: str, symbol: Symbol, prefix_end: int) -> OutputC
         return None
     limit = min(symbol.end + MAX_OUTPUT_INITIALIZER_CHARS, prefix_end)
     assignment = skip_trivia(source, symbol.end, limit)
-    if assignment is None or _char(source, assignment) != "=":
+    if assignment is None or source[assignment : assignment + 1] != "=":
         return None
     if assignment + 1 < limit and source[assignment + 1] == "=":
         return None
