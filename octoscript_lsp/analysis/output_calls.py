@@ -30,6 +30,7 @@ from .lexical import Symbol
 
 Span = tuple[int, int]
 
+
 @dataclass(frozen=True, slots=True)
 class OutputCall:
     """`recv.method(x)` as a whole `let` initializer, maybe followed by `.await()`."""
