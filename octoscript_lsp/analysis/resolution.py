@@ -164,11 +164,9 @@ class AwaitKeyword:
 AWAIT = AwaitKeyword()
 
 
+@dataclass(frozen=True, slots=True)
 class _Nothing:
     """No meaning: the request answers as if there were no member site."""
-
-    def __repr__(self) -> str:
-        return "NOTHING"
 
 
 NOTHING = _Nothing()

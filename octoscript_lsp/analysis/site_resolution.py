@@ -156,24 +156,18 @@ class MemberCall:
     meaning: MemberResolution
 
 
+@dataclass(frozen=True, slots=True)
 class _NoSite:
     """Nothing at the cursor: the request answers nothing."""
 
-    def __repr__(self) -> str:
-        return "NO_SITE"
 
-
-NO_SITE = _NoSite()
-
-
+@dataclass(frozen=True, slots=True)
 class _IndexIncomplete:
     """The navigation index is truncated: references, highlights and rename
     refuse rather than answer part of the occurrences."""
 
-    def __repr__(self) -> str:
-        return "INDEX_INCOMPLETE"
 
-
+NO_SITE = _NoSite()
 INDEX_INCOMPLETE = _IndexIncomplete()
 
 #: The requests that act on every occurrence of one binding.
