@@ -42,6 +42,7 @@ from . import surfaces
 from .catalog_members import input_fields_for_site
 from .input_records import InputRecordSite, input_record_site
 from .lexical import Occurrence
+from .members import alias_metadata_truncated
 from .resolution import (
     CallOutputField,
     CatalogMember,
@@ -111,10 +112,13 @@ class Member:
 @dataclass(frozen=True, slots=True)
 class InputKey:
     """A key of a module call's first-argument record; `field` is the catalog's
-    field for hover (completion lists the level's fields and leaves it None)."""
+    field for hover (completion lists the level's fields and leaves it None);
+    `alias_metadata_truncated`: the callee's receiver may be an alias the
+    edge budget left out (completion's list is then incomplete)."""
 
     site: InputRecordSite
     field: ModuleField | None = None
+    alias_metadata_truncated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -264,7 +268,7 @@ def _completion_site(
         return Member(site, resolve_member(analysis, site, catalogs, Purpose.COMPLETION))
     key = input_record_site(source, regions, _tokens(analysis), offset, analysis.delimiters)
     if key is not None:
-        return InputKey(key)
+        return InputKey(key, None, alias_metadata_truncated(analysis, key.callee.receiver))
     return BindingsInScope()
 
 

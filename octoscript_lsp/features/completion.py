@@ -4,18 +4,24 @@ A truncated lexical index answers nothing; otherwise the site classifier
 (`analysis/site_resolution.resolve_site`) says what the cursor is at, in the
 reference's order: a `use mod.` path segment, a tool-name string literal, a
 member site `x.|` (never falling back to plain identifiers), a record key in
-a module call's input record, or lexical identifiers.
+a module call's input record, or lexical identifiers. What the catalogs say
+is read through `analysis/catalog_members` (as hover and signature help read
+it) and worded by `catalog_assist`.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from lsprotocol import types
 
 from ..analysis import surfaces
+from ..analysis.catalog_members import call_outputs, fields_at, input_fields_for_site, output_role
 from ..analysis.document import DocumentAnalysis
+from ..analysis.input_records import InputRecordSite
 from ..analysis.lexical import KIND_LABELS, Binding
+from ..analysis.output_calls import OutputCall
 from ..analysis.record_scan import RecordField
 from ..analysis.resolution import (
     BuiltInPastError,
@@ -39,6 +45,8 @@ from ..analysis.site_resolution import (
     resolve_site,
 )
 from ..analysis.sites import ImportPathSite, MemberSite, ToolLiteralSite
+from ..catalogs.model import WorkflowField
+from ..catalogs.store import CatalogStore
 from ..syntax.tree import SymbolKind
 from . import catalog_assist, completion_kinds
 from .completion_context import CompletionContext, answer, item, nothing
@@ -52,6 +60,8 @@ _LEXICAL_WIRE_KINDS = {
 }
 _VARIABLE_KIND = int(types.CompletionItemKind.Variable)
 _TOOL_FORMAT_LABELS = {"text": "Text", "json": "JSON"}
+FIELD_KIND = types.CompletionItemKind.Field  # members, record keys, workflow data
+FIXED_ROOT_CHILDREN = frozenset(child.name for child in surfaces.ROOT_IMPORT_CHILDREN)
 
 
 def _wire_item(
@@ -74,7 +84,7 @@ def complete_wire(
     analysis: DocumentAnalysis,
     positions: PositionMap,
     offset: int | None,
-    catalogs: catalog_assist.Catalogs,
+    catalogs: CatalogStore,
     prefill: bool = False,
 ) -> types.CompletionList | WireDict | WireText:
     """The completion answer, large lists already in wire form (for the server)."""
@@ -91,8 +101,8 @@ def complete_wire(
             return _tool_literal(context, site, of_tool_import)
         case Member(site=site, meaning=meaning):
             return _member(context, site, meaning)
-        case InputKey(site=site):
-            return catalog_assist.input_record_completion(context, site)
+        case InputKey(site=site, alias_metadata_truncated=alias_truncated):
+            return _input_record_completion(context, site, alias_truncated)
     return _lexical(context)
 
 
@@ -115,12 +125,20 @@ def _import_path(context: CompletionContext, site: ImportPathSite) -> types.Comp
         item(child.name, kind, edit_range, child.detail, child.documentation)
         for child in surfaces.import_path_children(site.prefix) or ()
     ]
+    catalogs = context.catalogs
     if surfaces.is_fixed_core_path(site.prefix):
         return answer(items, context.lexical_incomplete)
-    # The catalog's children leave out the fixed ones.
-    extra, unavailable = catalog_assist.import_path_children(context.catalogs, site.prefix)
-    items += [item(name, kind, edit_range, detail, text) for name, detail, text in extra]
-    return answer(items, context.lexical_incomplete or unavailable)
+    if catalogs.module_catalog_state.unavailable:
+        return answer(items, True)
+    catalog = catalogs.module_catalog
+    # A catalog's `mod.std` is left out: the fixed one is listed.
+    fixed = FIXED_ROOT_CHILDREN if site.prefix == ("mod",) else frozenset()
+    for child in catalog.children(site.prefix) if catalog is not None else ():
+        if child.name not in fixed:
+            detail = catalog_assist.path_detail(child.call_mode)
+            text = catalog_assist.advisory_text(child.description, child.call_mode)
+            items.append(item(child.name, kind, edit_range, detail, text))
+    return answer(items, context.lexical_incomplete)
 
 
 # ---------------------------------------------------------------- tool-name literals
@@ -130,16 +148,17 @@ def _tool_literal(
     context: CompletionContext, site: ToolLiteralSite, of_tool_import: bool
 ) -> types.CompletionList | WireDict:
     format_name = surfaces.tool_call_format(site.method)
-    entries, unavailable = catalog_assist.tool_names(context.catalogs, format_name.value)
-    if not of_tool_import:
-        return nothing(context.imports_incomplete or unavailable)
-    incomplete = context.imports_incomplete or unavailable
+    catalogs = context.catalogs
+    incomplete = context.imports_incomplete or catalogs.tool_catalog_state.unavailable
+    catalog = catalogs.tool_catalog
+    if not of_tool_import or catalogs.tool_catalog_state.unavailable or catalog is None:
+        return nothing(incomplete)
+    entries = sorted((entry.name, entry.description) for entry in catalog.by_format(format_name))
     if not entries:
         return nothing(incomplete)
     edit_range = context.positions.wire_range(site.content_start, site.content_end)
     detail = f"{_TOOL_FORMAT_LABELS[format_name.value]} tool name; the host decides if it may run"
     kind = int(completion_kinds.KIND_TOOL_NAME_LITERAL)
-    # `entries` is sorted by name already.
     items = [
         _wire_item(name, kind, edit_range, detail, description) for name, description in entries
     ]
@@ -155,7 +174,7 @@ def _member(
     """A member site answers what `analysis/resolution` classifies it as."""
     match meaning:
         case WorkflowNamespace(path=path):
-            return catalog_assist.workflow_member_completion(context, site, path)
+            return _workflow_member_completion(context, site, path)
         case ToolMethodMember():
             return _tool_members(context, site)
         case StdModuleMember(module=module):
@@ -170,11 +189,13 @@ def _member(
         case StaticRecordFields(fields=fields):
             return _record_fields(context, site, fields)
         case CatalogUntrusted(alias_metadata_truncated=truncated):
-            return catalog_assist.untrusted_member_completion(context, truncated)
+            # The module catalog or the alias metadata cannot be trusted here.
+            unavailable = context.catalogs.module_catalog_state.unavailable
+            return nothing(context.imports_incomplete or unavailable or truncated)
         case CallOutputFields(call=call, parent=parent):
-            return catalog_assist.output_field_completion(context, site, call, parent)
+            return _output_field_completion(context, site, call, parent)
         case CatalogChildren(parent=parent):
-            answer = catalog_assist.module_member_completion(context, site, parent)
+            answer = _module_member_completion(context, site, parent)
             return with_required_fields(context, site, parent, answer)
     # No other value is a completion meaning.
     return nothing(context.imports_incomplete)
@@ -273,3 +294,143 @@ def _lexical_item_json(binding: Binding) -> tuple[str, str]:
     detail = json.dumps(KIND_LABELS[binding.kind])
     head = f'{{"label":{name},"kind":{kind},"detail":{detail},"textEdit":{{"range":'
     return head, f',"newText":{name}}}}}'
+
+
+# ---------------------------------------------------------------- module members
+
+
+def _module_member_completion(
+    context: CompletionContext, site: MemberSite, parent: tuple[str, ...] | None
+) -> types.CompletionList:
+    """Catalog children of `parent`, the path a stable import or alias chain
+    resolves to (the classifier's `CatalogChildren`: catalog and alias
+    metadata trusted)."""
+    incomplete = context.imports_incomplete
+    if parent is None:
+        return nothing(incomplete)
+    catalogs = context.catalogs
+    incomplete = incomplete or catalogs.module_catalog_state.unavailable
+    catalog = catalogs.module_catalog
+    if catalog is None:
+        return nothing(incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    items = [
+        item(
+            child.name,
+            FIELD_KIND,
+            edit_range,
+            catalog_assist.MEMBER_DETAILS[child.call_mode],
+            catalog_assist.advisory_text(child.description, child.call_mode),
+        )
+        for child in catalog.children(parent)
+    ]
+    return answer(items, incomplete)
+
+
+# ---------------------------------------------------------------- output fields
+
+
+def _output_field_completion(
+    context: CompletionContext, site: MemberSite, call: OutputCall, parent: tuple[str, ...]
+) -> types.CompletionList:
+    """The output fields of the call a result binding holds, below `parent`."""
+    analysis = context.analysis
+    # Classified only where the catalog and the alias metadata are usable.
+    incomplete = context.imports_incomplete
+    roots = call_outputs(analysis, call, context.catalogs)
+    fields = None if roots is None else fields_at(roots, parent)
+    if fields is None:
+        return nothing(incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    items = [
+        item(
+            field.name,
+            FIELD_KIND,
+            edit_range,
+            f"module output field, {catalog_assist.required(field)}",
+            catalog_assist.record_field_text(field, "Module output"),
+        )
+        for field in fields
+    ]
+    return answer(items, incomplete)
+
+
+# ---------------------------------------------------------------- input records
+
+
+def _input_record_completion(
+    context: CompletionContext, site: InputRecordSite, alias_truncated: bool
+) -> types.CompletionList:
+    analysis = context.analysis
+    incomplete = (
+        context.imports_incomplete
+        or context.catalogs.module_catalog_state.unavailable
+        or alias_truncated
+    )
+    fields = input_fields_for_site(analysis, site, context.catalogs)
+    if fields is None:
+        return nothing(incomplete)
+    edit_range = context.range(*site.field)
+    items = [
+        item(
+            field.name,
+            FIELD_KIND,
+            edit_range,
+            f"module input field, {catalog_assist.required(field)}",
+            catalog_assist.record_field_text(field, "Module input"),
+        )
+        for field in fields
+        if field.name not in site.declared
+    ]
+    return answer(items, incomplete)
+
+
+# ---------------------------------------------------------------- workflow data
+
+
+def _workflow_member_completion(
+    context: CompletionContext, site: MemberSite, path: tuple[str, ...]
+) -> types.CompletionList:
+    """`workflow.` (the receiver names `path`) while a workflow catalog is configured."""
+    catalogs = context.catalogs
+    state = catalogs.workflow_data_state
+    analysis = context.analysis
+    incomplete = context.lexical_incomplete or state.unavailable
+    data = catalogs.workflow_data
+    if data is None or site.member_end > analysis.metadata_prefix_end:
+        return nothing(incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    items: list[types.CompletionItem] = []
+    if path == ("workflow",):
+        items = [
+            item(name, FIELD_KIND, edit_range, "workflow data namespace (advisory)")
+            for name in ("input", "outputs")
+        ]
+    elif path == ("workflow", "input"):
+        items = _workflow_items(data.input_fields, edit_range, "Workflow input")
+    elif path == ("workflow", "outputs"):
+        role = output_role(data.context_configured)
+        items = [
+            item(step, FIELD_KIND, edit_range, f"{role.lower()} (advisory)")
+            for step in data.visible_step_ids()
+        ]
+    elif len(path) == 3 and path[1] == "outputs":
+        fields = data.step_fields(path[2])
+        role = output_role(data.context_configured)
+        items = _workflow_items(fields or (), edit_range, role)
+    return answer(items, incomplete)
+
+
+def _workflow_items(
+    fields: Sequence[WorkflowField], edit_range: types.Range, role: str
+) -> list[types.CompletionItem]:
+    return [
+        item(
+            field.name,
+            FIELD_KIND,
+            edit_range,
+            f"{role.lower()} field (advisory)",
+            catalog_assist.workflow_field_text(field, role),
+        )
+        for field in fields
+    ]

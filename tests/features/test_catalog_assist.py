@@ -7,7 +7,8 @@ import copy
 
 import pytest
 
-from octoscript_lsp.features import catalog_assist, hover, signature
+from octoscript_lsp.analysis import surfaces
+from octoscript_lsp.features import hover, signature
 from octoscript_lsp.limits import MAX_STATIC_RECORD_ALIASES
 
 from .helpers import complete as answer_at
@@ -134,11 +135,9 @@ def test_catalog_never_extends_the_std_tree():
 
 
 def test_catalog_root_named_std_is_dropped():
-    children, unavailable = catalog_assist.import_path_children(
-        configured("x\n", modules=[{"path": "mod.std.more"}, {"path": "mod.zed"}]).catalogs,
-        ("mod",),
-    )
-    assert [name for name, _, _ in children] == ["zed"] and unavailable is False
+    answer = complete("use mod.@@c@@\n", modules=[{"path": "mod.std.more"}, {"path": "mod.zed"}])
+    assert labels(answer) == ["std", "zed"] and answer.is_incomplete is False
+    assert answer.items[0].detail == surfaces.STD_NAMESPACE_CHILD.detail  # the fixed one
 
 
 def test_path_documentation_notes_deferred_mode():
