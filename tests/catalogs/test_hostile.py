@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from octoscript_lsp.catalogs import CatalogState, CatalogStore, InvalidSearchQuery, search_tools
+from octoscript_lsp.catalogs.search import InvalidSearchQuery, search_tools
+from octoscript_lsp.catalogs.store import CatalogState, CatalogStore
 from tests.catalogs.helpers import field, shaped, tool, workflow_catalog, workflow_context
 from tests.conftest import quick_and_full
 

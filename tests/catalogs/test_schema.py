@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from octoscript_lsp.catalogs import CatalogState, CatalogStore
+from octoscript_lsp.catalogs.store import CatalogState, CatalogStore
 from octoscript_lsp.limits import (
     MAX_MODULE_CATALOG_DESCRIPTORS,
     MAX_MODULE_INPUT_FIELDS,

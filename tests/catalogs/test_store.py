@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from octoscript_lsp.catalogs import CatalogState, CatalogStore
+from octoscript_lsp.catalogs.store import CatalogState, CatalogStore
 from tests.catalogs.helpers import tool, weather, workflow_catalog, workflow_context
 
 ABSENT, VALID = CatalogState.ABSENT, CatalogState.VALID
