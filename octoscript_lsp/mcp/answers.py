@@ -55,9 +55,6 @@ class Refusal(Exception):
     """A request the server will not answer; the message says why and what to do."""
 
 
-# ------------------------------------------------------------------ inputs
-
-
 def checked_source(source: str) -> str:
     """`source` when it is text within the language's size bound."""
     try:
@@ -80,9 +77,6 @@ def _checked_name(value: str, limit: int, what: str) -> str:
     if size > limit:
         raise Refusal(f"{what} is {size} bytes; at most {limit} are accepted")
     return value
-
-
-# --------------------------------------------------------------- catalogs
 
 
 @dataclass(frozen=True)
@@ -311,9 +305,6 @@ def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
     }
 
 
-# ------------------------------------------------------------------ check
-
-
 def _script_name(path: str | None) -> str:
     return SCRIPT if path is None else _checked_name(path, MAX_SCRIPT_PATH_BYTES, "path")
 
@@ -391,9 +382,6 @@ def check(workspace: Workspace, source: str, path: str | None) -> dict[str, Any]
     }
 
 
-# ----------------------------------------------------------------- format
-
-
 def first_error(text: str) -> str:
     """`line L, column C: message [code]` of the first syntax error."""
     result = analyze_syntax(text)
@@ -416,9 +404,6 @@ def format_source(source: str) -> dict[str, Any]:
     return {"formatted": formatted, "changed": formatted != text}
 
 
-# ----------------------------------------------------------------- review
-
-
 def review(workspace: Workspace, source: str) -> dict[str, Any]:
     text = checked_source(source)
     catalogs = workspace.catalogs
@@ -438,9 +423,6 @@ def review(workspace: Workspace, source: str) -> dict[str, Any]:
     return report
 
 
-# ----------------------------------------------------------------- status
-
-
 def status(workspace: Workspace) -> dict[str, Any]:
     store = workspace.catalogs
     configuration = workspace.config.path if workspace.config is not None else None
@@ -457,9 +439,6 @@ def status(workspace: Workspace) -> dict[str, Any]:
         "projections": projections,
         "catalogFiles": files,
     }
-
-
-# -------------------------------------------------------------- reference
 
 
 def reference(name: str | None) -> dict[str, Any]:
