@@ -11,7 +11,7 @@ from .. import __version__
 from ..catalogs.store import CatalogStore
 from ..limits import MAX_CLI_JOBS
 from .catalog import announce, discarded, load_catalogs, run_catalog_check
-from .check import OUTPUT_FORMATS, CheckOptions, Profile, config_profile, run_check
+from .check import OUTPUT_FORMATS, CheckOptions, config_profile, run_check
 from .discovery import Discovery, Selection, Target
 from .formatting import FormatOptions, run_format
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, STDIN, UnreadableInput
@@ -248,20 +248,6 @@ def _discovery(args: argparse.Namespace) -> Discovery:
     return Discovery(finder, fixed, selection, _warn)
 
 
-def _profile(
-    config: ProjectConfig | None, args: argparse.Namespace, catalogs: CatalogStore | None
-) -> Profile:
-    """The configuration's catalogs, rules and strictness, with the flags over them."""
-    return config_profile(
-        config,
-        catalogs,
-        select=args.select,
-        ignore=args.ignore,
-        report_unused=args.report_unused,
-        strict=args.strict,
-    )
-
-
 def _keyed(targets: list[Target]) -> list[tuple[str, str | None]]:
     return [(t.path, t.config.path if t.config is not None else None) for t in targets]
 
@@ -273,10 +259,14 @@ def _run_check(args: argparse.Namespace) -> int:
         raise UsageError("--fix rewrites files; it does not read `-` (stdin)")
     targets = _discovery(args).targets(args.paths, args.stdin_filename)
     cli_catalogs = _catalogs(args.settings)
-    configs = {t.config.path: t.config for t in targets if t.config is not None}
-    profiles = {None: _profile(None, args, cli_catalogs)}
-    for key, config in configs.items():
-        profiles[key] = _profile(config, args, cli_catalogs)
+    configs: dict[str | None, ProjectConfig | None] = {None: None}
+    configs.update((t.config.path, t.config) for t in targets if t.config is not None)
+    profiles = {
+        key: config_profile(
+            config, cli_catalogs, args.select, args.ignore, args.report_unused, args.strict
+        )
+        for key, config in configs.items()
+    }
     options = CheckOptions(
         output_format=args.output_format,
         stdin_filename=args.stdin_filename,

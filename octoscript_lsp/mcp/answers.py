@@ -96,15 +96,12 @@ class Lookup:
         return {item["name"] for item in self.unavailable}
 
     def json(self) -> dict[str, Any]:
+        projections = self.store.projections()
         return {
-            "fingerprints": self.fingerprints(),
+            "fingerprints": {name: projections[name].fingerprint for name in LOOKUP_PROJECTIONS},
             "unavailable": self.unavailable,
             "unread_files": self.unread,
         }
-
-    def fingerprints(self) -> dict[str, str | None]:
-        projections = self.store.projections()
-        return {name: projections[name].fingerprint for name in LOOKUP_PROJECTIONS}
 
 
 def _lookup_catalogs(workspace: Workspace) -> Lookup:
@@ -426,12 +423,8 @@ def review(workspace: Workspace, source: str) -> dict[str, Any]:
 def status(workspace: Workspace) -> dict[str, Any]:
     store = workspace.catalogs
     configuration = workspace.config.path if workspace.config is not None else None
-    if store is None:
-        projections: dict[str, Any] = {}
-        files: list[dict[str, Any]] = []
-    else:
-        projections = {name: p.status() for name, p in store.projections().items()}
-        files = store.files_status()
+    projections: dict[str, Any] = {} if store is None else store.status()
+    files = projections.pop("catalogFiles", [])
     return {
         "configuration": configuration,
         "settings": workspace.settings_path,
@@ -444,24 +437,18 @@ def status(workspace: Workspace) -> dict[str, Any]:
 def reference(name: str | None) -> dict[str, Any]:
     """The section list, or one section's text (the reference bounds it)."""
     names = language.section_names()
-    if name is None:
-        return {
-            "sections": names,
-            "uri_prefix": language.REFERENCE_URI_PREFIX,
-            "section": None,
-            "text": None,
-            "truncated": False,
-        }
-    wanted = _checked_name(name, MAX_SECTION_NAME_BYTES, "section")
-    text = language.section(wanted)
-    if text is None:
-        near = closest_names(wanted, tuple(names))
-        hint = f"; did you mean `{near[0]}`?" if near else ""
-        raise Refusal(f"no section `{wanted}`{hint} (the sections: {', '.join(names)})")
+    wanted = text = None
+    if name is not None:
+        wanted = _checked_name(name, MAX_SECTION_NAME_BYTES, "section")
+        text = language.section(wanted)
+        if text is None:
+            near = closest_names(wanted, tuple(names))
+            hint = f"; did you mean `{near[0]}`?" if near else ""
+            raise Refusal(f"no section `{wanted}`{hint} (the sections: {', '.join(names)})")
     return {
         "sections": names,
         "uri_prefix": language.REFERENCE_URI_PREFIX,
         "section": wanted,
         "text": text,
-        "truncated": language.is_cut(wanted),
+        "truncated": wanted is not None and language.is_cut(wanted),
     }

@@ -22,11 +22,9 @@ from dataclasses import dataclass, field
 from ..catalogs.store import CatalogStore
 from ..cli.catalog import announce, load_catalogs
 from ..cli.check import Profile, config_profile
-from ..cli.inputs import UnreadableInput
+from ..cli.inputs import Identity, UnreadableInput, identity
 from ..cli.project import ConfigError, ConfigFinder, ProjectConfig, read_config
 from ..cli.rules import UnknownRule
-
-Identity = tuple[int, int, int] | None  # (inode, size, mtime_ns); None: not there
 
 
 @dataclass(frozen=True)
@@ -37,14 +35,6 @@ class Origin:
     config: str | None = None
     isolated: bool = False
     directory: str = field(default_factory=os.getcwd)
-
-
-def identity(path: str) -> Identity:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
 
 
 def _configuration(origin: Origin) -> ProjectConfig | None:
@@ -78,8 +68,8 @@ class Workspace:
         self.config: ProjectConfig | None = None
         self.profile = Profile()
         self.error: str | None = None
-        self._named: dict[str, Identity] = {}
-        self._catalog_files: dict[str, Identity] = {}
+        self._named: dict[str, Identity | None] = {}
+        self._catalog_files: dict[str, Identity | None] = {}
         # Every configuration file found so far: still watched after it stops
         # being one (turned into a directory, its table removed), so its return
         # is seen.
@@ -145,7 +135,7 @@ class Workspace:
                 paths.add(_settings_file(config))
         return {os.path.abspath(path) for path in paths if path is not None}
 
-    def _catalog_identities(self) -> dict[str, Identity]:
+    def _catalog_identities(self) -> dict[str, Identity | None]:
         store = self.catalogs
         if store is None:
             return {}
