@@ -316,28 +316,15 @@ class CatalogStore:
         return self.tools.valid
 
     @property
-    def tool_catalog_state(self) -> CatalogState:
-        return self.tools.state
-
-    @property
     def module_catalog(self) -> ModuleCatalog | None:
         return self.modules.valid
-
-    @property
-    def module_catalog_state(self) -> CatalogState:
-        return self.modules.state
 
     @property
     def workflow_data(self) -> WorkflowData | None:
         return self.workflow.valid
 
-    @property
-    def workflow_data_state(self) -> CatalogState:
-        return self.workflow.state
-
     def status(self) -> dict[str, Any]:
-        current = self.projections()
-        out: dict[str, Any] = {name: current[name].status() for name in PROJECTIONS}
+        out: dict[str, Any] = {name: p.status() for name, p in self.projections().items()}
         out["catalogFiles"] = self.files_status()
         return out
 

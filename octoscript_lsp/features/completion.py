@@ -157,7 +157,7 @@ def _import_path(context: CompletionContext, site: ImportPathSite) -> types.Comp
         # still marks a non-core prefix incomplete.
         unavailable = (
             not surfaces.is_fixed_core_path(site.prefix)
-            and context.catalogs.module_catalog_state.unavailable
+            and context.catalogs.modules.state.unavailable
         )
         return _list([], context.lexical_incomplete or unavailable)
     edit_range = context.range(site.segment_start, site.segment_end)

@@ -79,7 +79,7 @@ NEAR = st.recursive(
 
 
 def _all_states_known(store: CatalogStore) -> None:
-    for state in (store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state):
+    for state in (store.tools.state, store.modules.state, store.workflow.state):
         assert isinstance(state, CatalogState)
     store.status()
 
@@ -204,7 +204,7 @@ def test_hostile_input_refused(name: str) -> None:
             store.apply_initialization_options({"octoscript": section})
         else:
             store.apply_settings({"octoscript": section})
-        states = (store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state)
+        states = (store.tools.state, store.modules.state, store.workflow.state)
         if name in IGNORED:
             assert CatalogState.VALID in states
         else:

@@ -55,7 +55,7 @@ def _schema_accepts(sample: Any) -> bool:
 def _parser_accepts(sample: Any) -> bool:
     store = CatalogStore()
     store.apply_settings({"octoscript": sample})
-    states = (store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state)
+    states = (store.tools.state, store.modules.state, store.workflow.state)
     return isinstance(sample, dict) and CatalogState.DISCARDED not in states
 
 
