@@ -46,6 +46,15 @@ def load_catalogs(path: str) -> CatalogStore:
     return store
 
 
+def announced_catalogs(path: str | None) -> CatalogStore | None:
+    """The settings file's catalogs, if one is named; what it loses is said on stderr."""
+    if path is None:
+        return None
+    store = load_catalogs(path)
+    announce(store, path)
+    return store
+
+
 def announce(store: CatalogStore, origin: str) -> None:
     """Warn on stderr about each discarded projection, and about a file that gives none."""
     for line in discarded(store):

@@ -302,10 +302,6 @@ def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
     }
 
 
-def _script_name(path: str | None) -> str:
-    return SCRIPT if path is None else _checked_name(path, MAX_SCRIPT_PATH_BYTES, "path")
-
-
 def _edit(lines: LineIndex, start: int, end: int, text: str) -> dict[str, Any]:
     line, column = lines.line_column(start)
     end_line, end_column = lines.line_column(end)
@@ -361,7 +357,7 @@ def applied_catalogs(workspace: Workspace) -> list[dict[str, Any]]:
 
 
 def check(workspace: Workspace, source: str, path: str | None) -> dict[str, Any]:
-    name = _script_name(path)
+    name = SCRIPT if path is None else _checked_name(path, MAX_SCRIPT_PATH_BYTES, "path")
     text = checked_source(source)
     analysis = DocumentAnalysis(text)
     catalogs = workspace.catalogs

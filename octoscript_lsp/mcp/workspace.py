@@ -20,10 +20,10 @@ import os
 from dataclasses import dataclass, field
 
 from ..catalogs.store import CatalogStore
-from ..cli.catalog import announce, load_catalogs
+from ..cli.catalog import announced_catalogs
 from ..cli.check import Profile, config_profile
 from ..cli.inputs import Identity, UnreadableInput, identity
-from ..cli.project import ConfigError, ConfigFinder, ProjectConfig, read_config
+from ..cli.project import ConfigError, ConfigFinder, ProjectConfig, named_config
 from ..cli.rules import UnknownRule
 
 
@@ -39,10 +39,7 @@ class Origin:
 
 def _configuration(origin: Origin) -> ProjectConfig | None:
     if origin.config is not None:
-        found = read_config(origin.config)
-        if found is None:
-            raise ConfigError(f"{origin.config}: no [tool.octoscript] table")
-        return found
+        return named_config(origin.config)
     if origin.isolated:
         return None
     return ConfigFinder().nearest(origin.directory)
@@ -90,9 +87,7 @@ class Workspace:
         named = self._named_paths(None)
         before = {path: identity(path) for path in named}
         config = _configuration(self.origin)
-        catalogs = load_catalogs(self.origin.settings) if self.origin.settings else None
-        if catalogs is not None:
-            announce(catalogs, self.origin.settings)
+        catalogs = announced_catalogs(self.origin.settings or None)
         self.config = config
         if config is not None:
             self._found.add(os.path.abspath(config.path))
