@@ -103,6 +103,14 @@ def read_config(path: str) -> ProjectConfig | None:
     return ProjectConfig(path, os.path.dirname(os.path.abspath(path)), table)
 
 
+def named_config(path: str) -> ProjectConfig:
+    """The configuration `--config` names, which must hold a table."""
+    found = read_config(path)
+    if found is None:
+        raise ConfigError(f"{path}: no [tool.octoscript] table")
+    return found
+
+
 class ConfigFinder:
     """The nearest configuration of each directory, each directory asked once."""
 
