@@ -226,7 +226,7 @@ def _completion_meaning(
     analysis: DocumentAnalysis, site: MemberSite, catalogs: CatalogStore, name: str
 ) -> MemberResolution:
     receiver = MemberReceiver(analysis, site)
-    if catalogs.workflow_data_state is not CatalogState.ABSENT:
+    if catalogs.workflow.state is not CatalogState.ABSENT:
         path = receiver.workflow_path()
         if path is not None:
             return WorkflowNamespace(path)
@@ -248,7 +248,7 @@ def _completion_meaning(
     if fields is not None:
         return StaticRecordFields(fields)
     alias_truncated = receiver.alias_metadata_truncated
-    if analysis.imports.truncated or catalogs.module_catalog_state.unavailable or alias_truncated:
+    if analysis.imports.truncated or catalogs.modules.state.unavailable or alias_truncated:
         return CatalogUntrusted(alias_truncated)
     parent, call = receiver.output_parent, receiver.output_call
     if parent is not None and call is not None:

@@ -116,7 +116,7 @@ def _import_path(context: CompletionContext, site: ImportPathSite) -> types.Comp
         # still marks a non-core prefix incomplete.
         unavailable = (
             not surfaces.is_fixed_core_path(site.prefix)
-            and context.catalogs.module_catalog_state.unavailable
+            and context.catalogs.modules.state.unavailable
         )
         return nothing(context.lexical_incomplete or unavailable)
     edit_range = context.range(site.segment_start, site.segment_end)
@@ -128,7 +128,7 @@ def _import_path(context: CompletionContext, site: ImportPathSite) -> types.Comp
     catalogs = context.catalogs
     if surfaces.is_fixed_core_path(site.prefix):
         return answer(items, context.lexical_incomplete)
-    if catalogs.module_catalog_state.unavailable:
+    if catalogs.modules.state.unavailable:
         return answer(items, True)
     catalog = catalogs.module_catalog
     # A catalog's `mod.std` is left out: the fixed one is listed.
@@ -149,9 +149,9 @@ def _tool_literal(
 ) -> types.CompletionList | WireDict:
     format_name = surfaces.tool_call_format(site.method)
     catalogs = context.catalogs
-    incomplete = context.imports_incomplete or catalogs.tool_catalog_state.unavailable
+    incomplete = context.imports_incomplete or catalogs.tools.state.unavailable
     catalog = catalogs.tool_catalog
-    if not of_tool_import or catalogs.tool_catalog_state.unavailable or catalog is None:
+    if not of_tool_import or catalogs.tools.state.unavailable or catalog is None:
         return nothing(incomplete)
     entries = sorted((entry.name, entry.description) for entry in catalog.by_format(format_name))
     if not entries:
@@ -190,7 +190,7 @@ def _member(
             return _record_fields(context, site, fields)
         case CatalogUntrusted(alias_metadata_truncated=truncated):
             # The module catalog or the alias metadata cannot be trusted here.
-            unavailable = context.catalogs.module_catalog_state.unavailable
+            unavailable = context.catalogs.modules.state.unavailable
             return nothing(context.imports_incomplete or unavailable or truncated)
         case CallOutputFields(call=call, parent=parent):
             return _output_field_completion(context, site, call, parent)
@@ -309,7 +309,7 @@ def _module_member_completion(
     if parent is None:
         return nothing(incomplete)
     catalogs = context.catalogs
-    incomplete = incomplete or catalogs.module_catalog_state.unavailable
+    incomplete = incomplete or catalogs.modules.state.unavailable
     catalog = catalogs.module_catalog
     if catalog is None:
         return nothing(incomplete)
@@ -364,7 +364,7 @@ def _input_record_completion(
     analysis = context.analysis
     incomplete = (
         context.imports_incomplete
-        or context.catalogs.module_catalog_state.unavailable
+        or context.catalogs.modules.state.unavailable
         or alias_truncated
     )
     fields = input_fields_for_site(analysis, site, context.catalogs)
@@ -393,7 +393,7 @@ def _workflow_member_completion(
 ) -> types.CompletionList:
     """`workflow.` (the receiver names `path`) while a workflow catalog is configured."""
     catalogs = context.catalogs
-    state = catalogs.workflow_data_state
+    state = catalogs.workflow.state
     analysis = context.analysis
     incomplete = context.lexical_incomplete or state.unavailable
     data = catalogs.workflow_data
