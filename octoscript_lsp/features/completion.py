@@ -363,9 +363,7 @@ def _input_record_completion(
 ) -> types.CompletionList:
     analysis = context.analysis
     incomplete = (
-        context.imports_incomplete
-        or context.catalogs.modules.state.unavailable
-        or alias_truncated
+        context.imports_incomplete or context.catalogs.modules.state.unavailable or alias_truncated
     )
     fields = input_fields_for_site(analysis, site, context.catalogs)
     if fields is None:
