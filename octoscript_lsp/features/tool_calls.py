@@ -23,7 +23,6 @@ from ..analysis.call_entries import CallEntry, module_entry, tool_entry
 from ..analysis.document import DocumentAnalysis
 from ..analysis.surfaces import tool_method
 from ..analysis.tool_call_review import (
-    ToolCallHint,
     catalog_status,
     label_for,
     tool_call_label,
@@ -62,10 +61,6 @@ def tool_calls_result(
     return head
 
 
-def _direct_title(hint: ToolCallHint, label: str, catalogs: CatalogStore | None) -> str:
-    return f"tool.{hint.kind}: {label} (catalog: {catalog_status(hint, catalogs)})"
-
-
 def _lens(
     positions: PositionMap, start: int, end: int, title: str, argument: dict[str, str]
 ) -> types.CodeLens:
@@ -85,7 +80,7 @@ def code_lenses(
     for hint in report.tool_calls:
         label = tool_call_label(hint, source)
         argument = {"kind": "tool", "method": hint.kind, "label": label}
-        title = _direct_title(hint, label, catalogs)
+        title = f"tool.{hint.kind}: {label} (catalog: {catalog_status(hint, catalogs)})"
         found.append((hint.callee_start, hint.callee_end, title, argument))
     for item in report.imported_module_calls:
         label = label_for(item.dotted)
