@@ -176,11 +176,35 @@ def _member(
         case WorkflowNamespace(path=path):
             return _workflow_member_completion(context, site, path)
         case ToolMethodMember():
-            return _tool_members(context, site)
+            edit_range = context.range(site.member_start, site.member_end)
+            kind = completion_kinds.KIND_TOOL_METHOD
+            items = [
+                item(method.name, kind, edit_range, method.signature_label)
+                for method in surfaces.TOOL_METHODS
+            ]
+            return answer(items, context.imports_incomplete, by_label=False)
         case StdModuleMember(module=module):
-            return _std_members(context, site, module)
-        case StdNamespaceChild():
-            return _std_namespace_members(context, site)
+            edit_range = context.range(site.member_start, site.member_end)
+            receiver = context.analysis.source[site.receiver[0] : site.receiver[1]]
+            items = [
+                item(
+                    member.name,
+                    completion_kinds.std_member_kind(member),
+                    edit_range,
+                    member.header(receiver),
+                    module.member_documentation(member, receiver),
+                )
+                for member in module.members
+            ]
+            return answer(items, context.imports_incomplete, by_label=False)
+        case StdNamespaceChild():  # `use mod.std` then `std.`: the fixed children
+            edit_range = context.range(site.member_start, site.member_end)
+            kind = completion_kinds.KIND_STD_NAMESPACE_MEMBER
+            items = [
+                item(child.name, kind, edit_range, child.detail, child.documentation)
+                for child in surfaces.STD_IMPORT_CHILDREN
+            ]
+            return answer(items, context.imports_incomplete)
         case ClosedStdPath() | BuiltInPastError():
             # Nothing exists there, and no catalog could add to a built-in
             # module, so the empty answer is complete (as the reference
@@ -195,53 +219,10 @@ def _member(
         case CallOutputFields(call=call, parent=parent):
             return _output_field_completion(context, site, call, parent)
         case CatalogChildren(parent=parent):
-            answer = _module_member_completion(context, site, parent)
-            return with_required_fields(context, site, parent, answer)
+            members = _module_member_completion(context, site, parent)
+            return with_required_fields(context, site, parent, members)
     # No other value is a completion meaning.
     return nothing(context.imports_incomplete)
-
-
-def _tool_members(context: CompletionContext, site: MemberSite) -> types.CompletionList:
-    edit_range = context.range(site.member_start, site.member_end)
-    items = [
-        item(method.name, completion_kinds.KIND_TOOL_METHOD, edit_range, method.signature_label)
-        for method in surfaces.TOOL_METHODS
-    ]
-    return answer(items, context.imports_incomplete, by_label=False)
-
-
-def _std_members(
-    context: CompletionContext, site: MemberSite, module: surfaces.StdModule
-) -> types.CompletionList:
-    receiver = context.analysis.source[site.receiver[0] : site.receiver[1]]
-    edit_range = context.range(site.member_start, site.member_end)
-    items = [
-        item(
-            member.name,
-            completion_kinds.std_member_kind(member),
-            edit_range,
-            member.header(receiver),
-            module.member_documentation(member, receiver),
-        )
-        for member in surfaces.members(module)
-    ]
-    return answer(items, context.imports_incomplete, by_label=False)
-
-
-def _std_namespace_members(context: CompletionContext, site: MemberSite) -> types.CompletionList:
-    """`use mod.std` then `std.`: the fixed children."""
-    edit_range = context.range(site.member_start, site.member_end)
-    items = [
-        item(
-            child.name,
-            completion_kinds.KIND_STD_NAMESPACE_MEMBER,
-            edit_range,
-            child.detail,
-            child.documentation,
-        )
-        for child in surfaces.STD_IMPORT_CHILDREN
-    ]
-    return answer(items, context.imports_incomplete)
 
 
 _RECORD_FIELD_DETAIL = "static record field; direct literal, child literal, or alias"
