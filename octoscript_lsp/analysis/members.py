@@ -1,19 +1,11 @@
 """The member classifier: what the receiver of a member site `recv.a.|` stands for.
 
-Completion, hover, signature help and definition all start from a member
-site and ask the same questions about its receiver, each feature in its own
-order (the reference's):
-
-- the `workflow` data namespace (unless a binding named `workflow` shadows it);
-- a direct import of a built-in surface: `use mod.tool` (tool methods), a
-  `mod.std` module with members (std functions and constants), `use mod.std`
-  itself (its fixed children); any deeper `mod.std` path is closed;
-- a static record (`records`) or a module call's result (`output_calls`);
-- a catalog module path, reached through the import or an exact root-alias
-  chain to it (`aliases`).
-
-`MemberReceiver` answers each question from the lexical index, the imports
-and the alias model; the features add the catalogs and build LSP objects.
+The member classifier (`resolution.py`) asks these questions about a member
+site's receiver, in the order of each request: the `workflow` namespace, a
+direct import of a built-in surface, a static record (`records`), a module
+call's result (`output_calls`), a catalog module path through the import or
+an exact root-alias chain (`aliases`). `MemberReceiver` answers them from the
+lexical index, the imports and the alias model; no catalog is read here.
 """
 
 from __future__ import annotations

@@ -4,26 +4,13 @@ Completion, hover, definition and signature help ask `resolve_site`, and
 references, document highlights, prepareRename and rename ask its
 catalog-free part `resolve_binding`; each renders the value it gets and none
 tries the kinds of site (or picks the binding at the cursor) in an order of
-its own. The orders are the reference's, one per `Request`:
-
-- completion: a `use mod.` path segment, a tool-name literal
-  (`tool.call("|`), a member site (with `resolution.resolve_member`'s
-  completion value), a key of a module call's input record, and otherwise
-  the bindings in scope;
-- hover (valid navigation index only for the first two): a member the
-  member classifier gives something to show (a `tool.` method has no hover
-  of its own, so that site falls through), a known input-record key, then
-  the binding occurrence at the cursor;
-- definition: a static record field (the one member with a place in the
-  document; valid navigation index only), then the binding occurrence;
-- references and highlights: the binding occurrence at the cursor, and only
-  over a complete navigation index (`INDEX_INCOMPLETE` otherwise: an
-  exhaustive answer would be partial);
-- rename (and prepareRename): the same, or else the occurrence that ends at
-  the cursor, so a cursor just past a name renames it;
-- signature help: the call the cursor is in, by its callee: a function
-  declared in the document, then a direct `assert` import, or else a member
-  call (with `resolve_member`'s signature value).
+its own. The orders are the reference's, one per `Request`, and read top
+to bottom in `resolve_site` and the functions it calls. Easy to miss: a
+`tool.` method has no hover of its own (the site falls through to input keys
+and bindings); references, highlights and rename answer only over a complete
+navigation index (`INDEX_INCOMPLETE` otherwise: an exhaustive answer would
+be partial), and rename also takes the occurrence ending at the cursor, so a
+cursor just past a name renames it.
 
 Member sites are classified further by `resolution.resolve_member`.
 """
