@@ -101,9 +101,10 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
         char = source[index]
         if char == '"':
             started = True
-            index = _string_end(source, index, limit)
-            if index is None:
+            found = string_end(source, index + 1, limit)
+            if not found.closed:
                 return None
+            index = found.end
             continue
         if opens_comment(source, index, limit):
             index = comment_end(source, index, limit)
@@ -126,11 +127,6 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
             started = True
         index += 1
     return None
-
-
-def _string_end(source: str, opening: int, limit: int) -> int | None:
-    found = string_end(source, opening + 1, limit)
-    return found.end if found.closed else None
 
 
 def _statement_boundary(source: str, index: int, limit: int) -> bool:

@@ -22,6 +22,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..catalogs.model import ModuleField, find_field
+from ..limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tokens import Token
 from ..syntax.tree import SymbolKind
@@ -160,6 +161,8 @@ class _IndexIncomplete:
 
 NO_SITE = _NoSite()
 INDEX_INCOMPLETE = _IndexIncomplete()
+#: Why those requests refuse (the reference's words).
+INDEX_REFUSAL = f"the lexical index exceeds its {MAX_LEXICAL_SYMBOL_OCCURRENCES}-occurrence limit"
 
 #: The requests that act on every occurrence of one binding.
 _EXHAUSTIVE = frozenset({Request.REFERENCES, Request.HIGHLIGHT, Request.RENAME})

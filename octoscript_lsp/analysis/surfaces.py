@@ -519,16 +519,12 @@ def std_module_for_import(path: tuple[str, ...]) -> StdModule | None:
     return _STD_BY_NAME.get(path[2])
 
 
-def _resolve(module: StdModule | str) -> StdModule | None:
-    return std_module(module) if isinstance(module, str) else module
-
-
 def members(module: StdModule | str) -> tuple[StdMember, ...]:
     """Members of a std module, sorted by label as the reference lists them.
 
     `assert` has no members (it is a function); an unknown name has none either.
     """
-    resolved = _resolve(module)
+    resolved = std_module(module) if isinstance(module, str) else module
     return resolved.members if resolved is not None else ()
 
 

@@ -83,7 +83,7 @@ def _comment_ranges(
             if last > line:
                 ranges.append(_comment_range(line, last))
             continue
-        if not _starts_line(source, line_starts[line], start):
+        if source[line_starts[line] : start].strip(" \t\f"):  # not a whole-line comment
             continue
         if line == run_end + 1:
             run_end = line
@@ -95,10 +95,6 @@ def _comment_ranges(
         ranges.append(_comment_range(run_start, run_end))
     ranges.sort(key=lambda item: item.start_line)
     return ranges
-
-
-def _starts_line(source: str, line_start: int, offset: int) -> bool:
-    return source[line_start:offset].strip(" \t\f") == ""
 
 
 def _comment_range(start_line: int, end_line: int) -> types.FoldingRange:

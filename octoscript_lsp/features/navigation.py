@@ -9,13 +9,13 @@ from ..analysis.lexical import Symbol
 from ..analysis.resolution import StaticRecordField
 from ..analysis.site_resolution import (
     INDEX_INCOMPLETE,
+    INDEX_REFUSAL,
     BindingOccurrence,
     Member,
     Request,
     resolve_binding,
     resolve_site,
 )
-from ..limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from .positions import PositionMap
 
 
@@ -42,9 +42,7 @@ def bound_symbol(analysis: DocumentAnalysis, offset: int | None, request: Reques
     or the refusal of a truncated index."""
     found = resolve_binding(analysis, offset, request)
     if found is INDEX_INCOMPLETE:
-        raise IndexTruncated(
-            f"the lexical index exceeds its {MAX_LEXICAL_SYMBOL_OCCURRENCES}-occurrence limit"
-        )
+        raise IndexTruncated(INDEX_REFUSAL)
     return found.occurrence.symbol if isinstance(found, BindingOccurrence) else None
 
 

@@ -52,7 +52,11 @@ def format_range(
         replacement = replacement.replace("\n", "\r\n")
     if not _agrees(source, formatted, old_start, old_end, replacement):
         raise FormattingRefused("the range cannot be formatted on its own")
-    return _trimmed_edit(positions, source[old_start:old_end], replacement, old_start)
+    if source[old_start:old_end] == replacement:
+        return []
+    start, end, text = changed_span(source[old_start:old_end], replacement)
+    edit_range = positions.range(old_start + start, old_start + end)
+    return [types.TextEdit(range=edit_range, new_text=text)]
 
 
 def _whole_lines(
@@ -94,11 +98,3 @@ def _agrees(source: str, formatted: str, start: int, end: int, replacement: str)
         return format_source(edited) == formatted
     except (SyntaxRejected, SourceTooLarge, FormattedSourceTooLarge):
         return False
-
-
-def _trimmed_edit(positions: PositionMap, old: str, new: str, offset: int) -> list[types.TextEdit]:
-    if old == new:
-        return []
-    start, end, text = changed_span(old, new)
-    edit_range = positions.range(offset + start, offset + end)
-    return [types.TextEdit(range=edit_range, new_text=text)]

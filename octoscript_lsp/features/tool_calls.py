@@ -61,13 +61,6 @@ def tool_calls_result(
     return head
 
 
-def _lens(
-    positions: PositionMap, start: int, end: int, title: str, argument: dict[str, str]
-) -> types.CodeLens:
-    command = types.Command(title=title, command=SHOW_TOOL_CALL_COMMAND, arguments=[argument])
-    return types.CodeLens(range=positions.range(start, end), command=command)
-
-
 def code_lenses(
     analysis: DocumentAnalysis, positions: PositionMap, catalogs: CatalogStore | None
 ) -> list[types.CodeLens]:
@@ -87,7 +80,13 @@ def code_lenses(
         argument = {"kind": "module", "label": label}
         found.append((item.callee_start, item.callee_end, f"module call: {label}", argument))
     found.sort(key=lambda entry: entry[0])
-    return [_lens(positions, *entry) for entry in found]
+    return [
+        types.CodeLens(
+            range=positions.range(start, end),
+            command=types.Command(title=title, command=SHOW_TOOL_CALL_COMMAND, arguments=[arg]),
+        )
+        for start, end, title, arg in found
+    ]
 
 
 def refreshes_code_lenses(capabilities: types.ClientCapabilities | None) -> bool:
