@@ -241,8 +241,7 @@ def _record_fields(
     ):
         return nothing(incomplete)
     edit_range = context.range(site.member_start, site.member_end)
-    kind = types.CompletionItemKind.Field
-    items = [item(entry.name, kind, edit_range, _RECORD_FIELD_DETAIL) for entry in fields]
+    items = [item(entry.name, FIELD_KIND, edit_range, _RECORD_FIELD_DETAIL) for entry in fields]
     return answer(items, incomplete)
 
 
@@ -250,10 +249,8 @@ def _record_fields(
 
 
 def _lexical(context: CompletionContext) -> types.CompletionList | WireText:
-    """Every visible binding: hundreds of items, so sent as finished JSON text.
-
-    Every item has the same edit range, so the range's JSON is made once.
-    """
+    """Every visible binding: hundreds of items, so sent as finished JSON text
+    (their one edit range written once)."""
     analysis = context.analysis
     index = analysis.completion_index
     site = index.site_at(context.offset)

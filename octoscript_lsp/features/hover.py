@@ -50,29 +50,24 @@ def hover(
                 assist.record_field_text(field, "Module input"), positions.range(*site.field)
             )
         case BindingOccurrence(occurrence=occurrence):
-            return _binding(analysis, positions, occurrence)
+            text = _binding_text(analysis, occurrence)
+            return _plain(text, positions.range(occurrence.start, occurrence.end))
     return None
 
 
-def _binding(
-    analysis: DocumentAnalysis, positions: PositionMap, occurrence: Occurrence
-) -> types.Hover | None:
+def _binding_text(analysis: DocumentAnalysis, occurrence: Occurrence) -> str:
     symbol = occurrence.symbol
     if symbol.kind is SymbolKind.IMPORT and not analysis.lexical.truncated:
         # As in the reference, the name is resolved again at the occurrence, so
         # the import's own binding (not yet visible there) gets the plain hover.
         record = analysis.visible_import(occurrence.start, occurrence.end)
         if record is not None and record.path == surfaces.ASSERT.path:
-            return _plain(
-                surfaces.assert_documentation(symbol.name),
-                positions.range(occurrence.start, occurrence.end),
-            )
-    text = f"({KIND_LABELS[symbol.kind]}) {symbol.name}"
+            return surfaces.assert_documentation(symbol.name)
     if symbol.kind is SymbolKind.FUNCTION:
         header = function_parameters(analysis.source, symbol.end, analysis.metadata_prefix_end)
         if header is not None:
-            text = f"{symbol.name}({', '.join(header)})\n\n{NAMED_FUNCTION_NOTE}"
-    return _plain(text, positions.range(occurrence.start, occurrence.end))
+            return f"{symbol.name}({', '.join(header)})\n\n{NAMED_FUNCTION_NOTE}"
+    return f"({KIND_LABELS[symbol.kind]}) {symbol.name}"
 
 
 def _member_text(
