@@ -30,7 +30,7 @@ from ..syntax.text import (
     is_canonical_identifier,
 )
 from ..syntax.tokens import Kind, Token, first_token_from
-from ..syntax.trivia import block_comment_end, string_end
+from ..syntax.trivia import block_comment_end, is_line_comment, string_end
 from .record_scan import RecordEntries, RecordEntry, record_entries
 from .sites import DelimiterIndex, MemberSite, TextRegions, call_context, member_site
 
@@ -84,7 +84,7 @@ def _in_comment(source: str, regions: TextRegions, offset: int) -> bool:
     start, end = regions.comments[position]
     if offset <= start:
         return False
-    if source[start + 1] == "/" or offset < end:
+    if is_line_comment(source, start) or offset < end:
         return offset <= end
     return block_comment_end(source, start) is None  # open: it runs to the end
 

@@ -49,6 +49,11 @@ RBRACKET = Kind.RBRACKET
 OPERATOR = Kind.OPERATOR
 END = Kind.END
 
+# Which closing bracket ends which opening one: the one table every bracket
+# matcher reads (character-level code reads the kinds' values).
+CLOSER_OF: dict[Kind, Kind] = {LPAREN: RPAREN, LBRACKET: RBRACKET, LBRACE: RBRACE}
+OPENER_OF: dict[Kind, Kind] = {closer: opener for opener, closer in CLOSER_OF.items()}
+
 
 class Token:
     """One lexical token; `text` holds the spelling of identifiers and operators."""
