@@ -28,7 +28,7 @@ from ..syntax.text import (
     is_canonical_identifier,
     skip_space_backward,
 )
-from ..syntax.tokens import OPENER_OF, Token, first_token_from
+from ..syntax.tokens import CLOSING_CHAR, Token, first_token_from
 from ..syntax.trivia import (
     StringRegion,
     block_comment_end,
@@ -267,8 +267,6 @@ class OpenDelimiter:
 
 
 _DELIMITER = re.compile(r"[()\[\]{},]")
-_OPENER_OF = {closer.value: opener.value for closer, opener in OPENER_OF.items()}
-_OPENERS = frozenset(_OPENER_OF.values())
 
 
 class _Refused(Exception):
@@ -348,7 +346,7 @@ def _scan_gap(source: str, start: int, end: int, stack: list[list]) -> None:
     """Read the delimiters of `source[start:end]` (no string or comment in it) onto `stack`."""
     find = source.find
     for char in _DELIMITER.findall(source, start, end):
-        if char in _OPENERS:
+        if char in CLOSING_CHAR:
             if len(stack) == MAX_SIGNATURE_DELIMITER_DEPTH:
                 raise _Refused
             # The delimiters come in order, so this is the first such opener left.
@@ -356,7 +354,7 @@ def _scan_gap(source: str, start: int, end: int, stack: list[list]) -> None:
             stack.append([char, start, 0])
             start += 1
         elif char != ",":
-            if not stack or stack.pop()[0] != _OPENER_OF[char]:
+            if not stack or CLOSING_CHAR[stack.pop()[0]] != char:
                 raise _Refused
         elif not stack:
             raise _Refused
