@@ -130,9 +130,6 @@ MIN_NAMED_PARAMETERS = 2
 # farther than this edit distance whatever the name's length.
 MAX_SUGGESTIONS = 3
 MAX_SUGGESTION_DISTANCE = 3
-# Did-you-mean answers kept, by (typed name, candidate names): the advice pass
-# asks again for each unlisted name after every pause in typing.
-MAX_CACHED_SUGGESTIONS = 1024
 # Catalog files named by the `catalogFiles` setting (catalogs/files.py), and
 # the command line's `--settings` / `catalog check` file: at most this many,
 # each at most this size (the projections' retained budgets with room for the
@@ -144,9 +141,6 @@ MAX_QUOTED_KEY_CHARS = 64
 # An unusable Content-Length value quoted in the log: longer ones are cut.
 MAX_QUOTED_HEADER_CHARS = 32
 
-# Completion items of identifiers kept as finished JSON text, by (name, kind):
-# a document's bindings, and those of a few others, fit.
-MAX_CACHED_COMPLETION_ITEMS = 8192
 # Non-negative integers whose decimal text JSON-text answers take from a
 # table (`features.wire`): the deltas and lengths of semantic tokens.
 CACHED_DECIMAL_INTEGERS = 4096
@@ -157,10 +151,6 @@ MAX_SEMANTIC_VISIBLE_LOOKUPS = 64
 # the last answer (`semantic_layout`); a larger edit takes the whole-document
 # pass, which also prunes the per-statement memo.
 MAX_SEMANTIC_SPLICED_STATEMENTS = 64
-# Member tokens' meanings kept by (import path, name, called)
-# (`resolution.classify_member_token`): far more than the built-in surfaces'
-# names, as typed in a few documents.
-MAX_CACHED_MEMBER_TOKEN_MEANINGS = 1024
 
 # Command line (`octoscript check` / `format --jobs`)
 # Files handed to a worker process at a time (one batch, folded into one

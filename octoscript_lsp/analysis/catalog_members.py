@@ -21,7 +21,7 @@ from ..catalogs.model import (
 )
 from ..syntax.text import is_canonical_identifier
 from .input_records import InputRecordSite
-from .members import member_receiver
+from .members import MemberReceiver
 from .output_calls import OutputCall
 from .sites import MemberSite
 
@@ -30,17 +30,15 @@ if TYPE_CHECKING:
     from .document import DocumentAnalysis
 
 
-def direct_member(
-    analysis: DocumentAnalysis, site: MemberSite, catalogs: CatalogStore
-) -> ModuleDescriptor | None:
+def direct_member(receiver: MemberReceiver, catalogs: CatalogStore) -> ModuleDescriptor | None:
     """The exact catalog descriptor a member site names."""
     catalog = catalogs.module_catalog
-    if catalogs.module_catalog_state.unavailable or catalog is None:
+    if catalogs.modules.state.unavailable or catalog is None:
         return None
-    method = analysis.source[site.member_start : site.member_end]
+    site = receiver.site
+    method = receiver.source[site.member_start : site.member_end]
     if not is_canonical_identifier(method):
         return None
-    receiver = member_receiver(analysis, site)
     if receiver.is_fixed_core:
         return None
     parent = receiver.catalog_path
@@ -53,10 +51,10 @@ def call_outputs(
     analysis: DocumentAnalysis, call: OutputCall, catalogs: CatalogStore
 ) -> tuple[ModuleField, ...] | None:
     """The output fields of the module call a result binding holds."""
-    if analysis.imports.truncated or catalogs.module_catalog_state.unavailable:
+    if analysis.imports.truncated or catalogs.modules.state.unavailable:
         return None
     call_site = MemberSite((call.receiver,), call.member[0], call.member[1])
-    module = direct_member(analysis, call_site, catalogs)
+    module = direct_member(MemberReceiver(analysis, call_site), catalogs)
     if module is None or module.call_shape is not CallShape.SINGLE_JSON:
         return None
     expected = CallMode.DEFERRED if call.awaited else CallMode.SYNCHRONOUS
@@ -75,14 +73,13 @@ def fields_at(fields: Sequence[ModuleField], path: Sequence[str]) -> Sequence[Mo
 
 
 def output_fields_for_member(
-    analysis: DocumentAnalysis, site: MemberSite, catalogs: CatalogStore
+    receiver: MemberReceiver, catalogs: CatalogStore
 ) -> Sequence[ModuleField] | None:
     """The output fields a member of a call's result may name."""
-    receiver = member_receiver(analysis, site)
     parent, call = receiver.output_parent, receiver.output_call
     if parent is None or call is None:
         return None
-    roots = call_outputs(analysis, call, catalogs)
+    roots = call_outputs(receiver.analysis, call, catalogs)
     return None if roots is None else fields_at(roots, parent)
 
 
@@ -91,14 +88,15 @@ def output_role(configured_context: bool) -> str:
 
 
 def workflow_field(
-    analysis: DocumentAnalysis, site: MemberSite, catalogs: CatalogStore
+    receiver: MemberReceiver, catalogs: CatalogStore
 ) -> tuple[WorkflowField, str] | None:
     """The workflow field a member names (navigation rules), with its role."""
     data = catalogs.workflow_data
-    if data is None or site.member_end > len(analysis.source):
+    site = receiver.site
+    if data is None or site.member_end > len(receiver.source):
         return None
-    path = member_receiver(analysis, site).workflow_path(navigation=True)
-    name = analysis.source[site.member_start : site.member_end]
+    path = receiver.workflow_path(navigation=True)
+    name = receiver.source[site.member_start : site.member_end]
     if path == ("workflow", "input"):
         found = data.catalog.input_field(name)
         return None if found is None else (found, "Workflow input")
@@ -115,12 +113,12 @@ def input_fields_for_site(
     callee = site.callee
     if (
         analysis.imports.truncated
-        or catalogs.module_catalog_state.unavailable
+        or catalogs.modules.state.unavailable
         or site.field[1] > analysis.metadata_prefix_end
         or callee.member_end > analysis.metadata_prefix_end
     ):
         return None
-    module = direct_member(analysis, callee, catalogs)
+    module = direct_member(MemberReceiver(analysis, callee), catalogs)
     if module is None or not module.is_shaped or module.input_fields is None:
         return None
     if site.parent is None:

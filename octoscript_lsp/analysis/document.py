@@ -60,8 +60,6 @@ class DocumentAnalysis:
         self.source = source
         self.version = version
         self.too_large: SourceTooLarge | None = None
-        # Answers about one cursor site of this version (`members.member_receiver`).
-        self.site_memo: dict[object, dict[str, object]] = {}
         self.syntax: SyntaxResult | None = None
         # Everything earlier versions left for this one, and this one leaves
         # for the next (`reuse.py`): the one hand-over between versions.

@@ -12,8 +12,7 @@ order (the reference's):
 - a catalog module path, reached through the import or an exact root-alias
   chain to it (`aliases`).
 
-`MemberReceiver` answers each question once per site and version (the
-answers are memoized on the analysis), from the lexical index, the imports
+`MemberReceiver` answers each question from the lexical index, the imports
 and the alias model; the features add the catalogs and build LSP objects.
 """
 
@@ -22,7 +21,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
-from typing import TYPE_CHECKING, TypeVar, cast
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from ..limits import MAX_MODULE_PATH_SEGMENTS
 from ..syntax.text import is_canonical_identifier
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from .document import DocumentAnalysis
 
 Span = tuple[int, int]
-T = TypeVar("T")
 
 
 class BuiltIn(Enum):
@@ -83,25 +82,13 @@ def is_fixed_core(path: tuple[str, ...] | None) -> bool:
 
 
 class MemberReceiver:
-    """One member site of one version, its receiver resolved on demand."""
+    """One member site of one version, each question about its receiver
+    answered on first use (one receiver serves one request)."""
 
-    def __init__(
-        self, analysis: DocumentAnalysis, site: MemberSite, answers: dict[str, object]
-    ) -> None:
+    def __init__(self, analysis: DocumentAnalysis, site: MemberSite) -> None:
         self.analysis = analysis
         self.site = site
         self.source = analysis.source
-        # Shared by every receiver of this site and version. Plain values
-        # only: the snapshot holds them, so a reference back to it would make
-        # a cycle keeping each evicted version alive until the cyclic
-        # collector runs (peak RSS while typing).
-        self._answers = answers
-
-    def _answer(self, key: str, compute: Callable[[], T]) -> T:
-        answers = self._answers
-        if key not in answers:
-            answers[key] = compute()
-        return cast(T, answers[key])
 
     def _within_prefix(self, end: int) -> bool:
         return end <= self.analysis.metadata_prefix_end
@@ -109,23 +96,17 @@ class MemberReceiver:
     def _names(self, spans: tuple[Span, ...]) -> tuple[str, ...]:
         return tuple(self.source[start:end] for start, end in spans)
 
-    @property
+    @cached_property
     def binding(self) -> Symbol | None:
         """The completion index's binding of the receiver name where it is written."""
-        return self._answer("binding", self._binding)
-
-    def _binding(self) -> Symbol | None:
         start, end = self.site.receiver
         return self.analysis.completion_index.visible(self.source[start:end], start)
 
     # ------------------------------------------------------------ direct imports
 
-    @property
+    @cached_property
     def direct_import(self) -> ModuleImport | None:
         """The `use` the receiver name is bound by, if its binding is one."""
-        return self._answer("direct_import", self._direct_import)
-
-    def _direct_import(self) -> ModuleImport | None:
         return self.analysis.visible_import(*self.site.receiver)
 
     @property
@@ -133,12 +114,9 @@ class MemberReceiver:
         """`direct_import`, for a site ending inside the metadata prefix."""
         return self.direct_import if self._within_prefix(self.site.member_end) else None
 
-    @property
+    @cached_property
     def built_in(self) -> BuiltInMember | None:
         """The built-in surface of a direct site inside the prefix."""
-        return self._answer("built_in", self._built_in)
-
-    def _built_in(self) -> BuiltInMember | None:
         record = self.prefix_import
         return None if record is None else built_in_member(record, self.site)
 
@@ -151,12 +129,9 @@ class MemberReceiver:
             path.append(segment)
         return tuple(path)
 
-    @property
+    @cached_property
     def fixed_path(self) -> tuple[str, ...] | None:
         """The direct import path plus the chain (no aliases)."""
-        return self._answer("fixed_path", self._fixed_path)
-
-    def _fixed_path(self) -> tuple[str, ...] | None:
         record = self.prefix_import
         return None if record is None else self._extend_path(record.path)
 
@@ -166,54 +141,39 @@ class MemberReceiver:
 
     # ------------------------------------------------------------ catalog modules
 
-    @property
+    @cached_property
     def catalog_import(self) -> ModuleImport | None:
         """The `use` the receiver names directly, or through a stable root-alias chain."""
-        return self._answer("catalog_import", self._catalog_import)
-
-    def _catalog_import(self) -> ModuleImport | None:
         if self.site.receiver[1] > self.analysis.metadata_prefix_end:
             return None
         return catalog_import(self.analysis, self.site.receiver, self.binding)
 
-    @property
+    @cached_property
     def catalog_path(self) -> tuple[str, ...] | None:
         """The catalog path the receiver chain stands for."""
-        return self._answer("catalog_path", self._catalog_path)
-
-    def _catalog_path(self) -> tuple[str, ...] | None:
         if not self._within_prefix(self.site.member_end):
             return None
         record = self.catalog_import
         return None if record is None else self._extend_path(record.path)
 
-    @property
+    @cached_property
     def alias_metadata_truncated(self) -> bool:
-        return self._answer("alias_metadata_truncated", self._alias_metadata_truncated)
-
-    def _alias_metadata_truncated(self) -> bool:
         return _alias_metadata_truncated(self.analysis, self.site.receiver, lambda: self.binding)
 
     # ------------------------------------------------------------ call results
 
-    @property
+    @cached_property
     def output_parent(self) -> tuple[str, ...] | None:
         """The object-child names between a result binding and the member (at most one)."""
-        return self._answer("output_parent", self._output_parent)
-
-    def _output_parent(self) -> tuple[str, ...] | None:
         chain = self.site.receivers[1:]
         if len(chain) > 1:
             return None
         names = self._names(chain)
         return names if all(is_canonical_identifier(name) for name in names) else None
 
-    @property
+    @cached_property
     def output_call(self) -> OutputCall | None:
         """The module call whose result the receiver holds, through a stable alias group."""
-        return self._answer("output_call", self._output_call)
-
-    def _output_call(self) -> OutputCall | None:
         analysis = self.analysis
         index = analysis.completion_index
         if (
@@ -272,13 +232,6 @@ class MemberReceiver:
         )
         resolver = analysis.records.resolver(self.source, graph)
         return resolver.fields_for(self.site.receivers, prefix_end, binding)
-
-
-def member_receiver(analysis: DocumentAnalysis, site: MemberSite) -> MemberReceiver:
-    """The receiver of `site`; its answers are shared by every question asked
-    about the site this version."""
-    answers = analysis.site_memo.setdefault(site, {})
-    return MemberReceiver(analysis, site, answers)
 
 
 def catalog_import(

@@ -139,20 +139,26 @@ def _span(token: Token) -> Span:
     return (token.start, token.end)
 
 
-def direct_shape(
-    tokens: Sequence[Token], binding: int, opening: int
-) -> tuple[RecordShape, int] | None:
+class ShapeFound(NamedTuple):
+    shape: RecordShape
+    end: int  # of its initializer
+
+
+class AliasFound(NamedTuple):
+    alias: RecordAlias
+    end: int  # of its initializer
+
+
+def direct_shape(tokens: Sequence[Token], binding: int, opening: int) -> ShapeFound | None:
     """The shape of an initializer that is one whole record literal, with its end."""
     parsed = _parse_record(tokens, opening, MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH)
     if parsed is None or _kind_at(tokens, parsed.closing + 1) not in _STATEMENT_ENDS:
         return None
     shape = RecordShape(_span(tokens[binding]), tuple(parsed.fields), parsed.retained_children())
-    return shape, tokens[parsed.closing].end
+    return ShapeFound(shape, tokens[parsed.closing].end)
 
 
-def direct_alias(
-    tokens: Sequence[Token], binding: int, target: int
-) -> tuple[RecordAlias, int] | None:
+def direct_alias(tokens: Sequence[Token], binding: int, target: int) -> AliasFound | None:
     """The edge of an initializer that is exactly `b`, `b.c` or `b.c.d`, with its end."""
     if not _is_plain_ident(tokens, target):
         return None
@@ -170,7 +176,7 @@ def direct_alias(
     alias = RecordAlias(
         _span(tokens[binding]), _span(tokens[target]), tuple(children), tokens[last + 1].start
     )
-    return alias, tokens[last].end
+    return AliasFound(alias, tokens[last].end)
 
 
 class RecordEntry(NamedTuple):

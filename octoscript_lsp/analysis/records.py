@@ -19,7 +19,7 @@ value inside a call, list or record.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -51,9 +51,6 @@ class RecordReport:
     def __init__(self, facts: PrefixFacts) -> None:
         self._facts = facts
         self.prefix_end = facts.prefix_end
-        # Per lexical index: its resolution memos (plain values, so the report
-        # and its resolvers form no reference cycle that outlives a version).
-        self._memos: dict[int, tuple[LexicalIndex, _ResolverMemo]] = {}
 
     def __repr__(self) -> str:
         return (
@@ -72,7 +69,7 @@ class RecordReport:
         dropped = False
         for facts in self._facts.with_shapes:
             if (
-                facts.shapes[-1][1] <= self.prefix_end
+                facts.shapes[-1].end <= self.prefix_end
                 and len(kept) + len(facts.shapes) <= MAX_STATIC_RECORD_SHAPES
                 and retained + facts.retained_fields <= MAX_STATIC_RECORD_FIELDS
             ):
@@ -119,7 +116,7 @@ class RecordReport:
         if self.truncated:
             return self._shape_by_binding.get(binding_start)
         found = self._facts.at(binding_start).shape_at(binding_start)
-        return found[0] if found is not None and found[1] <= self.prefix_end else None
+        return found.shape if found is not None and found.end <= self.prefix_end else None
 
     # ------------------------------------------------------------ alias edges
 
@@ -157,18 +154,13 @@ class RecordReport:
         if self.aliases_truncated:
             return self._alias_by_binding.get(binding_start)
         found = self._facts.at(binding_start).alias_at(binding_start)
-        return found[0] if found is not None and found[1] <= self.prefix_end else None
+        return found.alias if found is not None and found.end <= self.prefix_end else None
 
     # ------------------------------------------------------------ resolution
 
     def resolver(self, source: str, graph: AliasGraph) -> RecordResolver:
-        """The resolver over the alias graph of one lexical index (the graph's);
-        its memos are kept per index."""
-        index = graph.index
-        cached = self._memos.get(id(index))
-        if cached is None or cached[0] is not index:
-            cached = self._memos[id(index)] = (index, _ResolverMemo())
-        return RecordResolver(source, self, graph, cached[1])
+        """The resolver over the alias graph of one lexical index (the graph's)."""
+        return RecordResolver(source, self, graph)
 
 
 def empty_report() -> RecordReport:
@@ -217,15 +209,6 @@ class _Target:
 
 
 @dataclass(slots=True)
-class _ResolverMemo:
-    """What a resolver worked out over one index, kept for the next request."""
-
-    targets: dict[int, _Target] = field(default_factory=dict)
-    views: dict[int, RecordView] = field(default_factory=dict)
-    stable: dict[tuple[int, int], bool] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
 class _Selection:
     """The `.name`s a record walk has selected so far, outermost first."""
 
@@ -240,9 +223,7 @@ _STOP_UNCERTAIN = Stop(UNCERTAIN)
 class RecordResolver:
     """Record shapes reached through the alias graph's edges, and the stability rules."""
 
-    def __init__(
-        self, source: str, report: RecordReport, graph: AliasGraph, memo: _ResolverMemo
-    ) -> None:
+    def __init__(self, source: str, report: RecordReport, graph: AliasGraph) -> None:
         self.source = source
         self.report = report
         # Edge targets are the graph's (`AliasGraph.target_of`): one place
@@ -250,10 +231,11 @@ class RecordResolver:
         self.graph = graph
         self.index = graph.index
         # Alias targets are resolved when a walk reaches them: a request
-        # after a keystroke follows a few chains, not every alias.
-        self._targets = memo.targets
-        self._views = memo.views
-        self._stable = memo.stable
+        # after a keystroke follows a few chains, not every alias. One
+        # resolver serves one question.
+        self._targets: dict[int, _Target] = {}
+        self._views: dict[int, RecordView] = {}
+        self._stable: dict[tuple[int, int], bool] = {}
 
     def visible(self, name: str, offset: int) -> Symbol | None:
         return self.index.visible(name, offset)

@@ -23,23 +23,21 @@ not from cursor sites: `classify_member_token` answers for one token from
 what the tree and the index already say about it (whether it is called, the
 `use` path its receiver's binding names), with the same values.
 
-The receiver questions themselves are `members.MemberReceiver`'s (memoized
-per site and version), the catalog lookups `catalog_members.py`'s.
+The receiver questions themselves are `members.MemberReceiver`'s, the
+catalog lookups `catalog_members.py`'s.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..catalogs.model import ModuleDescriptor, ModuleField, WorkflowField, find_field
 from ..catalogs.store import CatalogState
-from ..limits import MAX_CACHED_MEMBER_TOKEN_MEANINGS
 from . import surfaces
 from .catalog_members import direct_member, output_fields_for_member, workflow_field
-from .members import BuiltIn, BuiltInMember, built_in_member, built_in_surface, member_receiver
+from .members import BuiltIn, BuiltInMember, MemberReceiver, built_in_member, built_in_surface
 from .output_calls import OutputCall
 from .record_scan import RecordField, field_named
 from .sites import MemberSite
@@ -202,35 +200,35 @@ def resolve_member(
     name = analysis.source[site.member_start : site.member_end]
     if purpose is Purpose.COMPLETION:
         return _completion_meaning(analysis, site, catalogs, name)
-    workflow = workflow_field(analysis, site, catalogs)
+    receiver = MemberReceiver(analysis, site)
+    workflow = workflow_field(receiver, catalogs)
     if workflow is not None:
         return WorkflowDataField(*workflow)
-    record_field = _static_record_field(analysis, site, name)
+    record_field = _static_record_field(receiver, name)
     if record_field is not None:
         return StaticRecordField(record_field)
-    receiver = member_receiver(analysis, site)
     built_in = receiver.built_in
     if built_in is not None:
         return _built_in_value(built_in, name)
     if receiver.is_fixed_core:
         return NOTHING  # the fixed `mod.std` tree is never extended by a catalog
     if purpose is Purpose.NAVIGATION:
-        outputs = output_fields_for_member(analysis, site, catalogs)
+        outputs = output_fields_for_member(receiver, catalogs)
         found = None if outputs is None else find_field(outputs, name)
         if found is not None:
             return CallOutputField(found)
         start, end = site.receiver
         if analysis.lexical.visible(analysis.source[start:end], start) is None:
             return NOTHING
-    descriptor = direct_member(analysis, site, catalogs)
+    descriptor = direct_member(receiver, catalogs)
     return NOTHING if descriptor is None else CatalogMember(descriptor)
 
 
 def _completion_meaning(
     analysis: DocumentAnalysis, site: MemberSite, catalogs: CatalogStore, name: str
 ) -> MemberResolution:
-    receiver = member_receiver(analysis, site)
-    if catalogs.workflow_data_state is not CatalogState.ABSENT:
+    receiver = MemberReceiver(analysis, site)
+    if catalogs.workflow.state is not CatalogState.ABSENT:
         path = receiver.workflow_path()
         if path is not None:
             return WorkflowNamespace(path)
@@ -252,7 +250,7 @@ def _completion_meaning(
     if fields is not None:
         return StaticRecordFields(fields)
     alias_truncated = receiver.alias_metadata_truncated
-    if analysis.imports.truncated or catalogs.module_catalog_state.unavailable or alias_truncated:
+    if analysis.imports.truncated or catalogs.modules.state.unavailable or alias_truncated:
         return CatalogUntrusted(alias_truncated)
     parent, call = receiver.output_parent, receiver.output_call
     if parent is not None and call is not None:
@@ -260,9 +258,6 @@ def _completion_meaning(
     return CatalogChildren(None if receiver.is_fixed_core else receiver.catalog_path)
 
 
-# Semantic tokens ask once per member token of a document; the answer
-# depends on these three values alone.
-@functools.lru_cache(maxsize=MAX_CACHED_MEMBER_TOKEN_MEANINGS)
 def classify_member_token(
     receiver_import: tuple[str, ...] | None, name: str, called: bool
 ) -> MemberResolution:
@@ -294,16 +289,15 @@ def _std_namespace_child(name: str) -> StdNamespaceChild:
     return StdNamespaceChild(name, surfaces.import_path_child(surfaces.STD_NAMESPACE_PATH, name))
 
 
-def _static_record_field(
-    analysis: DocumentAnalysis, site: MemberSite, name: str
-) -> RecordField | None:
+def _static_record_field(receiver: MemberReceiver, name: str) -> RecordField | None:
     """The field a member names, by the navigation index (valid source only)."""
+    analysis = receiver.analysis
     report = analysis.records
     if (
         analysis.lexical.truncated
         or report.aliases_truncated
-        or site.member_end > report.prefix_end
+        or receiver.site.member_end > report.prefix_end
     ):
         return None
-    fields = member_receiver(analysis, site).record_fields(navigation=True)
+    fields = receiver.record_fields(navigation=True)
     return None if fields is None else field_named(fields, name)

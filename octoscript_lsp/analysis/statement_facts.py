@@ -17,6 +17,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from operator import itemgetter
+from typing import NamedTuple
 
 from ..limits import MAX_MODULE_IMPORTS
 from ..syntax.lexer import LexResult
@@ -33,8 +34,8 @@ from ..syntax.tokens import Token
 from ..syntax.tree import IMPORT, LET_INIT
 from .imports import ImportReport, ModuleImport
 from .record_scan import (
-    RecordAlias,
-    RecordShape,
+    AliasFound,
+    ShapeFound,
     direct_alias,
     direct_shape,
     shifted_alias,
@@ -47,34 +48,33 @@ class StatementFacts:
     """Shapes and alias edges (each with the end of its initializer) and
     imports of one statement, in parse order."""
 
-    shapes: tuple[tuple[RecordShape, int], ...]
-    aliases: tuple[tuple[RecordAlias, int], ...]
+    shapes: tuple[ShapeFound, ...]
+    aliases: tuple[AliasFound, ...]
     imports: tuple[ModuleImport, ...]
     #: Fields the shapes retain, all levels (the field budget's unit).
     retained_fields: int
 
-    def shape_at(self, binding_start: int) -> tuple[RecordShape, int] | None:
+    def shape_at(self, binding_start: int) -> ShapeFound | None:
         for found in self.shapes:
-            if found[0].binding[0] == binding_start:
+            if found.shape.binding[0] == binding_start:
                 return found
         return None
 
-    def alias_at(self, binding_start: int) -> tuple[RecordAlias, int] | None:
+    def alias_at(self, binding_start: int) -> AliasFound | None:
         for found in self.aliases:
-            if found[0].binding[0] == binding_start:
-                return found
-        return None
-
-    def alias_targeting(self, target: tuple[int, int]) -> tuple[RecordAlias, int] | None:
-        for found in self.aliases:
-            if found[0].target == target:
+            if found.alias.binding[0] == binding_start:
                 return found
         return None
 
 
 NO_FACTS = StatementFacts((), (), (), 0)
-# (where the statement was when its facts were found, its facts).
-Anchored = tuple[int, StatementFacts]
+
+
+class Anchored(NamedTuple):
+    origin: int  # where the statement was when its facts were found
+    facts: StatementFacts
+
+
 # (statement offset, its anchored facts), in source order.
 FactPieces = list[tuple[int, Anchored]]
 FactMemo = StatementMemo[Anchored]
@@ -91,19 +91,19 @@ def facts_of(
     lie in a later statement, and a fact must depend only on its own
     statement's text to be reused while that statement is kept.
     """
-    shapes: list[tuple[RecordShape, int]] = []
-    aliases: list[tuple[RecordAlias, int]] = []
+    shapes: list[ShapeFound] = []
+    aliases: list[AliasFound] = []
     imports: list[ModuleImport] = []
     retained = 0
     for event in events:
         tag = event[0]
         if tag == LET_INIT:
             shape = direct_shape(tokens, event[1], event[2])
-            if shape is not None and (limit is None or shape[1] <= limit):
+            if shape is not None and (limit is None or shape.end <= limit):
                 shapes.append(shape)
-                retained += shape[0].retained_field_count()
+                retained += shape.shape.retained_field_count()
             alias = direct_alias(tokens, event[1], event[2])
-            if alias is not None and (limit is None or alias[1] <= limit):
+            if alias is not None and (limit is None or alias.end <= limit):
                 aliases.append(alias)
         elif tag == IMPORT:
             _, path, path_start, path_end, binding = event
@@ -118,8 +118,8 @@ def shifted_facts(facts: StatementFacts, delta: int) -> StatementFacts:
     if facts is NO_FACTS:
         return facts
     return StatementFacts(
-        tuple((shifted_shape(shape, delta), end + delta) for shape, end in facts.shapes),
-        tuple((shifted_alias(alias, delta), end + delta) for alias, end in facts.aliases),
+        tuple(ShapeFound(shifted_shape(shape, delta), end + delta) for shape, end in facts.shapes),
+        tuple(AliasFound(shifted_alias(alias, delta), end + delta) for alias, end in facts.aliases),
         tuple(_shifted_import(item, delta) for item in facts.imports),
         facts.retained_fields,
     )
@@ -146,12 +146,12 @@ def collect_facts(
     tokens = lex.tokens
     if lex.token_limit_offset is not None:
         # Statement texts no longer determine their tokens: one piece, scanned plainly.
-        return [(0, (0, facts_of(tokens, events)))], EMPTY_MEMO
+        return [(0, Anchored(0, facts_of(tokens, events)))], EMPTY_MEMO
 
     def found_at(position: int) -> Anchored:
         origin = tokens[units[position][FIRST_TOKEN]].start
         limit = tokens[units[position][AFTER_TOKEN]].start
-        return origin, facts_of(tokens, events_of(events, units, position), limit)
+        return Anchored(origin, facts_of(tokens, events_of(events, units, position), limit))
 
     return per_statement(source, lex, units, previous, found_at, None)
 
@@ -202,7 +202,7 @@ class PrefixFacts:
         for offset, anchored in pieces:
             if offset >= prefix_end:
                 break
-            facts = anchored[1]
+            _, facts = anchored
             if facts is NO_FACTS:
                 continue
             if facts.shapes:

@@ -170,8 +170,8 @@ def summarize_unit(
         tuple(sites),
         occurrences,
         len(scopes) == 1,
-        tuple(number for number, symbol in enumerate(made) if symbol[5]),
-        tuple(sorted(range(len(made)), key=lambda number: made[number][2])),
+        tuple(number for number, symbol in enumerate(symbols) if symbol.top_level),
+        tuple(sorted(range(len(symbols)), key=lambda number: symbols[number].start)),
     )
 
 

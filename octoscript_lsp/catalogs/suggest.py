@@ -11,10 +11,9 @@ catalog of long names costs little.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Iterable
 
-from ..limits import MAX_CACHED_SUGGESTIONS, MAX_SUGGESTION_DISTANCE, MAX_SUGGESTIONS
+from ..limits import MAX_SUGGESTION_DISTANCE, MAX_SUGGESTIONS
 
 
 def distance_limit(typed: str) -> int:
@@ -52,17 +51,7 @@ def bounded_distance(left: str, right: str, limit: int) -> int | None:
 
 
 def closest_names(typed: str, candidates: Iterable[str]) -> list[str]:
-    """At most MAX_SUGGESTIONS close candidates, nearest first, then by name.
-
-    Answers are kept per (name, candidates): the advice pass asks again for
-    every unlisted name after each pause in typing, with the same catalog.
-    """
-    listed = candidates if isinstance(candidates, tuple) else tuple(candidates)
-    return list(_closest(typed, listed))
-
-
-@functools.lru_cache(maxsize=MAX_CACHED_SUGGESTIONS)
-def _closest(typed: str, candidates: tuple[str, ...]) -> tuple[str, ...]:
+    """At most MAX_SUGGESTIONS close candidates, nearest first, then by name."""
     limit = distance_limit(typed)
     scored: list[tuple[int, str]] = []
     for name in set(candidates):
@@ -72,4 +61,4 @@ def _closest(typed: str, candidates: tuple[str, ...]) -> tuple[str, ...]:
         if distance is not None:
             scored.append((distance, name))
     scored.sort()
-    return tuple(name for _, name in scored[:MAX_SUGGESTIONS])
+    return [name for _, name in scored[:MAX_SUGGESTIONS]]

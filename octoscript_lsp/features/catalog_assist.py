@@ -177,7 +177,7 @@ def workflow_field_text(field: WorkflowField, role: str) -> str:
 
 def tool_names(catalogs: Catalogs, format_name: str) -> tuple[list[tuple[str, str]], bool]:
     """(name, description) of the catalog tools of one format, and unavailability."""
-    if catalogs.tool_catalog_state.unavailable:
+    if catalogs.tools.state.unavailable:
         return [], True
     catalog = catalogs.tool_catalog
     if catalog is None:
@@ -193,7 +193,7 @@ def import_path_children(
     catalogs: Catalogs, prefix: tuple[str, ...]
 ) -> tuple[list[tuple[str, str | None, str | None]], bool]:
     """Catalog children of a `use mod.` prefix and whether the catalog is unavailable."""
-    if catalogs.module_catalog_state.unavailable:
+    if catalogs.modules.state.unavailable:
         return [], True
     catalog = catalogs.module_catalog
     if catalog is None or surfaces.is_fixed_core_path(prefix):
@@ -224,7 +224,7 @@ def module_member_completion(
     if parent is None:
         return _list([], incomplete)
     catalogs = context.catalogs
-    incomplete = incomplete or catalogs.module_catalog_state.unavailable
+    incomplete = incomplete or catalogs.modules.state.unavailable
     catalog = catalogs.module_catalog
     if catalog is None:
         return _list([], incomplete)
@@ -249,7 +249,7 @@ def untrusted_member_completion(
     context: CompletionContext, alias_metadata_truncated: bool
 ) -> types.CompletionList:
     """The module catalog or the alias metadata cannot be trusted here: nothing, incomplete."""
-    unavailable = context.catalogs.module_catalog_state.unavailable
+    unavailable = context.catalogs.modules.state.unavailable
     return _list([], context.imports_incomplete or unavailable or alias_metadata_truncated)
 
 
@@ -287,7 +287,7 @@ def input_record_completion(
     analysis = context.analysis
     incomplete = (
         context.imports_incomplete
-        or context.catalogs.module_catalog_state.unavailable
+        or context.catalogs.modules.state.unavailable
         or alias_metadata_truncated(analysis, site.callee.receiver)
     )
     fields = input_fields_for_site(analysis, site, context.catalogs)
@@ -316,7 +316,7 @@ def workflow_member_completion(
 ) -> types.CompletionList:
     """`workflow.` (the receiver names `path`) while a workflow catalog is configured."""
     catalogs = context.catalogs
-    state = catalogs.workflow_data_state
+    state = catalogs.workflow.state
     analysis = context.analysis
     incomplete = context.lexical_incomplete or state.unavailable
     data = catalogs.workflow_data

@@ -41,7 +41,6 @@ from ..analysis.site_resolution import (
     resolve_site,
 )
 from ..analysis.sites import ImportPathSite, MemberSite, ToolLiteralSite
-from ..limits import MAX_CACHED_COMPLETION_ITEMS
 from ..syntax.tree import SymbolKind
 from . import catalog_assist, completion_kinds, record_fields
 from .completion_context import CompletionContext
@@ -157,7 +156,7 @@ def _import_path(context: CompletionContext, site: ImportPathSite) -> types.Comp
         # still marks a non-core prefix incomplete.
         unavailable = (
             not surfaces.is_fixed_core_path(site.prefix)
-            and context.catalogs.module_catalog_state.unavailable
+            and context.catalogs.modules.state.unavailable
         )
         return _list([], context.lexical_incomplete or unavailable)
     edit_range = context.range(site.segment_start, site.segment_end)
@@ -302,9 +301,7 @@ def _std_namespace_members(context: CompletionContext, site: MemberSite) -> type
 def _lexical(context: CompletionContext) -> types.CompletionList | WireText:
     """Every visible binding: hundreds of items, so sent as finished JSON text.
 
-    Every item has the same edit range; the rest of an item depends only on
-    the binding's name and kind, so its JSON is made once and reused by
-    every later request.
+    Every item has the same edit range, so the range's JSON is made once.
     """
     analysis = context.analysis
     index = analysis.completion_index
@@ -320,7 +317,6 @@ def _lexical(context: CompletionContext) -> types.CompletionList | WireText:
     return WireText(f'{{"isIncomplete":{incomplete},"items":[{items}]}}')
 
 
-@functools.lru_cache(maxsize=MAX_CACHED_COMPLETION_ITEMS)
 def _lexical_item_json(binding: Binding) -> tuple[str, str]:
     """A binding's completion item as JSON text, split where the edit range goes."""
     name = json.dumps(binding.name)

@@ -1,4 +1,5 @@
-"""textDocument/signatureHelp for named functions, `tool.*`, std members and catalog leaves."""
+"""textDocument/signatureHelp for named functions, `tool.*`, std members and catalog leaves
+(from the advisory module catalog)."""
 
 from __future__ import annotations
 
@@ -21,8 +22,10 @@ from ..analysis.site_resolution import (
     resolve_site,
 )
 from ..analysis.sites import CallContext, MemberSite
-from . import catalog_hover
-from .catalog_assist import Catalogs
+from ..catalogs.model import CallMode, ModuleDescriptor
+from .catalog_assist import Catalogs, leaf_text
+
+INPUT_PARAMETER = "input"
 
 
 def _help(
@@ -97,5 +100,17 @@ def _member_signature(
                 surfaces.assert_documentation(callee),
             )
         case CatalogMember(descriptor=module):
-            return catalog_hover.leaf_signature(analysis, site, context, module)
+            return _leaf_signature(analysis, site, context, module)
     return None
+
+
+def _leaf_signature(
+    analysis: DocumentAnalysis, site: MemberSite, context: CallContext, module: ModuleDescriptor
+) -> types.SignatureHelp | None:
+    """`recv.leaf(` for a leaf with both callMode and callShape: one `input` parameter."""
+    if module.call_mode is None or not module.is_shaped:
+        return None
+    result = "promise<JSON value>" if module.call_mode is CallMode.DEFERRED else "JSON value"
+    callee = analysis.source[site.receiver[0] : site.member_end]
+    label = f"{callee}({INPUT_PARAMETER}) -> {result}"
+    return _help(label, (INPUT_PARAMETER,), context.active_argument, leaf_text(module))

@@ -9,7 +9,7 @@ import pytest
 
 from octoscript_lsp.analysis import surfaces
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.members import BuiltIn, MemberReceiver, member_receiver
+from octoscript_lsp.analysis.members import BuiltIn, MemberReceiver
 from octoscript_lsp.analysis.sites import member_site
 from tests.conftest import strip_markers
 
@@ -19,7 +19,7 @@ def receiver_at(text: str) -> MemberReceiver:
     analysis = DocumentAnalysis(source)
     site = member_site(source, analysis.regions, marks["x"])
     assert site is not None
-    return member_receiver(analysis, site)
+    return MemberReceiver(analysis, site)
 
 
 @pytest.mark.parametrize(
@@ -89,21 +89,21 @@ def test_record_fields_by_completion_and_navigation_rules():
     assert broken.record_fields(navigation=True) is None  # invalid source
 
 
-def test_answers_are_shared_per_site_and_version():
+def test_receivers_of_one_site_agree():
     source, marks = strip_markers("use mod.tool\ntool.@@x@@\n")
     analysis = DocumentAnalysis(source)
     site = member_site(source, analysis.regions, marks["x"])
-    first = member_receiver(analysis, site).built_in
+    first = MemberReceiver(analysis, site).built_in
     again = member_site(source, analysis.regions, marks["x"])
-    assert member_receiver(analysis, again).built_in is first
-    assert surfaces.is_tool_import(member_receiver(analysis, site).direct_import.path)
+    assert MemberReceiver(analysis, again).built_in is first
+    assert surfaces.is_tool_import(MemberReceiver(analysis, site).direct_import.path)
 
 
 def test_a_snapshot_with_classified_sites_is_freed_without_the_cycle_collector():
     source, marks = strip_markers("use mod.app.w\nlet a = w\nlet r = {b: 1}\na.@@x@@\nr.b\n")
     analysis = DocumentAnalysis(source)
     site = member_site(source, analysis.regions, marks["x"])
-    receiver = member_receiver(analysis, site)
+    receiver = MemberReceiver(analysis, site)
     assert receiver.catalog_path == ("mod", "app", "w")
     assert receiver.record_fields() is None
     freed = [weakref.ref(analysis), weakref.ref(analysis.records)]

@@ -9,6 +9,7 @@ from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.records import RecordReport, alias_symbol
 from octoscript_lsp.analysis.statement_facts import (
     NO_FACTS,
+    Anchored,
     PrefixFacts,
     facts_of,
     import_report,
@@ -66,7 +67,7 @@ def test_prefix_facts_leave_out_statements_past_the_prefix():
 
 def test_import_report_applies_the_prefix_inside_one_piece():
     source = "use mod.a\nuse mod.b\n"
-    facts = PrefixFacts([(0, (0, whole_text_facts(source)))], source.index("use mod.b") + 4)
+    facts = PrefixFacts([(0, Anchored(0, whole_text_facts(source)))], source.index("use mod.b") + 4)
     assert [item.path for item in import_report(facts).imports] == [("mod", "a")]
 
 
@@ -96,7 +97,7 @@ def test_budgets_are_exact_when_counting_is_not_enough():
 
 def test_one_piece_for_the_whole_text_reads_like_statement_pieces():
     analysis = DocumentAnalysis(SOURCE)
-    whole = RecordReport(PrefixFacts([(0, (0, whole_text_facts(SOURCE)))], len(SOURCE)))
+    whole = RecordReport(PrefixFacts([(0, Anchored(0, whole_text_facts(SOURCE)))], len(SOURCE)))
     assert repr(whole) == repr(analysis.records)
 
 

@@ -159,14 +159,14 @@ def test_requests_render_the_one_member_classification():
     """Completion, hover, signature help and definition ask
     `analysis/resolution.resolve_member` what a member site is and keep no
     order of receiver checks of their own."""
-    renderers = ("completion", "hover", "signature", "navigation", "catalog_hover")
+    renderers = ("completion", "hover", "signature", "navigation")
     offenders = []
     for name in renderers:
         tree = ast.parse((PACKAGE / "features" / f"{name}.py").read_text())
         for node in ast.walk(tree):
             if isinstance(node, ast.ImportFrom) and node.module in ("analysis.members", "members"):
                 offenders.append(name)
-            if isinstance(node, ast.Name) and node.id in ("member_receiver", "BuiltIn"):
+            if isinstance(node, ast.Name) and node.id in ("MemberReceiver", "BuiltIn"):
                 offenders.append(name)
     assert offenders == []
 
@@ -181,7 +181,7 @@ _MEMBER_DECIDERS = {
     "is_tool_import",
     "built_in_surface",
     "built_in_member",
-    "member_receiver",
+    "MemberReceiver",
     "BuiltIn",
 }
 
@@ -304,7 +304,6 @@ def test_requests_render_the_one_site_classification():
         "completion",
         "hover",
         "signature",
-        "catalog_hover",
         "catalog_assist",
         "navigation",
         "rename",
@@ -313,7 +312,7 @@ def test_requests_render_the_one_site_classification():
     )
     # The binding at the cursor and a member site's receiver are the
     # classifier's questions; a renderer gets their answers in its value.
-    lookups = {"occurrence_at", "occurrence_ending_at", "member_receiver"}
+    lookups = {"occurrence_at", "occurrence_ending_at", "MemberReceiver"}
     offenders = []
     for name in renderers:
         tree = ast.parse((PACKAGE / "features" / f"{name}.py").read_text())
