@@ -22,6 +22,7 @@ from ..syntax.tree import SymbolKind
 from ..syntax.trivia import (
     block_comment_end,
     comment_end,
+    is_line_comment,
     line_comment_end,
     opens_comment,
     skip_trivia,
@@ -151,12 +152,11 @@ def _statement_boundary(source: str, index: int, limit: int) -> bool:
             return index + 1 < limit and source[index + 1] == "\n"
         if char in TRIVIA_SPACE:
             index += 1
-        elif char == "/" and index + 1 < limit and source[index + 1] == "/":
+        elif opens_comment(source, index, limit) and is_line_comment(source, index):
             index = line_comment_end(source, index, limit)
-        elif char == "/" and index + 1 < limit and source[index + 1] == "*":
+        elif opens_comment(source, index, limit):
             end = block_comment_end(source, index, limit)
-            body_end = limit if end is None else end - 2
-            if any(mark in source[index + 2 : body_end] for mark in "\n\r"):
+            if any(mark in source[index : limit if end is None else end] for mark in "\n\r"):
                 return True
             if end is None:
                 return False
