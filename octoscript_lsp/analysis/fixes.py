@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from ..syntax.check import SyntaxResult
 from ..syntax.codes import SyntaxCode
 from ..syntax.member_calls import is_receiver_or_callee
-from ..syntax.tokens import RESERVED_WORDS, Kind, Token
+from ..syntax.tokens import CLOSERS, RESERVED_WORDS, Kind, Token
 from ..syntax.tree import DEFINE, REFERENCE
 from .catalog_fixes import catalog_fixes
 from .document import DocumentAnalysis
@@ -34,7 +34,6 @@ from .surfaces import STD_MODULE_NAMES, TOOL_BINDING, TOOL_MODULE_PATH, std_modu
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
 
-_CLOSERS = (Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE)
 _STATEMENT_STARTS = (Kind.NEWLINE, Kind.SEMICOLON, Kind.LBRACE)
 
 
@@ -295,7 +294,7 @@ def _comma_fixes(tokens: list[Token], range_start: int, range_end: int) -> list[
         if token.kind is not Kind.COMMA:
             continue
         closer = _next_significant(tokens, index + 1)
-        if closer is None or closer.kind not in _CLOSERS:
+        if closer is None or closer.kind not in CLOSERS:
             continue
         if not _intersects(token.start, closer.end, range_start, range_end):
             continue

@@ -17,6 +17,7 @@ from ..syntax.text import (
     identifier_end,
     is_canonical_identifier,
 )
+from ..syntax.tokens import CLOSING_CHAR
 from ..syntax.tree import SymbolKind
 from ..syntax.trivia import (
     block_comment_end,
@@ -94,8 +95,7 @@ def _direct_call_at(source: str, start: int, limit: int) -> tuple[Span, Span, in
     return (start, receiver_end), tail.members[0], call_end
 
 
-_OPENERS = {"(": ")", "[": "]", "{": "}"}
-_CLOSERS = frozenset(")]}")
+_CLOSERS = frozenset(CLOSING_CHAR.values())
 
 
 def _single_argument_call_end(source: str, opening: int, limit: int) -> int | None:
@@ -116,11 +116,11 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
             if index is None:
                 return None
             continue
-        if char in _OPENERS:
+        if char in CLOSING_CHAR:
             if len(stack) == MAX_OUTPUT_CALL_DEPTH:
                 return None
             started = True
-            stack.append(_OPENERS[char])
+            stack.append(CLOSING_CHAR[char])
         elif char in _CLOSERS:
             if stack.pop() != char:
                 return None

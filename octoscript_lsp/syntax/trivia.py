@@ -45,6 +45,11 @@ def opens_comment(source: str, index: int, limit: int | None = None) -> bool:
     return index + 1 < limit and source[index] == "/" and source[index + 1] in "/*"
 
 
+def is_line_comment(source: str, start: int) -> bool:
+    """Whether the comment opening at `start` is a line comment (not a block one)."""
+    return source.startswith("//", start)
+
+
 def line_comment_end(source: str, start: int, limit: int | None = None) -> int:
     """The line break (or `limit`) ending the line comment opening at `start`;
     just after the `//` when `limit` comes before that."""
@@ -143,6 +148,61 @@ def skip_string(source: str, index: int, limit: int) -> tuple[int | None, bool]:
     """
     found = string_end(source, index, limit)
     return (None, False) if found.at_line_break else (found.end, found.closed)
+
+
+class StringRegion(NamedTuple):
+    """A string literal's contents; an unterminated one's run to its line break or the end."""
+
+    content_start: int
+    content_end: int
+    terminated: bool
+
+
+# A closed string without escapes: most strings, read at C speed.
+_PLAIN_STRING = re.compile(r'"[^"\\\n\r]*"')
+
+
+def text_regions(source: str) -> tuple[list[StringRegion], list[tuple[int, int]]]:
+    """The strings and comments (start, end) of a whole text, read from the
+    top; a block comment left open runs to the end."""
+    strings: list[StringRegion] = []
+    comments: list[tuple[int, int]] = []
+    find, length = source.find, len(source)
+    index = 0
+    quote = slash = -1  # the next `"` and `/` at or after `index` (`length`: none)
+    while True:
+        if quote < index:
+            quote = find('"', index)
+            quote = length if quote == -1 else quote
+        if slash < index:
+            slash = find("/", index)
+            slash = length if slash == -1 else slash
+        if quote < slash:
+            index = _read_string(source, quote, strings)
+        elif slash == length:
+            return strings, comments
+        elif opens_comment(source, slash):
+            end = comment_end(source, slash)
+            index = length if end is None else end
+            comments.append((slash, index))
+        else:
+            index = slash + 1
+
+
+def _read_string(source: str, quote: int, strings: list[StringRegion]) -> int:
+    """Add the string opening at `quote`; where reading goes on."""
+    plain = _PLAIN_STRING.match(source, quote)
+    if plain is not None:
+        end = plain.end()
+        strings.append(StringRegion(quote + 1, end - 1, True))
+        return end
+    read = string_end(source, quote + 1)
+    if read.closed:
+        strings.append(StringRegion(quote + 1, read.end - 1, True))
+        return read.end
+    end = min(read.end, len(source))
+    strings.append(StringRegion(quote + 1, end, False))
+    return end
 
 
 def skip_trivia(source: str, index: int, limit: int | None = None) -> int | None:
