@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from ..limits import MAX_ADVISORY_DIAGNOSTICS
 from ..syntax.codes import SyntaxCode
+from ..syntax.trivia import is_line_comment
 from . import advice
 from .advice import Finding
 from .document import DocumentAnalysis
@@ -255,7 +256,7 @@ def _can_end_line(analysis: DocumentAnalysis, line: int, end: int) -> bool:
     if index >= 0:
         comment_start, comment_end = comments[index]
         if comment_end > end or (
-            comment_end == end and analysis.source.startswith("//", comment_start)
+            comment_end == end and is_line_comment(analysis.source, comment_start)
         ):
             return False  # inside a block comment, or after a line comment
     for diagnostic in syntax.lex.diagnostics:
