@@ -52,4 +52,7 @@ def integer_items(numbers: Sequence[int]) -> str:
 
 
 def is_wire(value: object) -> bool:
-    return type(value) is WireList or type(value) is WireDict
+    return type(value) in _WIRE_TYPES
+
+
+_WIRE_TYPES = (WireList, WireDict, WireText)

@@ -49,4 +49,6 @@ def test_analyses_hand_on_through_reuse_only():
     regions = first.regions
     edited = text.replace("2", "22")
     second = DocumentAnalysis(edited, 2, first)
-    assert second.reuse.earlier(TEXT_REGIONS, None) is regions
+    # The string and comment regions are this version's own, read from its text alone.
+    assert second.reuse.earlier(TEXT_REGIONS, None) is None
+    assert second.regions is not regions and second.regions.strings == regions.strings
