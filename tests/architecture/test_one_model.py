@@ -13,7 +13,6 @@ from pathlib import Path
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features import semantic_tokens, symbols
 from octoscript_lsp.features.positions import PositionMap
-from octoscript_lsp.syntax.statements import StatementMemo
 
 from .test_layers import PACKAGE, modules
 
@@ -417,9 +416,9 @@ def test_per_statement_work_is_keyed_by_the_parsers_step_map():
     assert shared == []
 
 
-def test_every_per_statement_view_hands_on_a_statement_memo():
+def test_every_per_statement_view_is_a_statement_view():
     """Each per-statement view a version computed reaches the next version
-    as a `StatementMemo` advanced over the parser's map of kept statements."""
+    on the statements it kept (`Statement.view`, the one cache)."""
     text = "use mod.std.math\nlet a = 1\nfn f(x) {\n    return x + a\n}\nlet b = f(2)\n"
     first = DocumentAnalysis(text, 1)
     assert first.formatted == text
@@ -433,8 +432,6 @@ def test_every_per_statement_view_hands_on_a_statement_memo():
     assert kept is first.syntax.statements.statements[-1]
     views = {"formatted", "outline", "lexical summary", "statement facts"}
     assert views | {"semantic tokens", "document symbols"} <= kept.views.keys()
-    # The runtime-parser checks live with the syntax result, keyed the same way.
-    assert isinstance(second.syntax.vm_memo, StatementMemo)
 
 
 def test_one_replay_of_a_statements_scope_events():
