@@ -98,7 +98,7 @@ def _std_path_line() -> int:
 def test_versions_hand_on_only_through_reuse():
     """No module reads another object's `__dict__` to find what an earlier
     version computed, and the open-document record keeps no feature caches:
-    `analysis/reuse.py` is the one hand-over."""
+    the statements (`syntax/statements.py`) are the one hand-over."""
     readers = [
         f"{module}:{node.lineno}"
         for module, (_, tree) in _trees().items()
