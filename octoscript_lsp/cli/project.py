@@ -111,11 +111,11 @@ def named_config(path: str) -> ProjectConfig:
     return found
 
 
+@dataclass
 class ConfigFinder:
     """The nearest configuration of each directory, each directory asked once."""
 
-    def __init__(self) -> None:
-        self._by_directory: dict[str, ProjectConfig | None] = {}
+    _by_directory: dict[str, ProjectConfig | None] = field(default_factory=dict)
 
     def own(self, directory: str) -> ProjectConfig | None:
         """The configuration a directory itself holds, if any."""
