@@ -74,9 +74,8 @@ class OctoscriptServer(LanguageServer):
             converter_factory=converter_factory,
         )
         # Columns count in UTF-16 until `initialize` settles the encoding.
-        self.position_encoding = positions.UTF16
-        self.texts = TextStore(self.position_encoding)
-        self.documents = DocumentStore(self.document_text, self.position_encoding)
+        self.texts = TextStore()
+        self.documents = DocumentStore(self.document_text)
         self.catalogs = CatalogStore(on_change=self._catalogs_changed)
         # Read once here, before any client message: `~/` in `catalogFiles`
         # is the only use, and serving never reads the environment.
@@ -119,7 +118,7 @@ class OctoscriptServer(LanguageServer):
 
     def use_position_encoding(self, encoding: positions.PositionEncoding) -> None:
         """The negotiated encoding, for the ranges applied and the maps built."""
-        self.position_encoding = self.texts.encoding = self.documents.encoding = encoding
+        self.texts.encoding = self.documents.encoding = encoding
 
     def document_text(self, uri: str) -> str | None:
         """The client-sent text (`text_sync`), never pygls' workspace, which
