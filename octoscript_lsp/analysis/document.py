@@ -158,15 +158,11 @@ class DocumentAnalysis:
 
     @cached_property
     def regions(self) -> TextRegions:
-        regions = TextRegions(self.source, self.reuse.earlier(TEXT_REGIONS, None))
-        self.reuse.hand_on(TEXT_REGIONS, regions)
-        return regions
+        return TextRegions(self.source)
 
     @cached_property
     def delimiters(self) -> DelimiterIndex:
-        delimiters = DelimiterIndex(self.source, self.reuse.earlier(DELIMITER_SCAN, None))
-        self.reuse.hand_on(DELIMITER_SCAN, delimiters)
-        return delimiters
+        return DelimiterIndex(self.source, self.regions)
 
     @cached_property
     def completion_index(self) -> LexicalIndex | StatementIndex:

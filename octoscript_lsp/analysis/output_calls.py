@@ -17,10 +17,12 @@ from ..syntax.text import (
     identifier_end,
     is_canonical_identifier,
 )
+from ..syntax.tokens import CLOSING_CHAR
 from ..syntax.tree import SymbolKind
 from ..syntax.trivia import (
     block_comment_end,
     comment_end,
+    is_line_comment,
     line_comment_end,
     opens_comment,
     skip_trivia,
@@ -94,8 +96,7 @@ def _direct_call_at(source: str, start: int, limit: int) -> tuple[Span, Span, in
     return (start, receiver_end), tail.members[0], call_end
 
 
-_OPENERS = {"(": ")", "[": "]", "{": "}"}
-_CLOSERS = frozenset(")]}")
+_CLOSERS = frozenset(CLOSING_CHAR.values())
 
 
 def _single_argument_call_end(source: str, opening: int, limit: int) -> int | None:
@@ -116,11 +117,11 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
             if index is None:
                 return None
             continue
-        if char in _OPENERS:
+        if char in CLOSING_CHAR:
             if len(stack) == MAX_OUTPUT_CALL_DEPTH:
                 return None
             started = True
-            stack.append(_OPENERS[char])
+            stack.append(CLOSING_CHAR[char])
         elif char in _CLOSERS:
             if stack.pop() != char:
                 return None
@@ -151,12 +152,11 @@ def _statement_boundary(source: str, index: int, limit: int) -> bool:
             return index + 1 < limit and source[index + 1] == "\n"
         if char in TRIVIA_SPACE:
             index += 1
-        elif char == "/" and index + 1 < limit and source[index + 1] == "/":
+        elif opens_comment(source, index, limit) and is_line_comment(source, index):
             index = line_comment_end(source, index, limit)
-        elif char == "/" and index + 1 < limit and source[index + 1] == "*":
+        elif opens_comment(source, index, limit):
             end = block_comment_end(source, index, limit)
-            body_end = limit if end is None else end - 2
-            if any(mark in source[index + 2 : body_end] for mark in "\n\r"):
+            if any(mark in source[index : limit if end is None else end] for mark in "\n\r"):
                 return True
             if end is None:
                 return False

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from ..limits import MAX_ADVISORY_DIAGNOSTICS
 from ..syntax.codes import SyntaxCode
+from ..syntax.trivia import is_line_comment
 from . import advice
 from .document import DocumentAnalysis
 from .problems import Problem, Severity, syntax_problems
@@ -261,7 +262,7 @@ def _can_end_line(analysis: DocumentAnalysis, line: int, end: int) -> bool:
     if index >= 0:
         comment_start, comment_end = comments[index]
         if comment_end > end or (
-            comment_end == end and analysis.source.startswith("//", comment_start)
+            comment_end == end and is_line_comment(analysis.source, comment_start)
         ):
             return False  # inside a block comment, or after a line comment
     for diagnostic in syntax.lex.diagnostics:

@@ -271,7 +271,7 @@ class CatalogStore:
         self.paths = CatalogPaths()
         self._entries: list[str] = []
         self._entries_reason: str | None = None
-        self._files: tuple[_FileStatus, ...] = ()
+        self._files: tuple[_FileRead, ...] = ()
         self._file_keys: dict[str, tuple[str, ...]] = {}
         # What each named entry gave when it was last read (its status and
         # projections, never its JSON), so a watched-file event re-reads only
@@ -470,24 +470,23 @@ class CatalogStore:
         self._files_stale = False
         earlier, self._file_reads = self._file_reads, {}
         found: dict[str, Projection[Any]] = {}
-        statuses = []
+        reads = []
         for entry in self._entries:
             read = self._file_reads.get(entry) or self._reread(entry, earlier.get(entry), only)
             self._file_reads[entry] = read
-            statuses.append(read.status)
+            reads.append(read)
             found.update(read.projections)
-        if tuple(statuses) != self._files:
+        if tuple(reads) != self._files:
             self._files_news = True
-        self._files = tuple(statuses)
+        self._files = tuple(reads)
         self._from_files = found
 
     def _reread(self, entry: str, last: _FileRead | None, only: frozenset[str] | None) -> _FileRead:
         """`last` while its file is not among the changed paths `only`, else a new read."""
-        if last is not None and only is not None and last.status.path not in only:
+        if last is not None and only is not None and last.path not in only:
             return last
         file = self._read_entry(entry)
-        status = _FileStatus(file.path, file.ok, file.reason, file.keys())
-        return _FileRead(status, self._projections_of(file))
+        return _FileRead(file.path, file.ok, file.reason, file.keys(), self._projections_of(file))
 
     def _read_entry(self, entry: str) -> CatalogFile:
         try:
@@ -601,21 +600,15 @@ def _snapshot(name: str, outcome: _Outcome, source: Source) -> Projection[Any]:
 
 
 @attrs.frozen
-class _FileStatus:
-    """A named file as last read: whether it was usable, and the keys it gave."""
+class _FileRead:
+    """One named entry's last read: whether it was usable, the keys and the
+    projections it gave. Two reads are equal when what is reported is."""
 
     path: str
     ok: bool
     reason: str | None
     keys: tuple[str, ...]
-
-
-@attrs.frozen
-class _FileRead:
-    """One named entry's last read: its status and the projections it gave."""
-
-    status: _FileStatus
-    projections: dict[str, Projection[Any]]
+    projections: dict[str, Projection[Any]] = attrs.field(eq=False)
 
 
 @attrs.define

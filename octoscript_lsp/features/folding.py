@@ -19,6 +19,7 @@ from ..analysis.document import DocumentAnalysis
 from ..limits import MAX_SELECTION_RANGE_DEPTH
 from ..syntax.tokens import Kind, Token
 from ..syntax.tree import Node
+from ..syntax.trivia import is_line_comment
 from .positions import PositionMap
 
 _BRACKETED = frozenset({"block", "record", "array", "call"})
@@ -78,7 +79,7 @@ def _comment_ranges(
     run_start = run_end = -2
     for start, end in comments:
         line = _line_of(line_starts, start)
-        if source.startswith("/*", start):
+        if not is_line_comment(source, start):
             last = _line_of(line_starts, max(start, end - 1))
             if last > line:
                 ranges.append(_comment_range(line, last))

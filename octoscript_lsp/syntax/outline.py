@@ -10,15 +10,13 @@ from typing import NamedTuple
 from .lexer import LexResult
 from .statements import AFTER_TOKEN, EMPTY_MEMO, FIRST_TOKEN, StatementMemo, per_statement
 from .tokens import (
+    CLOSERS,
     END,
     IDENT,
     LBRACE,
-    LBRACKET,
-    LPAREN,
     NEWLINE,
+    OPENERS,
     RBRACE,
-    RBRACKET,
-    RPAREN,
     SEMICOLON,
     Token,
 )
@@ -119,10 +117,6 @@ def _closing_brace(tokens: Sequence[Token], opening: int) -> int | None:
     return None
 
 
-_OPENERS = (LBRACE, LPAREN, LBRACKET)
-_CLOSERS = (RBRACE, RPAREN, RBRACKET)
-
-
 def _let_end(tokens: Sequence[Token], after_name: int, end: int) -> int:
     nesting = 0
     for index in range(after_name, len(tokens)):
@@ -130,9 +124,9 @@ def _let_end(tokens: Sequence[Token], after_name: int, end: int) -> int:
         kind = token.kind
         if kind is END or (nesting == 0 and (kind is NEWLINE or kind is SEMICOLON)):
             return end
-        if kind in _OPENERS:
+        if kind in OPENERS:
             nesting += 1
-        elif kind in _CLOSERS:
+        elif kind in CLOSERS:
             if nesting:
                 nesting -= 1
         end = token.end

@@ -55,7 +55,9 @@ def test_analyses_hand_on_through_reuse_only():
     outline = symbols.document_symbols(first, PositionMap(text))
     edited = text.replace("2", "22")
     second = DocumentAnalysis(edited, 2, first)
-    assert second.reuse.earlier(TEXT_REGIONS, None) is regions
+    # The string and comment regions are this version's own, read from its text alone.
+    assert second.reuse.earlier(TEXT_REGIONS, None) is None
+    assert second.regions is not regions and second.regions.strings == regions.strings
     # The features' per-statement memos reach it advanced over the parser's
     # map of kept statements: the last statement was kept, the edited one not.
     roles = carried_values(second.reuse.earlier("semantic-token roles", EMPTY_MEMO), 3)

@@ -96,31 +96,6 @@ def _std_path_line() -> int:
     raise AssertionError("surfaces.STD_NAMESPACE_PATH is missing")
 
 
-def test_one_trivia_reader():
-    """Only `syntax/trivia.py` looks for the end of a block comment outside the
-    lexer, whose rules it applies (`tests/syntax/test_trivia.py` compares them)."""
-    allowed = {PACKAGE / "syntax" / "trivia.py", PACKAGE / "syntax" / "lexer.py"}
-    offenders = [
-        f"{module}:{line}"
-        for module, (path, tree) in _trees().items()
-        if path not in allowed
-        for line, value in _string_constants(tree)
-        if "*/" in value and not _is_docstring_line(tree, line)
-    ]
-    assert offenders == []
-
-
-def _is_docstring_line(tree: ast.Module, line: int) -> bool:
-    """Docstrings and comments may name `*/`; code may not search for it."""
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            docstring = ast.get_docstring(node, clean=False)
-            body = node.body
-            if docstring is not None and body and body[0].lineno <= line <= body[0].end_lineno:
-                return True
-    return False
-
-
 def test_versions_hand_on_only_through_reuse():
     """No module reads another object's `__dict__` to find what an earlier
     version computed, and the open-document record keeps no feature caches:
