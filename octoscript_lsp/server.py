@@ -713,6 +713,7 @@ def serve() -> int:
     # long as the process: keep them out of the collector's full passes,
     # which otherwise revisit them all every few keystrokes (~40 -> ~20 ms).
     gc.freeze()
+    logging.getLogger(__name__).info("Starting octoscript-lsp on stdin/stdout")
     try:
         asyncio.run(_handle_messages(server.reader))
     except (KeyboardInterrupt, SystemExit):  # pygls' `exit` handler raises SystemExit
