@@ -74,9 +74,8 @@ class OctoscriptServer(LanguageServer):
             converter_factory=converter_factory,
         )
         # Columns count in UTF-16 until `initialize` settles the encoding.
-        self.position_encoding = positions.UTF16
-        self.texts = TextStore(self.position_encoding)
-        self.documents = DocumentStore(self.document_text, self.position_encoding)
+        self.texts = TextStore()
+        self.documents = DocumentStore(self.document_text)
         self.catalogs = CatalogStore(on_change=self._catalogs_changed)
         # Read once here, before any client message: `~/` in `catalogFiles`
         # is the only use, and serving never reads the environment.
@@ -119,7 +118,7 @@ class OctoscriptServer(LanguageServer):
 
     def use_position_encoding(self, encoding: positions.PositionEncoding) -> None:
         """The negotiated encoding, for the ranges applied and the maps built."""
-        self.position_encoding = self.texts.encoding = self.documents.encoding = encoding
+        self.texts.encoding = self.documents.encoding = encoding
 
     def document_text(self, uri: str) -> str | None:
         """The client-sent text (`text_sync`), never pygls' workspace, which
@@ -132,7 +131,10 @@ class OctoscriptServer(LanguageServer):
     def apply_configuration(self, params: object) -> None:
         """Raw didChangeConfiguration params that did not fit their type."""
         self.catalogs.apply_did_change_configuration(params)
-        settings = params.get("settings") if isinstance(params, dict) else None
+        self.settings_changed(params.get("settings") if isinstance(params, dict) else None)
+
+    def settings_changed(self, settings: object) -> None:
+        """After the catalogs took their part of new settings: the rest."""
         self.preferences = preferences.from_settings(settings, self.preferences)
         self.watch_catalog_files()
         self.republish_all()
@@ -222,7 +224,7 @@ class OctoscriptServer(LanguageServer):
         # verdict is written, not before (writes to stdout are synchronous).
         with publishing_analysis(first_analysis=state.analysis is None and state.previous is None):
             cached = self.cached(uri)
-            if cached is None or cached.analysis is None or cached.positions is None:
+            if cached is None:
                 return  # no client-sent text to analyse
             syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
             self.push_diagnostics(uri, version, syntax_only)
@@ -282,7 +284,7 @@ class OctoscriptServer(LanguageServer):
         if state is not None and state.refused:
             return diagnostics.too_many_documents()
         cached = self.cached(uri)
-        if cached is None or cached.analysis is None or cached.positions is None:
+        if cached is None:
             return []
         found = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
         advice = cached.advice
@@ -366,9 +368,7 @@ def did_change_configuration(
     ls: OctoscriptServer, params: types.DidChangeConfigurationParams
 ) -> None:
     ls.catalogs.apply_settings(params.settings)
-    ls.preferences = preferences.from_settings(params.settings, ls.preferences)
-    ls.watch_catalog_files()
-    ls.republish_all()
+    ls.settings_changed(params.settings)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)

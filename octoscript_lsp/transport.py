@@ -108,14 +108,10 @@ class _Input:
 
     def skip_line(self) -> bool:
         """Drop everything up to and including the next LF; False at the end of input."""
-        while True:
-            index = self.buffer.find(b"\n")
-            if index >= 0:
-                del self.buffer[: index + 1]
-                return True
-            self.buffer.clear()
-            if not self._fill():
-                return False
+        if not self.skip_to(b"\n"):
+            return False
+        del self.buffer[:1]
+        return True
 
     def read(self, size: int) -> bytearray | None:
         """Exactly `size` bytes, read into one buffer (no copies of a large body)."""
@@ -155,8 +151,7 @@ class _Input:
                 return False
 
     def _take(self, size: int) -> bytes:
-        with memoryview(self.buffer) as view:
-            data = bytes(view[:size])
+        data = bytes(self.buffer[:size])
         del self.buffer[:size]
         return data
 

@@ -18,7 +18,6 @@ top). Only fixes whose span intersects the requested range are offered.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from ..syntax.check import SyntaxResult
@@ -110,20 +109,16 @@ def _unresolved_paths(
     unresolved = _Resolution(analysis, syntax)
     leaves = _catalog_leaves(catalogs)
     found = []
-    for token_index in _references(syntax.parsed.events):
-        token = tokens[token_index]
+    for event in syntax.parsed.events:
+        if event[0] != REFERENCE:
+            continue
+        token = tokens[event[1]]
         if token.end > limit or not _intersects(token.start, token.end, range_start, range_end):
             continue
-        path = _path_for(token.text, tokens, token_index, leaves)
+        path = _path_for(token.text, tokens, event[1], leaves)
         if path is not None and unresolved(token):
             found.append((path, (token.start, token.end)))
     return found
-
-
-def _references(events: list[tuple]) -> Iterator[int]:
-    for event in events:
-        if event[0] == REFERENCE:
-            yield event[1]
 
 
 def _path_for(

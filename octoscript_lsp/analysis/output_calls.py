@@ -32,12 +32,6 @@ from .lexical import Symbol
 
 Span = tuple[int, int]
 
-#: Rust's `u8::is_ascii_whitespace` (no vertical tab).
-
-
-def _char(source: str, index: int) -> str:
-    return source[index] if 0 <= index < len(source) else ""
-
 
 @dataclass(frozen=True, slots=True)
 class OutputCall:
@@ -54,7 +48,7 @@ def output_call_binding(source: str, symbol: Symbol, prefix_end: int) -> OutputC
         return None
     limit = min(symbol.end + MAX_OUTPUT_INITIALIZER_CHARS, prefix_end)
     assignment = skip_trivia(source, symbol.end, limit)
-    if assignment is None or _char(source, assignment) != "=":
+    if assignment is None or source[assignment : assignment + 1] != "=":
         return None
     if assignment + 1 < limit and source[assignment + 1] == "=":
         return None
@@ -108,9 +102,10 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
         char = source[index]
         if char == '"':
             started = True
-            index = _string_end(source, index, limit)
-            if index is None:
+            found = string_end(source, index + 1, limit)
+            if not found.closed:
                 return None
+            index = found.end
             continue
         if opens_comment(source, index, limit):
             index = comment_end(source, index, limit)
@@ -133,11 +128,6 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
             started = True
         index += 1
     return None
-
-
-def _string_end(source: str, opening: int, limit: int) -> int | None:
-    found = string_end(source, opening + 1, limit)
-    return found.end if found.closed else None
 
 
 def _statement_boundary(source: str, index: int, limit: int) -> bool:

@@ -38,11 +38,6 @@ class WireText(str):
 _SMALL_INTEGERS = tuple(str(number) for number in range(CACHED_DECIMAL_INTEGERS))
 
 
-def integer_array(numbers: list[int]) -> str:
-    """`numbers` (all >= 0) as a JSON array."""
-    return "[" + integer_items(numbers) + "]"
-
-
 def integer_items(numbers: Sequence[int]) -> str:
     """`numbers` (all >= 0) as the comma-separated items of a JSON array."""
     try:

@@ -283,7 +283,6 @@ def test_requests_render_the_one_site_classification():
         "navigation",
         "rename",
         "prefill",
-        "record_fields",
     )
     # The binding at the cursor and a member site's receiver are the
     # classifier's questions; a renderer gets their answers in its value.
