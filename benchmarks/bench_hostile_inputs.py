@@ -24,7 +24,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from octoscript_lsp.catalogs import CatalogStore, InvalidSearchQuery, search_tools  # noqa: E402
+from octoscript_lsp.catalogs.search import InvalidSearchQuery, search_tools  # noqa: E402
+from octoscript_lsp.catalogs.store import CatalogStore  # noqa: E402
 from octoscript_lsp.syntax.check import analyze_syntax  # noqa: E402
 from tests.catalogs.test_hostile import BIG, HOSTILE  # noqa: E402
 from tests.syntax.test_parser import DEEP_INPUTS  # noqa: E402

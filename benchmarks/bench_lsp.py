@@ -22,7 +22,7 @@ RESULTS = ROOT / "benchmarks" / "results" / "lsp.json"
 # Report peak memory: the wrapper runs the server and prints VmHWM at exit.
 WRAPPER = """
 import os, sys, threading, time
-from octoscript_lsp import server
+from octoscript_lsp import launch
 
 def watch():
     # The client may end the server abruptly; report the peak as it grows.
@@ -39,7 +39,7 @@ def watch():
         time.sleep(0.2)
 
 threading.Thread(target=watch, daemon=True).start()
-server.main()
+launch.main()
 """
 
 

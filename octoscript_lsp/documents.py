@@ -110,8 +110,8 @@ class DocumentStore:
         if known is None and len(self.open) >= MAX_OPEN_DOCUMENTS:
             return OpenDocument(version, refused=True)
         previous = known.analysis or known.previous if known is not None else None
-        # What earlier versions computed reaches the new one through `previous`
-        # (`DocumentAnalysis.reuse`), feature caches included.
+        # What earlier versions computed reaches the new one through
+        # `previous`: its statements (`syntax/statements.py`).
         state = OpenDocument(version, previous=previous, advised=bool(known and known.advised))
         if known is not None:
             state.semantic_tokens = known.semantic_tokens

@@ -49,12 +49,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def parse_arguments(argv: Sequence[str] | None) -> argparse.Namespace:
-    """Parsed options; argparse exits 0 for --help/--version and 2 for bad options."""
-    return build_parser().parse_args(argv)
-
-
-def configure_logging(options: argparse.Namespace) -> None:
+def configure(argv: Sequence[str] | None) -> None:
+    """Read the options and set up logging; argparse exits 0 for --help and
+    --version, 2 for bad options."""
+    options = build_parser().parse_args(argv)
     level = getattr(logging, options.log_level.upper())
     if options.log_file is None:
         logging.basicConfig(level=level)
@@ -75,8 +73,7 @@ def configure_logging(options: argparse.Namespace) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`."""
-    options = parse_arguments(argv)
-    configure_logging(options)
+    configure(argv)
     # The entry point's one deferred import: the server after its options.
     server = importlib.import_module("octoscript_lsp.server")
     return server.serve()

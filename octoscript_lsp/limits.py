@@ -43,9 +43,6 @@ MAX_MESSAGE_NESTING = 128
 # what one full-text change could carry.
 MAX_POSITION_VALUE = 2**31 - 1
 MAX_SYNCED_TEXT_CHARS = MAX_MESSAGE_BYTES
-# Lines between a change and the one before, past which the sync splits the
-# text to find the line instead of stepping from line to line (`text_sync`).
-MAX_ANCHOR_DISTANCE = 256
 MAX_SELECTION_RANGE_DEPTH = 64  # levels of one selectionRange answer
 
 # Lexical index

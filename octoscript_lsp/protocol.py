@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future
+from dataclasses import dataclass
 
 from lsprotocol import types
 from pygls.exceptions import (
@@ -100,31 +102,13 @@ def _omit_null_active_parameter(converter, cls: type) -> None:
     converter.register_unstructure_hook(cls, unstructure)
 
 
-class _Unusable:
+@dataclass(frozen=True, slots=True)
+class _Unreadable:
     """Stands in for a message whose fields do not fit its method."""
 
-    jsonrpc = None
-
-
-_UNUSABLE = _Unusable()
-
-
-class _UnreadableConfiguration:
-    """A configuration change whose params do not fit: the reference clears everything."""
-
-    jsonrpc = None
-
-    def __init__(self, params: object) -> None:
-        self.params = params
-
-
-class _UnreadableChange:
-    """A didChange whose params do not fit (e.g. a negative position): refused whole."""
-
-    jsonrpc = None
-
-    def __init__(self, params: object) -> None:
-        self.params = params
+    params: object = None
+    # What the server does with the raw params, if anything.
+    handle: Callable[[object], None] | None = None
 
 
 class OctoscriptProtocol(LanguageServerProtocol):
@@ -144,9 +128,11 @@ class OctoscriptProtocol(LanguageServerProtocol):
             message_id = data.get("id")
             method = data.get("method")
             if method == types.WORKSPACE_DID_CHANGE_CONFIGURATION and message_id is None:
-                return _UnreadableConfiguration(data.get("params"))
+                # The reference clears every catalog.
+                return _Unreadable(data.get("params"), self._server.apply_configuration)
             if method == types.TEXT_DOCUMENT_DID_CHANGE and message_id is None:
-                return _UnreadableChange(data.get("params"))
+                # A negative position, ...: the change is refused whole.
+                return _Unreadable(data.get("params"), self._server.refuse_change)
             if method == types.INITIALIZE and message_id is not None:
                 # Like the reference: unreadable initialize params mean defaults.
                 return super().structure_message({**data, "params": _INITIALIZE_DEFAULTS})
@@ -157,19 +143,15 @@ class OctoscriptProtocol(LanguageServerProtocol):
             ):
                 error = JsonRpcInvalidParams(f"invalid params for {data.get('method')!r}")
                 self._send_response(message_id, None, error.to_response_error())
-            return _UNUSABLE
-
-    def _serialize_message(self, data):
-        result = getattr(data, "result", None)
-        if is_wire(result):
-            return {"id": data.id, "jsonrpc": data.jsonrpc, "result": result}
-        return super()._serialize_message(data)
+            return _Unreadable()
 
     send_failed = False
 
     def _send_data(self, data) -> None:
-        if type(getattr(data, "result", None)) is WireText and self.writer is not None:
-            self._send_text_answer(data.id, data.result)
+        result = getattr(data, "result", None)
+        if is_wire(result) and self.writer is not None:
+            text = result if type(result) is WireText else json.dumps(result)
+            self._send_text_answer(data.id, text)
             return
         # pygls logs a response it cannot serialize and sends nothing, which
         # leaves the client waiting: answer the request with an error instead.
@@ -183,7 +165,7 @@ class OctoscriptProtocol(LanguageServerProtocol):
                     ResponseErrorMessage(id=message_id, error=error.to_response_error())
                 )
 
-    def _send_text_answer(self, message_id: int | str, result: WireText) -> None:
+    def _send_text_answer(self, message_id: int | str, result: str) -> None:
         """A response whose result is JSON text already: framed as pygls does
         (kept with `features.wire`: `benchmarks/bench_wire.py`).
 
@@ -198,15 +180,11 @@ class OctoscriptProtocol(LanguageServerProtocol):
         self.writer.write(b"".join((header, prefix, body, b"}")))
 
     def handle_message(self, message) -> None:
-        if isinstance(message, _UnreadableConfiguration):
-            self._server.apply_configuration(message.params)
-            return
-        if isinstance(message, _UnreadableChange):
-            self._server.refuse_change(message.params)
-            return
-        if message is _UNUSABLE or not hasattr(message, "jsonrpc"):
-            return
-        super().handle_message(message)
+        if isinstance(message, _Unreadable):
+            if message.handle is not None:
+                message.handle(message.params)
+        elif hasattr(message, "jsonrpc"):
+            super().handle_message(message)
 
     def _handle_request(self, msg_id, method_name: str, params) -> None:
         if method_name == REFUSED_METHOD:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import json
 import linecache
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable
 
 from lsprotocol import types
 from pygls.exceptions import (
@@ -18,6 +19,7 @@ from pygls.exceptions import (
     JsonRpcInternalError,
     JsonRpcInvalidParams,
 )
+from pygls.io_ import StdoutWriter
 from pygls.lsp.server import LanguageServer
 
 from . import __version__, launch, preferences
@@ -49,7 +51,7 @@ from .features import (
 from .features.wire import WireDict, WireText
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
 from .text_sync import TextChange, TextStore
-from .transport import MessageReader, ReadExecutor, shallow_copy_text
+from .transport import MessageReader, shallow_copy_text
 
 # Catalog advice waits for a pause in typing; a newer version cancels it.
 ADVISORY_DELAY_SECONDS = 0.3
@@ -72,15 +74,13 @@ class OctoscriptServer(LanguageServer):
             converter_factory=converter_factory,
         )
         # Columns count in UTF-16 until `initialize` settles the encoding.
-        self.position_encoding = positions.UTF16
-        self.texts = TextStore(self.position_encoding)
-        self.documents = DocumentStore(self.document_text, self.position_encoding)
+        self.texts = TextStore()
+        self.documents = DocumentStore(self.document_text)
         self.catalogs = CatalogStore(on_change=self._catalogs_changed)
         # Read once here, before any client message: `~/` in `catalogFiles`
         # is the only use, and serving never reads the environment.
         self.catalogs.paths.home = os.path.expanduser("~")
         self.announcer = catalog_files.Announcer()
-        self._announce_pending = False
         self._watched: tuple[str, ...] = ()
         self.rename_enabled = False
         self.preferences = preferences.DEFAULTS
@@ -88,18 +88,26 @@ class OctoscriptServer(LanguageServer):
         self.delivery = diagnostics.Delivery()
         self.shut_down = False  # a `shutdown` request came
         self.exit_code = 0  # what the process returns (`exit` sets it)
-        self._refresh_pending = False
-        self._lens_refresh_pending = False
+        self._soon: set[Callable[[], None]] = set()  # actions due at the loop's next pass
         # The pending advice pass of each document (at most one, see `publish`).
         self._advice_timers: dict[str, asyncio.TimerHandle] = {}
 
+    def handle_body(self, body: bytes | bytearray) -> None:
+        """One message's body, decoded and handled; one nested too deeply for
+        `json.loads` is handled with its deep values cut off (`transport`)."""
+        try:
+            try:
+                self._handle_json(body)
+            except RecursionError:
+                self._handle_json(shallow_copy_text(body.decode("utf-8")))
+        except Exception as error:  # noqa: BLE001 - the message stays unreadable
+            logging.getLogger(__name__).warning("unreadable message: %s", error)
+
+    def _handle_json(self, text: bytes | bytearray | str) -> None:
+        protocol = self.protocol
+        protocol.handle_message(json.loads(text, object_hook=protocol.structure_message))
+
     def report_server_error(self, error: Exception, source) -> None:
-        if isinstance(error, RecursionError) and source is JsonRpcException and self.reader:
-            # pygls' json.loads gave up on a deeply nested body and would drop
-            # it: handle a copy with the deep values cut off instead.
-            body, self.reader.last_body = self.reader.last_body, b""
-            self._handle_shallow(body)
-            return
         if source is JsonRpcInternalError:
             self.protocol.send_failed = True
         if source is FeatureRequestError and isinstance(error, JsonRpcException):
@@ -108,25 +116,13 @@ class OctoscriptServer(LanguageServer):
         # flood the user with them. The log is enough.
         logging.getLogger(__name__).warning("ignored %s: %s", source.__name__, error)
 
-    def _handle_shallow(self, body: bytes) -> None:
-        try:
-            text = shallow_copy_text(body.decode("utf-8"))
-            message = json.loads(text, object_hook=self.protocol.structure_message)
-            self.protocol.handle_message(message)
-        except Exception as error:  # noqa: BLE001 - the message stays unreadable
-            logging.getLogger(__name__).warning("unreadable message: %s", error)
-
     def use_position_encoding(self, encoding: positions.PositionEncoding) -> None:
         """The negotiated encoding, for the ranges applied and the maps built."""
-        self.position_encoding = self.texts.encoding = self.documents.encoding = encoding
+        self.texts.encoding = self.documents.encoding = encoding
 
     def document_text(self, uri: str) -> str | None:
-        """The client-sent text of an open document; never read from disk.
-
-        The server keeps the text itself (`text_sync`), never in pygls'
-        workspace, whose `get_text_document` would read the file behind an
-        unknown URI.
-        """
+        """The client-sent text (`text_sync`), never pygls' workspace, which
+        would read the file behind an unknown URI."""
         return self.texts.text(uri)
 
     def cached(self, uri: str) -> OpenDocument | None:
@@ -135,7 +131,10 @@ class OctoscriptServer(LanguageServer):
     def apply_configuration(self, params: object) -> None:
         """Raw didChangeConfiguration params that did not fit their type."""
         self.catalogs.apply_did_change_configuration(params)
-        settings = params.get("settings") if isinstance(params, dict) else None
+        self.settings_changed(params.get("settings") if isinstance(params, dict) else None)
+
+    def settings_changed(self, settings: object) -> None:
+        """After the catalogs took their part of new settings: the rest."""
         self.preferences = preferences.from_settings(settings, self.preferences)
         self.watch_catalog_files()
         self.republish_all()
@@ -156,24 +155,27 @@ class OctoscriptServer(LanguageServer):
             registration = catalog_files.watch_registration(paths, self.client_capabilities)
             self.client_register_capability(registration)
 
+    def once_soon(self, action: Callable[[], None]) -> None:
+        """Run `action` at the loop's next pass, once however often asked before."""
+        if action not in self._soon:
+            self._soon.add(action)
+            asyncio.get_event_loop().call_soon(self._run_soon, action)
+
+    def _run_soon(self, action: Callable[[], None]) -> None:
+        self._soon.discard(action)
+        action()
+
     def _catalogs_changed(self) -> None:
-        """A projection or a catalog file changed: tell the user once, soon, and
-        have the client ask for lenses again (their titles say the catalog status)."""
-        if not self._announce_pending:
-            self._announce_pending = True
-            asyncio.get_event_loop().call_soon(self.announce_catalogs)
-        if not self._lens_refresh_pending and tool_calls.refreshes_code_lenses(
-            self.client_capabilities
-        ):
-            self._lens_refresh_pending = True
-            asyncio.get_event_loop().call_soon(self._refresh_code_lenses)
+        """A projection or a catalog file changed: tell the user, and have the
+        client ask for lenses again (their titles say the catalog status)."""
+        self.once_soon(self.announce_catalogs)
+        if tool_calls.refreshes_code_lenses(self.client_capabilities):
+            self.once_soon(self._refresh_code_lenses)
 
     def _refresh_code_lenses(self) -> None:
-        self._lens_refresh_pending = False
         self.workspace_code_lens_refresh(None)
 
     def announce_catalogs(self) -> None:
-        self._announce_pending = False
         status = self.catalogs.status()
         shown, logged = self.announcer.news(status)
         for line in shown:
@@ -222,7 +224,7 @@ class OctoscriptServer(LanguageServer):
         # verdict is written, not before (writes to stdout are synchronous).
         with publishing_analysis(first_analysis=state.analysis is None and state.previous is None):
             cached = self.cached(uri)
-            if cached is None or cached.analysis is None or cached.positions is None:
+            if cached is None:
                 return  # no client-sent text to analyse
             syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
             self.push_diagnostics(uri, version, syntax_only)
@@ -266,7 +268,8 @@ class OctoscriptServer(LanguageServer):
         if advice or state.advised:
             state.advised = bool(advice)
             if self.delivery.pulls:
-                self._request_refresh()
+                # One workspace/diagnostic/refresh for all the documents advised at once.
+                self.once_soon(self._refresh_diagnostics)
             else:
                 self._send_diagnostics(uri, state.version, syntax_only + advice)
 
@@ -281,7 +284,7 @@ class OctoscriptServer(LanguageServer):
         if state is not None and state.refused:
             return diagnostics.too_many_documents()
         cached = self.cached(uri)
-        if cached is None or cached.analysis is None or cached.positions is None:
+        if cached is None:
             return []
         found = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
         advice = cached.advice
@@ -291,14 +294,7 @@ class OctoscriptServer(LanguageServer):
             cached.advised = bool(advice)
         return found + (advice or [])
 
-    def _request_refresh(self) -> None:
-        """One workspace/diagnostic/refresh for all the documents advised at once."""
-        if not self._refresh_pending:
-            self._refresh_pending = True
-            asyncio.get_event_loop().call_soon(self._send_refresh)
-
-    def _send_refresh(self) -> None:
-        self._refresh_pending = False
+    def _refresh_diagnostics(self) -> None:
         self.workspace_diagnostic_refresh(None)
 
     def push_diagnostics(self, uri: str, version: int | None, found: list) -> None:
@@ -316,8 +312,19 @@ class OctoscriptServer(LanguageServer):
 server = OctoscriptServer()
 
 
-def _document(ls: OctoscriptServer, uri: str) -> OpenDocument | None:
-    return ls.cached(uri)
+# A feature's refusal, answered RequestFailed with its reason (as the reference does).
+_REFUSALS = (formatting.FormattingRefused, navigation.IndexTruncated, rename.RenameRefused)
+
+
+def _refusing(handler: Callable) -> Callable:
+    @functools.wraps(handler)
+    def answer(ls: OctoscriptServer, params):
+        try:
+            return handler(ls, params)
+        except _REFUSALS as refusal:
+            raise RequestFailed(str(refusal)) from refusal
+
+    return answer
 
 
 def _analyzed(ls: OctoscriptServer, uri: str) -> OpenDocument:
@@ -330,10 +337,14 @@ def _analyzed(ls: OctoscriptServer, uri: str) -> OpenDocument:
     return state
 
 
-def _at(ls: OctoscriptServer, uri: str, position: types.Position):
-    """(state, offset) for a request position; offset None when it is outside the text."""
-    state = _analyzed(ls, uri)
-    return state, state.positions.strict_offset(position)
+def _at(ls: OctoscriptServer, params) -> tuple[OpenDocument, int | None]:
+    """(state, offset) of a request's position; offset None when it is outside the text."""
+    state = _analyzed(ls, params.text_document.uri)
+    return state, state.positions.strict_offset(params.position)
+
+
+def _span(state: OpenDocument, span: types.Range) -> tuple[int, int]:
+    return state.positions.offset(span.start), state.positions.offset(span.end)
 
 
 @server.feature(types.INITIALIZE)
@@ -357,9 +368,7 @@ def did_change_configuration(
     ls: OctoscriptServer, params: types.DidChangeConfigurationParams
 ) -> None:
     ls.catalogs.apply_settings(params.settings)
-    ls.preferences = preferences.from_settings(params.settings, ls.preferences)
-    ls.watch_catalog_files()
-    ls.republish_all()
+    ls.settings_changed(params.settings)
 
 
 @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -412,30 +421,24 @@ def did_close(ls: OctoscriptServer, params: types.DidCloseTextDocumentParams) ->
 
 
 @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+@_refusing
 def format_document(
     ls: OctoscriptServer, params: types.DocumentFormattingParams
 ) -> list[types.TextEdit] | None:
-    state = _document(ls, params.text_document.uri)
+    state = ls.cached(params.text_document.uri)
     if state is None:
         raise RequestFailed("the document is not open or was not analyzed")
-
-    try:
-        return formatting.format_document(state.analysis, state.positions)
-    except formatting.FormattingRefused as refusal:
-        raise RequestFailed(str(refusal)) from refusal
+    return formatting.format_document(state.analysis, state.positions)
 
 
 @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+@_refusing
 def format_range(
     ls: OctoscriptServer, params: types.DocumentRangeFormattingParams
 ) -> list[types.TextEdit]:
     state = _analyzed(ls, params.text_document.uri)
-    start = state.positions.offset(params.range.start)
-    end = state.positions.offset(params.range.end)
-    try:
-        return range_formatting.format_range(state.analysis, state.positions, start, end)
-    except formatting.FormattingRefused as refusal:
-        raise RequestFailed(str(refusal)) from refusal
+    start, end = _span(state, params.range)
+    return range_formatting.format_range(state.analysis, state.positions, start, end)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -451,7 +454,7 @@ def document_symbol(ls: OctoscriptServer, params: types.DocumentSymbolParams) ->
 def complete(
     ls: OctoscriptServer, params: types.CompletionParams
 ) -> types.CompletionList | WireDict | WireText:
-    state, offset = _at(ls, params.text_document.uri, params.position)
+    state, offset = _at(ls, params)
     return completion.complete_wire(
         state.analysis, state.positions, offset, ls.catalogs, ls.prefill_snippets()
     )
@@ -459,7 +462,7 @@ def complete(
 
 @server.feature(types.TEXT_DOCUMENT_HOVER)
 def hover_at(ls: OctoscriptServer, params: types.HoverParams) -> types.Hover | None:
-    state, offset = _at(ls, params.text_document.uri, params.position)
+    state, offset = _at(ls, params)
     return hover.hover(state.analysis, state.positions, offset, ls.catalogs)
 
 
@@ -470,63 +473,56 @@ def hover_at(ls: OctoscriptServer, params: types.HoverParams) -> types.Hover | N
 def signature_help(
     ls: OctoscriptServer, params: types.SignatureHelpParams
 ) -> types.SignatureHelp | None:
-    state, offset = _at(ls, params.text_document.uri, params.position)
+    state, offset = _at(ls, params)
     return signature.signature_help(state.analysis, offset, ls.catalogs)
 
 
 @server.feature(types.TEXT_DOCUMENT_DEFINITION)
 def definition(ls: OctoscriptServer, params: types.DefinitionParams) -> types.Location | None:
+    state, offset = _at(ls, params)
     uri = params.text_document.uri
-    state, offset = _at(ls, uri, params.position)
     return navigation.definition(state.analysis, state.positions, uri, offset, ls.catalogs)
 
 
 @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+@_refusing
 def references(ls: OctoscriptServer, params: types.ReferenceParams) -> list[types.Location]:
-    uri = params.text_document.uri
-    state, offset = _at(ls, uri, params.position)
-    try:
-        return navigation.references(
-            state.analysis, state.positions, uri, offset, params.context.include_declaration
-        )
-    except navigation.IndexTruncated as refusal:
-        raise RequestFailed(str(refusal)) from refusal
+    state, offset = _at(ls, params)
+    return navigation.references(
+        state.analysis,
+        state.positions,
+        params.text_document.uri,
+        offset,
+        params.context.include_declaration,
+    )
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+@_refusing
 def document_highlight(
     ls: OctoscriptServer, params: types.DocumentHighlightParams
 ) -> list[types.DocumentHighlight]:
-    state, offset = _at(ls, params.text_document.uri, params.position)
-    try:
-        return navigation.highlights(state.analysis, state.positions, offset)
-    except navigation.IndexTruncated as refusal:
-        raise RequestFailed(str(refusal)) from refusal
+    state, offset = _at(ls, params)
+    return navigation.highlights(state.analysis, state.positions, offset)
 
 
 @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+@_refusing
 def prepare_rename(
     ls: OctoscriptServer, params: types.PrepareRenameParams
 ) -> types.PrepareRenamePlaceholder | None:
     require_rename(ls.rename_enabled, types.TEXT_DOCUMENT_PREPARE_RENAME)
-    state, offset = _at(ls, params.text_document.uri, params.position)
-    try:
-        return rename.prepare_rename(state.analysis, state.positions, offset)
-    except rename.RenameRefused as refusal:
-        raise RequestFailed(str(refusal)) from refusal
+    state, offset = _at(ls, params)
+    return rename.prepare_rename(state.analysis, state.positions, offset)
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
+@_refusing
 def rename_symbol(ls: OctoscriptServer, params: types.RenameParams) -> types.WorkspaceEdit | None:
     require_rename(ls.rename_enabled, types.TEXT_DOCUMENT_RENAME)
-    uri = params.text_document.uri
-    state, offset = _at(ls, uri, params.position)
-    try:
-        return rename.rename(
-            state.analysis, state.positions, uri, state.version, offset, params.new_name
-        )
-    except rename.RenameRefused as refusal:
-        raise RequestFailed(str(refusal)) from refusal
+    state, offset = _at(ls, params)
+    uri, version = params.text_document.uri, state.version
+    return rename.rename(state.analysis, state.positions, uri, version, offset, params.new_name)
 
 
 @server.feature(
@@ -564,7 +560,7 @@ def search_tools(ls: OctoscriptServer, params) -> dict:
 def semantic_tokens_full(
     ls: OctoscriptServer, params: types.SemanticTokensParams
 ) -> types.SemanticTokens | WireText:
-    state = _document(ls, params.text_document.uri)
+    state = ls.cached(params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
     items = _semantic_items(state)
@@ -576,7 +572,7 @@ def semantic_tokens_full(
 def semantic_tokens_delta(
     ls: OctoscriptServer, params: types.SemanticTokensDeltaParams
 ) -> types.SemanticTokens | WireText:
-    state = _document(ls, params.text_document.uri)
+    state = ls.cached(params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
     state.semantic_tokens, answer = semantic_delta.delta(
@@ -594,11 +590,10 @@ def _semantic_items(state: OpenDocument) -> str:
 def semantic_tokens_range(
     ls: OctoscriptServer, params: types.SemanticTokensRangeParams
 ) -> types.SemanticTokens:
-    state = _document(ls, params.text_document.uri)
+    state = ls.cached(params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
-    start = state.positions.offset(params.range.start)
-    end = state.positions.offset(params.range.end)
+    start, end = _span(state, params.range)
     encoding = state.positions.encoding
     return semantic_tokens.range_tokens(state.analysis, start, end, True, encoding)
 
@@ -607,7 +602,7 @@ def semantic_tokens_range(
 def folding_range(
     ls: OctoscriptServer, params: types.FoldingRangeParams
 ) -> list[types.FoldingRange]:
-    state = _document(ls, params.text_document.uri)
+    state = ls.cached(params.text_document.uri)
     return folding.folding_ranges(state.analysis) if state else []
 
 
@@ -615,7 +610,7 @@ def folding_range(
 def selection_range(
     ls: OctoscriptServer, params: types.SelectionRangeParams
 ) -> list[types.SelectionRange]:
-    state = _document(ls, params.text_document.uri)
+    state = ls.cached(params.text_document.uri)
     if state is None:
         return []
     offsets = [state.positions.offset(position) for position in params.positions]
@@ -623,19 +618,14 @@ def selection_range(
 
 
 @server.feature(
-    types.TEXT_DOCUMENT_CODE_ACTION,
-    # Quick fixes and fix-all (`code_actions.KINDS`, spelled here: that module loads later).
-    types.CodeActionOptions(
-        code_action_kinds=[types.CodeActionKind.QuickFix, "source.fixAll.octoscript"]
-    ),
+    types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(code_action_kinds=code_actions.KINDS)
 )
 def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
-    state = _document(ls, uri)
+    state = ls.cached(uri)
     if state is None:
         return []
-    start = state.positions.offset(params.range.start)
-    end = state.positions.offset(params.range.end)
+    start, end = _span(state, params.range)
     return code_actions.code_actions(
         state.analysis, state.positions, uri, start, end, ls.catalogs, params.context
     )
@@ -643,11 +633,10 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
 
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
 def inlay_hint(ls: OctoscriptServer, params: types.InlayHintParams) -> list[types.InlayHint]:
-    state = _document(ls, params.text_document.uri)
+    state = ls.cached(params.text_document.uri)
     if state is None or not inlay_hints.client_asks(ls.client_capabilities):
         return []
-    start = state.positions.offset(params.range.start)
-    end = state.positions.offset(params.range.end)
+    start, end = _span(state, params.range)
     return inlay_hints.inlay_hints(state.analysis, state.positions, start, end, ls.catalogs)
 
 
@@ -667,14 +656,13 @@ def _param(params, name: str):
 @server.feature("octoscript/toolCalls")
 def tool_calls_request(ls: OctoscriptServer, params) -> dict:
     uri = _param(_param(params, "textDocument"), "uri")
-    state = _document(ls, uri) if isinstance(uri, str) else None
+    state = ls.cached(uri) if isinstance(uri, str) else None
     if state is None:
         raise RequestFailed("the document is not open in this Octoscript session")
     return tool_calls.tool_calls_result(state.analysis, ls.catalogs, uri)
 
 
-# `tool_calls.SHOW_TOOL_CALL_COMMAND`, spelled here: that module loads on first use.
-@server.command("octoscript.showToolCall")
+@server.command(tool_calls.SHOW_TOOL_CALL_COMMAND)
 def show_tool_call(ls: OctoscriptServer, *arguments: object) -> dict:
     """A lens's call: its catalog entry, answered and shown as a message."""
     try:
@@ -688,7 +676,7 @@ def show_tool_call(ls: OctoscriptServer, *arguments: object) -> dict:
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
 def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-    state = _document(ls, params.text_document.uri)
+    state = ls.cached(params.text_document.uri)
     if state is None:
         return []
     return tool_calls.code_lenses(state.analysis, state.positions, ls.catalogs)
@@ -705,14 +693,6 @@ def exit_notification(ls: OctoscriptServer, params: None) -> None:
     ls.exit_code = 0 if ls.shut_down else 1
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """`octoscript-lsp [--stdio] [--log-file PATH] [--log-level LEVEL]`
-    (the installed program starts through `launch.main`)."""
-    options = launch.parse_arguments(argv)
-    launch.configure_logging(options)
-    return serve()
-
-
 def serve() -> int:
     """Speak LSP on stdin/stdout until the client ends the session; the exit code."""
     if sys.stdin is None or sys.stdout is None:
@@ -724,10 +704,7 @@ def serve() -> int:
             )
         return EXIT_NO_STDIO
     server.reader = MessageReader(sys.stdin.buffer).start()
-    # pygls reads through it. Kept: a worker thread per read costs ~0.2 ms CPU
-    # a message (benchmarks/bench_read_executor.py), more than semantic
-    # tokens at 4,090 lines can spare of their 8 ms per keystroke+request.
-    server._thread_pool = ReadExecutor(server.reader)
+    server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
     # attrs and cattrs keep the source of every method they generate (for
     # lsprotocol's hundreds of classes: ~1.5 MiB) so a traceback can quote
     # it; the server's log never needs those lines.
@@ -736,9 +713,19 @@ def serve() -> int:
     # long as the process: keep them out of the collector's full passes,
     # which otherwise revisit them all every few keystrokes (~40 -> ~20 ms).
     gc.freeze()
-    server.start_io(stdin=server.reader)
+    logging.getLogger(__name__).info("Starting octoscript-lsp on stdin/stdout")
+    try:
+        asyncio.run(_handle_messages(server.reader))
+    except (KeyboardInterrupt, SystemExit):  # pygls' `exit` handler raises SystemExit
+        pass
     return server.exit_code
 
 
+async def _handle_messages(reader: MessageReader) -> None:
+    while (body := await reader.next_body()) is not None:
+        server.handle_body(body)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    launch.configure(None)
+    sys.exit(serve())

@@ -35,8 +35,7 @@ from .features.positions import (
     line_content_end,
     lsp_line_starts,
 )
-from .limits import MAX_ANCHOR_DISTANCE, MAX_POSITION_VALUE, MAX_SYNCED_TEXT_CHARS
-from .syntax.text import has_bare_carriage_return
+from .limits import MAX_POSITION_VALUE, MAX_SYNCED_TEXT_CHARS
 
 logger = logging.getLogger(__name__)
 
@@ -80,103 +79,6 @@ def offset_of(
     return column_offset(text, starts[line], end, character, encoding)[0]
 
 
-# A line start of a text the sync knows: (line, offset). Line 0 starts at 0.
-Anchor = tuple[int, int]
-START: Anchor = (0, 0)
-
-
-def _line_start(text: str, line: int, anchor: Anchor) -> int | None:
-    """Offset where `line` starts in text whose lines all end at LF or CRLF,
-    None for a line past the last.
-
-    Counted from `anchor` (where the change before was: the next one is
-    nearly always close), one `find` per line in between. An edit far from
-    the last one splits the text up to that line instead (in C).
-    """
-    known, position = anchor
-    if abs(line - known) > MAX_ANCHOR_DISTANCE:
-        parts = text.split("\n", line)
-        return len(text) - len(parts[-1]) if len(parts) > line else None
-    find = text.find
-    for _ in range(line - known):
-        position = find("\n", position) + 1
-        if position == 0:
-            return None
-    rfind = text.rfind
-    for _ in range(known - line):
-        # `position` starts a line after an LF: the LF before that one ends the line above.
-        position = rfind("\n", 0, position - 1) + 1
-    return position
-
-
-def _offset_at(
-    text: str, line_start: int | None, character: int, encoding: PositionEncoding
-) -> int:
-    """`offset_of` for text without a bare CR, given where the line starts."""
-    if line_start is None:
-        return len(text)
-    end = text.find("\n", line_start)
-    if end == -1:
-        end = len(text)
-    if end > line_start and text[end - 1] == "\r":
-        end -= 1
-    return column_offset(text, line_start, end, character, encoding)[0]
-
-
-def _bare_carriage_return_near(text: str, low: int, high: int) -> bool:
-    """Whether a CR at an offset in [low, high) of `text` is not followed by LF."""
-    low = max(low, 0)
-    return text.count("\r", low, high) != text.count("\r\n", low, high + 1)
-
-
-@dataclass(slots=True)
-class _Edited:
-    """A text being changed, with what is known about it: where a line starts
-    (`anchor`) and whether it has a bare CR (None: not worked out yet).
-    Ranges count columns in `encoding`."""
-
-    text: str
-    anchor: Anchor = START
-    bare_cr: bool | None = None
-    encoding: PositionEncoding = UTF16
-
-    def apply(self, change: TextChange) -> None:
-        """Apply one change; raises InvalidChange."""
-        if change.full:
-            self.text, self.anchor, self.bare_cr = change.text, START, None
-            return
-        if change.end is None:
-            raise InvalidChange("a ranged change without an end")
-        start, end = _checked(change.start), _checked(change.end)
-        if end < start:
-            raise InvalidChange(f"range end {end} is before its start {start}")
-        text = self.text
-        if self.bare_cr is None:
-            self.bare_cr = has_bare_carriage_return(text)
-        if self.bare_cr:
-            starts = lsp_line_starts(text)
-            encoding = self.encoding
-            first = offset_of(text, starts, start, encoding)
-            last = offset_of(text, starts, end, encoding)
-            anchor = START
-        else:
-            first_line = _line_start(text, start[0], self.anchor)
-            first = _offset_at(text, first_line, start[1], self.encoding)
-            line_anchor = START if first_line is None else (start[0], first_line)
-            last_line = _line_start(text, end[0], line_anchor)
-            last = _offset_at(text, last_line, end[1], self.encoding)
-            # The text up to `first` stays: so does the line start before it.
-            anchor = line_anchor
-        inserted = change.text
-        self.text, size = _joined(text[:first], inserted, text[last:])
-        if self.bare_cr:
-            self.bare_cr = None  # worked out again when needed
-        else:
-            # Only a CR just before the edit or inserted by it can now be bare.
-            self.bare_cr = _bare_carriage_return_near(self.text, first - 1, first + size)
-        self.anchor = anchor
-
-
 def _is_high_surrogate(text: str, index: int) -> bool:
     return 0 <= index < len(text) and "\ud800" <= text[index] <= "\udbff"
 
@@ -190,8 +92,8 @@ def _pair(high: str, low: str) -> str:
     return (high + low).encode("utf-16-le", "surrogatepass").decode("utf-16-le")
 
 
-def _joined(before: str, inserted: str, after: str) -> tuple[str, int]:
-    """`before + inserted + after`, and how long `inserted` is in it.
+def _joined(before: str, inserted: str, after: str) -> str:
+    """`before + inserted + after`.
 
     JSON can send the halves of a surrogate pair in two changes (one lone
     surrogate each); side by side they are the one astral character a
@@ -207,27 +109,31 @@ def _joined(before: str, inserted: str, after: str) -> tuple[str, int]:
         elif not inserted and _is_low_surrogate(after, 0):
             # A deletion that brings two halves together.
             before, after = before[:-1] + _pair(before[-1], after[0]), after[1:]
-    return before + inserted + after, len(inserted)
+    return before + inserted + after
 
 
 def apply_change(text: str, change: TextChange, encoding: PositionEncoding = UTF16) -> str:
     """The text after one change; raises InvalidChange."""
-    edited = _Edited(text, encoding=encoding)
-    edited.apply(change)
-    return edited.text
+    if change.full:
+        return change.text
+    if change.end is None:
+        raise InvalidChange("a ranged change without an end")
+    start, end = _checked(change.start), _checked(change.end)
+    if end < start:
+        raise InvalidChange(f"range end {end} is before its start {start}")
+    starts = lsp_line_starts(text)
+    first = offset_of(text, starts, start, encoding)
+    last = offset_of(text, starts, end, encoding)
+    return _joined(text[:first], change.text, text[last:])
 
 
 def apply_changes(text: str, changes: list[TextChange], encoding: PositionEncoding = UTF16) -> str:
     """The text after every change in order; raises InvalidChange for any bad one."""
-    return _apply_all(_Edited(text, encoding=encoding), changes).text
-
-
-def _apply_all(edited: _Edited, changes: list[TextChange]) -> _Edited:
     for change in changes:
-        edited.apply(change)
-        if len(edited.text) > MAX_SYNCED_TEXT_CHARS:
+        text = apply_change(text, change, encoding)
+        if len(text) > MAX_SYNCED_TEXT_CHARS:
             raise InvalidChange(f"the text would exceed {MAX_SYNCED_TEXT_CHARS} characters")
-    return edited
+    return text
 
 
 @dataclass(slots=True)
@@ -235,9 +141,6 @@ class SyncedText:
     version: int | None
     text: str
     in_sync: bool = True
-    # Where the last change was and whether the text has a bare CR (`_Edited`).
-    anchor: Anchor = START
-    bare_cr: bool | None = None
 
 
 class TextStore:
@@ -278,14 +181,11 @@ class TextStore:
                 # computed against text we do not hold: start from it.
                 first_full = max(i for i, change in enumerate(changes) if change.full)
                 changes = changes[first_full:]
-            edited = _Edited(document.text, document.anchor, document.bare_cr, self.encoding)
-            _apply_all(edited, changes)
+            text = apply_changes(document.text, changes, self.encoding)
         except InvalidChange as refusal:
             self.refuse(uri, version, str(refusal))
             return False
-        self._documents[uri] = SyncedText(
-            version, edited.text, anchor=edited.anchor, bare_cr=edited.bare_cr
-        )
+        self._documents[uri] = SyncedText(version, text)
         return True
 
     def refuse(self, uri: str, version: object, reason: str) -> None:

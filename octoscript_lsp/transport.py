@@ -1,10 +1,10 @@
 """The server's input: framing with bounds, read-ahead, and deeply nested bodies.
 
-pygls trusts `Content-Length`: it reads a whole body of any size into memory
-before anything can bound it, reads header lines of any length, and loses
-its place in the stream after a missing or unreadable length. `MessageReader`
-does the framing itself in a thread of its own and hands pygls only
-well-formed messages:
+pygls' own reader trusts `Content-Length`: it reads a whole body of any size
+into memory before anything can bound it, reads header lines of any length,
+and loses its place in the stream after a missing or unreadable length.
+`MessageReader` does the framing itself in a thread of its own and hands the
+server's loop only well-formed bodies (`next_body`):
 
 - a message whose `Content-Length` exceeds `MAX_MESSAGE_BYTES` is discarded
   while it streams (read in small chunks and dropped, never buffered) and
@@ -19,13 +19,11 @@ well-formed messages:
   a waiting didChange supersedes (ContentModified) and requests a waiting
   `$/cancelRequest` names (RequestCancelled) without computing them.
 
-pygls decodes each body with `json.loads`; a body nested a few hundred
-levels deep raises `RecursionError`, and pygls then drops the message, so a
-request inside it is never answered and a configuration change is lost.
-The reader keeps the last body handed over (`last_body`); `shallow_copy_text`
-rewrites it with every value nested deeper than `MAX_MESSAGE_NESTING`
-replaced by a string, so the message can still be handled: a catalog in it
-is then discarded for its wrong type, a request gets its answer.
+A body nested a few hundred levels deep makes `json.loads` raise
+`RecursionError`; `shallow_copy_text` rewrites it with every value nested
+deeper than `MAX_MESSAGE_NESTING` replaced by a string, so the message can
+still be handled: a catalog in it is then discarded for its wrong type, a
+request gets its answer.
 """
 
 from __future__ import annotations
@@ -39,7 +37,6 @@ import re
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import BinaryIO
 
@@ -111,14 +108,10 @@ class _Input:
 
     def skip_line(self) -> bool:
         """Drop everything up to and including the next LF; False at the end of input."""
-        while True:
-            index = self.buffer.find(b"\n")
-            if index >= 0:
-                del self.buffer[: index + 1]
-                return True
-            self.buffer.clear()
-            if not self._fill():
-                return False
+        if not self.skip_to(b"\n"):
+            return False
+        del self.buffer[:1]
+        return True
 
     def read(self, size: int) -> bytearray | None:
         """Exactly `size` bytes, read into one buffer (no copies of a large body)."""
@@ -158,8 +151,7 @@ class _Input:
                 return False
 
     def _take(self, size: int) -> bytes:
-        with memoryview(self.buffer) as view:
-            data = bytes(view[:size])
+        data = bytes(self.buffer[:size])
         del self.buffer[:size]
         return data
 
@@ -251,65 +243,53 @@ def summarize(body: bytes | bytearray) -> Waiting:
 
 
 class MessageReader:
-    """The server's stdin, framed and bounded by a reader thread (see the module doc).
-
-    pygls calls `readline` and `read` as on a stream; it sees each accepted
-    message as one `Content-Length` header, a blank line and the body.
-    """
+    """The server's stdin, framed and bounded by a reader thread (see the module doc)."""
 
     def __init__(self, stream: BinaryIO, max_message_bytes: int = MAX_MESSAGE_BYTES) -> None:
         self.max_message_bytes = max_message_bytes
-        self.last_body = b""
         self.refused = 0
         self._input = _Input(stream, self._publish)
         self._batch: list[Waiting] = []
         self._queue: deque[Waiting | None] = deque()
         self._queued_bytes = 0
-        self._idle = False  # pygls waits for a message and none is queued
+        self._idle = False  # the loop waits for a message and none is queued
+        self._wake: asyncio.Future | None = None  # what the loop waits on, when it does
         self._condition = threading.Condition()
-        self._lines: list[bytes] = []
-        self._body: bytes | bytearray = b""
         self._thread = threading.Thread(target=self._run, name="octoscript-input", daemon=True)
 
     def start(self) -> MessageReader:
         self._thread.start()
         return self
 
-    # ------------------------------------------------------------ pygls' side
+    # ------------------------------------------------------------ the loop's side
 
-    def readline(self, *args) -> bytes:
-        if self._lines:
-            return self._lines.pop()
-        with self._condition:
-            while not self._queue:
+    async def next_body(self) -> bytes | bytearray | None:
+        """The next message's body, None at the end of input.
+
+        No thread hands it over: the reader thread wakes the loop when it
+        queues a message the loop waits for (a read through a worker thread
+        per message, as pygls does, costs ~0.2 ms more CPU each,
+        `benchmarks/bench_reader.py`). The loop takes one pass before the
+        body comes back, so what a handler left for it (`call_soon`:
+        catalog news, a diagnostics refresh) runs before the next message
+        is handled, even when that message was read long ago.
+        """
+        while True:
+            with self._condition:
+                if self._queue:
+                    waiting = self._queue[0]
+                    if waiting is not None:  # the end of input stays the end
+                        self._queue.popleft()
+                        self._queued_bytes -= len(waiting.body)
+                    self._idle = False
+                    self._condition.notify_all()
+                    break
                 self._idle = True
                 self._condition.notify_all()
-                self._condition.wait()
-            self._idle = False
-            waiting = self._queue.popleft()
-            if waiting is not None:
-                self._queued_bytes -= len(waiting.body)
-            self._condition.notify_all()
-        if waiting is None:
-            self._queue.appendleft(None)  # the end of input stays the end
-            return b""
-        self._body = waiting.body
-        self._lines = [b"\r\n"]
-        return b"Content-Length: %d\r\n" % len(waiting.body)
-
-    def read(self, *args) -> bytes | bytearray:
-        body, self._body = self._body, b""
-        self.last_body = body
-        return body
-
-    def ready(self) -> bool:
-        """Whether `readline`/`read` would return without waiting."""
-        return bool(self._lines or self._body or self._queue)
-
-    def between_messages(self) -> bool:
-        """Whether the next `readline` starts a message (or finds the end of
-        input) rather than continuing the one pygls is reading."""
-        return not (self._lines or self._body)
+                wake = self._wake = asyncio.get_running_loop().create_future()
+            await wake
+        await asyncio.sleep(0)
+        return None if waiting is None else waiting.body
 
     # ------------------------------------------------------------ the protocol's side
 
@@ -343,7 +323,13 @@ class MessageReader:
             self._queue.extend(self._batch)
             self._queued_bytes += size
             self._condition.notify_all()
+            wake, self._wake = self._wake, None
         self._batch = []
+        if wake is not None:
+            try:
+                wake.get_loop().call_soon_threadsafe(_wake_up, wake)
+            except RuntimeError:  # the loop has ended
+                pass
 
     def _next_message(self) -> bool:
         """Read one message (queue it or refuse it); False at the end of input."""
@@ -386,7 +372,7 @@ class MessageReader:
         return True
 
     def _wait_until_idle(self) -> None:
-        """Publish what is framed, then wait until pygls has handled all of it."""
+        """Publish what is framed, then wait until the loop has handled all of it."""
         self._publish()
         with self._condition:
             while self._queue or not self._idle:
@@ -427,69 +413,9 @@ class MessageReader:
                     problem = problem or f"unusable Content-Length {shown!r}"
 
 
-class ReadExecutor(Executor):
-    """The executor pygls reads its input through (`run_in_executor`).
-
-    pygls makes each header line and each body a call in a worker thread;
-    with `MessageReader` the message is usually framed already, and the
-    hand-over to a thread and back cost more than the read. A read of the
-    reader's that would not wait runs at once; anything else goes to a
-    worker as before. (Per message: ~35 against ~250 microseconds of CPU,
-    `benchmarks/bench_read_executor.py`.)
-    """
-
-    def __init__(self, reader: MessageReader) -> None:
-        self._reader = reader
-        self._pool = ThreadPoolExecutor(thread_name_prefix="octoscript-read")
-
-    def submit(self, fn, /, *args, **kwargs) -> Future | asyncio.Future:
-        """A read that would not wait, done at once; anything else, a
-        worker's. Called from the event loop (pygls' `run_in_executor`),
-        the read is an asyncio future: `run_in_executor` hands that on as it
-        is. (Wrapped from a concurrent future, every read of a message
-        already read would wake the loop through its self-pipe: a write, a
-        poll and a loop iteration, three times per message.)
-
-        The rest of a message comes back finished. The read that starts the
-        next one is finished by a `call_soon` callback, so the loop takes
-        one pass (no wake-up: the loop is running this very call) between
-        two messages, as it did when every read came through the self-pipe:
-        what a handler left for the loop (catalog news, a diagnostics
-        refresh, a timer that is due) runs before the next message is
-        handled, not once the client pauses, or never when `exit` is next.
-        """
-        reader = self._reader
-        if getattr(fn, "__self__", None) is not reader or not reader.ready():
-            return self._pool.submit(fn, *args, **kwargs)
-        starts_message = reader.between_messages()
-        try:
-            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:  # no loop running in this thread
-            loop = None
-        done = Future() if loop is None else loop.create_future()
-        try:
-            result, error = fn(*args, **kwargs), None
-        except BaseException as caught:  # noqa: BLE001 - handed to the awaiting side
-            result, error = None, caught
-        if loop is not None and starts_message:
-            loop.call_soon(_settle, done, result, error)
-        else:
-            _settle(done, result, error)
-        return done
-
-    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
-        self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
-
-
-def _settle(future: Future | asyncio.Future, result: object, error: BaseException | None) -> None:
-    """Finish a read's future with its result or the exception it raised
-    (unless the awaiting side gave up on it meanwhile)."""
-    if future.cancelled():
-        return
-    if error is None:
-        future.set_result(result)
-    else:
-        future.set_exception(error)
+def _wake_up(wake: asyncio.Future) -> None:
+    if not wake.done():
+        wake.set_result(None)
 
 
 def shallow_copy_text(text: str, max_depth: int = MAX_MESSAGE_NESTING) -> str:

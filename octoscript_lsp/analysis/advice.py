@@ -89,7 +89,7 @@ def _suggestion(typed: str | None, candidates: tuple[str, ...]) -> str:
 
 def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list[Finding]:
     catalog = catalogs.tool_catalog
-    if catalogs.tool_catalog_state is not CatalogState.VALID or catalog is None:
+    if catalogs.tools.state is not CatalogState.VALID or catalog is None:
         return []
     out = []
     listed: dict[str, tuple[str, ...]] = {}  # format -> its tool names, made once
@@ -134,7 +134,7 @@ def _tool_name_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> l
 
 def _module_findings(analysis: DocumentAnalysis, catalogs: CatalogStore) -> list[Finding]:
     catalog = catalogs.module_catalog
-    if catalogs.module_catalog_state is not CatalogState.VALID or catalog is None:
+    if catalogs.modules.state is not CatalogState.VALID or catalog is None:
         return []
     out = []
     tokens = analysis.syntax.tokens if analysis.syntax else []

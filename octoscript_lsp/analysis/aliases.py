@@ -32,7 +32,6 @@ report in, plain values out.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from ..limits import MAX_ALIAS_HOPS, MAX_IMPORTED_MODULE_ALIAS_DEPTH, MAX_MODULE_PATH_SEGMENTS
 from ..syntax.member_calls import MemberCallText, member_call_after
@@ -46,20 +45,6 @@ from .records import RecordReport, alias_symbol, empty_report
 from .sites import may_mutate
 
 Span = tuple[int, int]
-
-
-# ---------------------------------------------------------------- edges
-
-
-@dataclass(frozen=True, slots=True)
-class AliasEdge:
-    binding: Span
-    target: Span
-    children: int  # how many `.name` selections follow the target (0..2)
-
-    @property
-    def is_root(self) -> bool:
-        return self.children == 0
 
 
 # ---------------------------------------------------------------- reference checks
@@ -106,14 +91,6 @@ class AliasGraph:
     @property
     def truncated(self) -> bool:
         return self.report.aliases_truncated
-
-    @property
-    def edges(self) -> tuple[AliasEdge, ...]:
-        """Every kept edge, in parse order."""
-        return tuple(
-            AliasEdge(alias.binding, alias.target, len(alias.children))
-            for alias in self.report.aliases
-        )
 
     def target_of(self, alias: RecordAlias) -> Symbol | None:
         """The binding an edge's target names where it is written."""
@@ -210,7 +187,14 @@ class AliasGraph:
         completion receiver or a direct member call (assistance), any
         module-call receiver (the tool-call review).
         """
-        group_targets = {alias.target for alias in self._root_edges() if alias.binding[0] in group}
+        return self._references_allowed(group, self._root_edges(), allowed)
+
+    def _references_allowed(
+        self, group: set[int], edges: list[RecordAlias], allowed: Callable[[Span], bool]
+    ) -> bool:
+        """Every reference of a group member is the target of one of its
+        `edges` or `allowed`."""
+        group_targets = {alias.target for alias in edges if alias.binding[0] in group}
         for start in group:
             symbol = self.symbol_at(start)
             if symbol is None:
@@ -272,18 +256,11 @@ class AliasGraph:
         return set(depths)
 
     def output_group_is_stable(self, source: str, group: set[int], receiver: Span) -> bool:
-        group_targets = {alias.target for alias in self.report.aliases if alias.binding[0] in group}
-        for start in group:
-            symbol = self.symbol_at(start)
-            if symbol is None:
-                return False
-            for reference in symbol.references:
-                if reference == receiver or reference in group_targets:
-                    continue
-                if is_stable_member_read(source, reference[1]):
-                    continue
-                return False
-        return True
+        return self._references_allowed(
+            group,
+            self.report.aliases,
+            lambda reference: reference == receiver or is_stable_member_read(source, reference[1]),
+        )
 
 
 def build_alias_graph(source: str, index: LexicalIndex, report: RecordReport) -> AliasGraph:

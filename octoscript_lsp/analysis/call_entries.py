@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..catalogs.model import CONVERTER, ModuleDescriptor, ToolEntry
+from ..catalogs.model import CONVERTER, ModuleDescriptor
 from ..catalogs.tools import is_valid_tool_name
 from .surfaces import tool_method
 from .tool_call_review import (
@@ -75,7 +75,7 @@ def tool_entry(method: str, label: str, catalogs: CatalogStore | None) -> CallEn
         )
     else:
         message = f"{call}: {label} ({found.format.value} tool)" + _said(found.description)
-    return CallEntry(label, status, message, _tool_json(found), method)
+    return CallEntry(label, status, message, CONVERTER.unstructure(found), method)
 
 
 def module_entry(label: str, catalogs: CatalogStore | None) -> CallEntry:
@@ -106,10 +106,6 @@ def _module_message(module: ModuleDescriptor) -> str:
         names = [f"{field.name}{'' if field.required else '?'}" for field in module.input_fields]
         fields = "; input: " + ", ".join(names)
     return f"host module {module.dotted}{mode}{_said(module.description)}{fields}"
-
-
-def _tool_json(entry: ToolEntry) -> dict[str, Any]:
-    return CONVERTER.unstructure(entry)
 
 
 def _module_json(module: ModuleDescriptor) -> dict[str, Any]:

@@ -75,18 +75,6 @@ def _did_you_mean(finding: Finding, span: tuple[int, int], quote: bool) -> list[
     return out
 
 
-def _tool_fixes(source: str, finding: Finding) -> list[Fix]:
-    # The finding covers the whole literal, quotes included.
-    return _did_you_mean(finding, (finding.start, finding.end), quote=True)
-
-
-def _member_fixes(source: str, finding: Finding) -> list[Fix]:
-    # The finding covers `receiver.method`; only the method name changes.
-    if finding.name_span is None:
-        return []
-    return _did_you_mean(finding, finding.name_span, quote=False)
-
-
 def _format_fixes(source: str, finding: Finding) -> list[Fix]:
     """Call the listed tool through the method of its format."""
     if finding.name_span is None or not finding.candidates:
@@ -94,10 +82,6 @@ def _format_fixes(source: str, finding: Finding) -> list[Fix]:
     method = finding.candidates[0]
     start, end = finding.name_span
     return [Fix(f"Use `tool.{method}`", (start, finding.end), (start, end, method), finding)]
-
-
-def _key_fixes(source: str, finding: Finding) -> list[Fix]:
-    return _did_you_mean(finding, (finding.start, finding.end), quote=False)
 
 
 def _fill_fixes(source: str, finding: Finding) -> list[Fix]:
@@ -169,9 +153,13 @@ def _first_non_space(source: str, offset: int) -> int:
 
 
 _BUILDERS: dict[str, Callable[[str, Finding], list[Fix]]] = {
-    CODE_UNLISTED_TOOL: _tool_fixes,
-    CODE_UNLISTED_MEMBER: _member_fixes,
+    # The finding covers the whole literal (quotes included) or the key.
+    CODE_UNLISTED_TOOL: lambda _, found: _did_you_mean(found, (found.start, found.end), True),
+    # The finding covers `receiver.method`; only the method name changes.
+    CODE_UNLISTED_MEMBER: lambda _, found: (
+        _did_you_mean(found, found.name_span, False) if found.name_span else []
+    ),
     CODE_TOOL_FORMAT: _format_fixes,
-    CODE_UNKNOWN_INPUT: _key_fixes,
+    CODE_UNKNOWN_INPUT: lambda _, found: _did_you_mean(found, (found.start, found.end), False),
     CODE_MISSING_INPUT: _fill_fixes,
 }

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 def direct_member(receiver: MemberReceiver, catalogs: CatalogStore) -> ModuleDescriptor | None:
     """The exact catalog descriptor a member site names."""
     catalog = catalogs.module_catalog
-    if catalogs.module_catalog_state.unavailable or catalog is None:
+    if catalogs.modules.state.unavailable or catalog is None:
         return None
     site = receiver.site
     method = receiver.source[site.member_start : site.member_end]
@@ -51,7 +51,7 @@ def call_outputs(
     analysis: DocumentAnalysis, call: OutputCall, catalogs: CatalogStore
 ) -> tuple[ModuleField, ...] | None:
     """The output fields of the module call a result binding holds."""
-    if analysis.imports.truncated or catalogs.module_catalog_state.unavailable:
+    if analysis.imports.truncated or catalogs.modules.state.unavailable:
         return None
     call_site = MemberSite((call.receiver,), call.member[0], call.member[1])
     module = direct_member(MemberReceiver(analysis, call_site), catalogs)
@@ -113,7 +113,7 @@ def input_fields_for_site(
     callee = site.callee
     if (
         analysis.imports.truncated
-        or catalogs.module_catalog_state.unavailable
+        or catalogs.modules.state.unavailable
         or site.field[1] > analysis.metadata_prefix_end
         or callee.member_end > analysis.metadata_prefix_end
     ):

@@ -14,7 +14,6 @@ from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .imports import ImportReport
 from .lexical import EMPTY_INDEX, LexicalIndex
 from .records import RecordReport, empty_report
-from .reuse import Reuse
 from .sites import DelimiterIndex, TextRegions
 from .statement_facts import (
     STATEMENT_FACTS,
@@ -27,10 +26,6 @@ from .statement_facts import (
 from .statement_index import StatementIndex, piecewise_index, whole_text_index
 from .tool_call_review import EMPTY_HINTS, HintReport, collect_hints
 from .unit_summary import LEXICAL_SUMMARY, UnitSummary, lexical_summary
-
-# The views this analysis hands from version to version (`reuse.py`).
-TEXT_REGIONS = "text regions"
-DELIMITER_SCAN = "delimiter scan"
 
 
 class DocumentAnalysis:
@@ -50,9 +45,6 @@ class DocumentAnalysis:
         self.version = version
         self.too_large: SourceTooLarge | None = None
         self.syntax: SyntaxResult | None = None
-        # Everything earlier versions left for this one, and this one leaves
-        # for the next (`reuse.py`): the one hand-over between versions.
-        self.reuse = Reuse(previous.reuse if previous is not None else None)
         try:
             earlier = previous.syntax if previous is not None else None
             self.syntax = analyze_syntax(source, previous=earlier)
@@ -121,15 +113,11 @@ class DocumentAnalysis:
 
     @cached_property
     def regions(self) -> TextRegions:
-        regions = TextRegions(self.source, self.reuse.earlier(TEXT_REGIONS, None))
-        self.reuse.hand_on(TEXT_REGIONS, regions)
-        return regions
+        return TextRegions(self.source)
 
     @cached_property
     def delimiters(self) -> DelimiterIndex:
-        delimiters = DelimiterIndex(self.source, self.reuse.earlier(DELIMITER_SCAN, None))
-        self.reuse.hand_on(DELIMITER_SCAN, delimiters)
-        return delimiters
+        return DelimiterIndex(self.source, self.regions)
 
     @cached_property
     def completion_index(self) -> LexicalIndex | StatementIndex:

@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING
 from ..syntax.check import SyntaxResult
 from ..syntax.codes import SyntaxCode
 from ..syntax.member_calls import is_receiver_or_callee
-from ..syntax.tokens import RESERVED_WORDS, Kind, Token
+from ..syntax.tokens import CLOSERS, RESERVED_WORDS, Kind, Token
+from ..syntax.trivia import as_double_quoted_body, single_quoted_end
 from .catalog_fixes import catalog_fixes
 from .document import DocumentAnalysis
 from .quick_fix import Fix
@@ -32,7 +33,6 @@ from .surfaces import STD_MODULE_NAMES, TOOL_BINDING, TOOL_MODULE_PATH, std_modu
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
 
-_CLOSERS = (Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE)
 _STATEMENT_STARTS = (Kind.NEWLINE, Kind.SEMICOLON, Kind.LBRACE)
 
 
@@ -235,46 +235,13 @@ def _quote_fixes(source: str, syntax: SyntaxResult, range_start: int, range_end:
             continue
         if start >= len(source) or source[start] != "'":
             continue
-        end = _single_quoted_end(source, start)
-        if end is None or not _intersects(start, end, range_start, range_end):
+        found = single_quoted_end(source, start + 1)
+        end = found.end
+        if not found.closed or not _intersects(start, end, range_start, range_end):
             continue
-        text = '"' + _double_quoted_body(source[start + 1 : end - 1]) + '"'
+        text = '"' + as_double_quoted_body(source[start + 1 : end - 1]) + '"'
         result.append(Fix("Use a double-quoted string", (start, end), (start, end, text)))
     return result
-
-
-def _single_quoted_end(source: str, start: int) -> int | None:
-    """End of the single-quoted string at `start` (as the lexer skips it), None if open."""
-    length = len(source)
-    pos = start + 1
-    while pos < length:
-        char = source[pos]
-        if char in "\r\n":
-            return None
-        if char == "\\":
-            pos += 2
-            continue
-        if char == "'":
-            return pos + 1
-        pos += 1
-    return None
-
-
-def _double_quoted_body(body: str) -> str:
-    """Keep the content: escape bare `"`, unescape `\\'` (not a canonical escape)."""
-    out: list[str] = []
-    pos = 0
-    length = len(body)
-    while pos < length:
-        char = body[pos]
-        if char == "\\" and pos + 1 < length:
-            following = body[pos + 1]
-            out.append("'" if following == "'" else char + following)
-            pos += 2
-            continue
-        out.append('\\"' if char == '"' else char)
-        pos += 1
-    return "".join(out)
 
 
 def _comma_fixes(tokens: list[Token], range_start: int, range_end: int) -> list[Fix]:
@@ -289,7 +256,7 @@ def _comma_fixes(tokens: list[Token], range_start: int, range_end: int) -> list[
         if token.kind is not Kind.COMMA:
             continue
         closer = _next_significant(tokens, index + 1)
-        if closer is None or closer.kind not in _CLOSERS:
+        if closer is None or closer.kind not in CLOSERS:
             continue
         if not _intersects(token.start, closer.end, range_start, range_end):
             continue

@@ -29,8 +29,8 @@ from ..syntax.text import (
     identifier_start_before,
     is_canonical_identifier,
 )
-from ..syntax.tokens import Kind, Token, first_token_from
-from ..syntax.trivia import block_comment_end, string_end
+from ..syntax.tokens import CLOSERS, OPENER_OF, OPENERS, Kind, Token, first_token_from
+from ..syntax.trivia import block_comment_end, is_line_comment, string_end
 from .record_scan import RecordEntries, RecordEntry, record_entries
 from .sites import DelimiterIndex, MemberSite, TextRegions, call_context, member_site
 
@@ -84,7 +84,7 @@ def _in_comment(source: str, regions: TextRegions, offset: int) -> bool:
     start, end = regions.comments[position]
     if offset <= start:
         return False
-    if source[start + 1] == "/" or offset < end:
+    if is_line_comment(source, start) or offset < end:
         return offset <= end
     return block_comment_end(source, start) is None  # open: it runs to the end
 
@@ -269,10 +269,10 @@ class _Reading:
         for index in range(start, end):
             token = tokens[index]
             kind = token.kind
-            if kind in _CLOSES:
-                if not open_brackets or open_brackets.pop() is not _CLOSES[kind]:
+            if kind in CLOSERS:
+                if not open_brackets or open_brackets.pop() is not OPENER_OF[kind]:
                     raise _Refused
-            elif kind in _OPENERS:
+            elif kind in OPENERS:
                 if len(open_brackets) == MAX_SIGNATURE_DELIMITER_DEPTH:
                     raise _Refused
                 open_brackets.append(kind)
@@ -340,10 +340,6 @@ def _key_position(
     if field is None or (key_start is not None and field[0] != key_start):
         return None
     return field, parent, declared
-
-
-_OPENERS = frozenset({Kind.LPAREN, Kind.LBRACKET, Kind.LBRACE})
-_CLOSES = {Kind.RPAREN: Kind.LPAREN, Kind.RBRACKET: Kind.LBRACKET, Kind.RBRACE: Kind.LBRACE}
 
 
 def _key_span_at(source: str, offset: int) -> Span | None:

@@ -1,24 +1,15 @@
 """The member classifier: what the receiver of a member site `recv.a.|` stands for.
 
-Completion, hover, signature help and definition all start from a member
-site and ask the same questions about its receiver, each feature in its own
-order (the reference's):
-
-- the `workflow` data namespace (unless a binding named `workflow` shadows it);
-- a direct import of a built-in surface: `use mod.tool` (tool methods), a
-  `mod.std` module with members (std functions and constants), `use mod.std`
-  itself (its fixed children); any deeper `mod.std` path is closed;
-- a static record (`records`) or a module call's result (`output_calls`);
-- a catalog module path, reached through the import or an exact root-alias
-  chain to it (`aliases`).
-
-`MemberReceiver` answers each question from the lexical index, the imports
-and the alias model; the features add the catalogs and build LSP objects.
+The member classifier (`resolution.py`) asks these questions about a member
+site's receiver, in the order of each request: the `workflow` namespace, a
+direct import of a built-in surface, a static record (`records`), a module
+call's result (`output_calls`), a catalog module path through the import or
+an exact root-alias chain (`aliases`). `MemberReceiver` answers them from the
+lexical index, the imports and the alias model; no catalog is read here.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
 from functools import cached_property
@@ -144,9 +135,21 @@ class MemberReceiver:
     @cached_property
     def catalog_import(self) -> ModuleImport | None:
         """The `use` the receiver names directly, or through a stable root-alias chain."""
-        if self.site.receiver[1] > self.analysis.metadata_prefix_end:
+        analysis, symbol = self.analysis, self.binding
+        if self.site.receiver[1] > analysis.metadata_prefix_end or symbol is None:
             return None
-        return catalog_import(self.analysis, self.site.receiver, self.binding)
+        imports, graph = analysis.imports, analysis.aliases
+        if symbol.kind is SymbolKind.LET and (
+            analysis.completion_index.truncated or imports.truncated or graph.truncated
+        ):
+            return None
+        by_binding = {item.binding_start: item for item in imports.imports}
+        record = graph.import_reached(symbol, by_binding)
+        if record is None or symbol.kind is SymbolKind.IMPORT:
+            return record
+        group = graph.import_group(record.binding_start, set(by_binding))
+        stable = graph.import_group_is_stable(self.source, group, self.site.receiver)
+        return record if stable else None
 
     @cached_property
     def catalog_path(self) -> tuple[str, ...] | None:
@@ -156,9 +159,9 @@ class MemberReceiver:
         record = self.catalog_import
         return None if record is None else self._extend_path(record.path)
 
-    @cached_property
+    @property
     def alias_metadata_truncated(self) -> bool:
-        return _alias_metadata_truncated(self.analysis, self.site.receiver, lambda: self.binding)
+        return alias_metadata_truncated(self.analysis, self.site.receiver)
 
     # ------------------------------------------------------------ call results
 
@@ -234,44 +237,10 @@ class MemberReceiver:
         return resolver.fields_for(self.site.receivers, prefix_end, binding)
 
 
-def catalog_import(
-    analysis: DocumentAnalysis, receiver: Span, symbol: Symbol | None
-) -> ModuleImport | None:
-    """The `use` a receiver (bound to `symbol`) names directly, or through a
-    stable exact root-alias chain."""
-    if symbol is None:
-        return None
-    imports, graph = analysis.imports, analysis.aliases
-    if symbol.kind is SymbolKind.LET and (
-        analysis.completion_index.truncated or imports.truncated or graph.truncated
-    ):
-        return None
-    by_binding = {item.binding_start: item for item in imports.imports}
-    record = graph.import_reached(symbol, by_binding)
-    if record is None or symbol.kind is SymbolKind.IMPORT:
-        return record
-    group = graph.import_group(record.binding_start, set(by_binding))
-    if not graph.import_group_is_stable(analysis.source, group, receiver):
-        return None
-    return record
-
-
 def alias_metadata_truncated(analysis: DocumentAnalysis, receiver: Span) -> bool:
     """Alias edges ran out and the receiver is a `let` that might have been an alias."""
-    return _alias_metadata_truncated(
-        analysis,
-        receiver,
-        lambda: analysis.completion_index.visible(
-            analysis.source[receiver[0] : receiver[1]], receiver[0]
-        ),
-    )
-
-
-def _alias_metadata_truncated(
-    analysis: DocumentAnalysis, receiver: Span, binding: Callable[[], Symbol | None]
-) -> bool:
-    """The one decision; `binding` is asked only when the edges ran out."""
     if not analysis.aliases.truncated or receiver[1] > analysis.metadata_prefix_end:
         return False
-    symbol = binding()
+    start, end = receiver
+    symbol = analysis.completion_index.visible(analysis.source[start:end], start)
     return symbol is not None and symbol.kind is SymbolKind.LET

@@ -17,10 +17,12 @@ from ..syntax.text import (
     identifier_end,
     is_canonical_identifier,
 )
+from ..syntax.tokens import CLOSING_CHAR
 from ..syntax.tree import SymbolKind
 from ..syntax.trivia import (
     block_comment_end,
     comment_end,
+    is_line_comment,
     line_comment_end,
     opens_comment,
     skip_trivia,
@@ -29,12 +31,6 @@ from ..syntax.trivia import (
 from .lexical import Symbol
 
 Span = tuple[int, int]
-
-#: Rust's `u8::is_ascii_whitespace` (no vertical tab).
-
-
-def _char(source: str, index: int) -> str:
-    return source[index] if 0 <= index < len(source) else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +48,7 @@ def output_call_binding(source: str, symbol: Symbol, prefix_end: int) -> OutputC
         return None
     limit = min(symbol.end + MAX_OUTPUT_INITIALIZER_CHARS, prefix_end)
     assignment = skip_trivia(source, symbol.end, limit)
-    if assignment is None or _char(source, assignment) != "=":
+    if assignment is None or source[assignment : assignment + 1] != "=":
         return None
     if assignment + 1 < limit and source[assignment + 1] == "=":
         return None
@@ -94,8 +90,7 @@ def _direct_call_at(source: str, start: int, limit: int) -> tuple[Span, Span, in
     return (start, receiver_end), tail.members[0], call_end
 
 
-_OPENERS = {"(": ")", "[": "]", "{": "}"}
-_CLOSERS = frozenset(")]}")
+_CLOSERS = frozenset(CLOSING_CHAR.values())
 
 
 def _single_argument_call_end(source: str, opening: int, limit: int) -> int | None:
@@ -107,20 +102,21 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
         char = source[index]
         if char == '"':
             started = True
-            index = _string_end(source, index, limit)
-            if index is None:
+            found = string_end(source, index + 1, limit)
+            if not found.closed:
                 return None
+            index = found.end
             continue
         if opens_comment(source, index, limit):
             index = comment_end(source, index, limit)
             if index is None:
                 return None
             continue
-        if char in _OPENERS:
+        if char in CLOSING_CHAR:
             if len(stack) == MAX_OUTPUT_CALL_DEPTH:
                 return None
             started = True
-            stack.append(_OPENERS[char])
+            stack.append(CLOSING_CHAR[char])
         elif char in _CLOSERS:
             if stack.pop() != char:
                 return None
@@ -132,11 +128,6 @@ def _single_argument_call_end(source: str, opening: int, limit: int) -> int | No
             started = True
         index += 1
     return None
-
-
-def _string_end(source: str, opening: int, limit: int) -> int | None:
-    found = string_end(source, opening + 1, limit)
-    return found.end if found.closed else None
 
 
 def _statement_boundary(source: str, index: int, limit: int) -> bool:
@@ -151,12 +142,11 @@ def _statement_boundary(source: str, index: int, limit: int) -> bool:
             return index + 1 < limit and source[index + 1] == "\n"
         if char in TRIVIA_SPACE:
             index += 1
-        elif char == "/" and index + 1 < limit and source[index + 1] == "/":
+        elif opens_comment(source, index, limit) and is_line_comment(source, index):
             index = line_comment_end(source, index, limit)
-        elif char == "/" and index + 1 < limit and source[index + 1] == "*":
+        elif opens_comment(source, index, limit):
             end = block_comment_end(source, index, limit)
-            body_end = limit if end is None else end - 2
-            if any(mark in source[index + 2 : body_end] for mark in "\n\r"):
+            if any(mark in source[index : limit if end is None else end] for mark in "\n\r"):
                 return True
             if end is None:
                 return False

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ..limits import MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH
-from ..syntax.tokens import RESERVED_WORDS, Kind, Token
+from ..syntax.tokens import CLOSER_OF, CLOSERS, OPENER_OF, OPENERS, RESERVED_WORDS, Kind, Token
 
 Span = tuple[int, int]
 
@@ -213,23 +213,23 @@ def record_entries(
         return None
     if until is not None and tokens[opening].end > until:
         return None  # the cursor is before the literal
-    depths = [0, 0, 0]
+    depths = dict.fromkeys(CLOSER_OF, 0)  # open brackets of each kind (`([)]` passes)
     entries: list[RecordEntry] = []
     first = index = opening + 1
     length = len(tokens) if until is None else _first_unread(tokens, first, until)
     while index < length:
         kind = tokens[index].kind
-        if kind in _OPENERS:
-            depths[_OPENERS[kind]] += 1
-        elif kind in _CLOSERS:
-            slot = _CLOSERS[kind]
-            if depths[slot] == 0:
+        if kind in OPENERS:
+            depths[kind] += 1
+        elif kind in CLOSERS:
+            opener = OPENER_OF[kind]
+            if depths[opener] == 0:
                 if kind is not Kind.RBRACE:
                     return None
                 entries.append(RecordEntry(first, index))
                 return RecordEntries(tuple(entries), index)
-            depths[slot] -= 1
-        elif (kind is Kind.COMMA or kind is Kind.NEWLINE) and depths == [0, 0, 0]:
+            depths[opener] -= 1
+        elif (kind is Kind.COMMA or kind is Kind.NEWLINE) and not any(depths.values()):
             entries.append(RecordEntry(first, index))
             first = index + 1
         elif kind is Kind.END:
@@ -298,10 +298,6 @@ def _attach_child(
     if _kind_at(tokens, child.closing + 1) not in _FIELD_ENDS:
         return
     record.children.append(NestedShape(entry, tuple(child.fields), child.retained_children()))
-
-
-_OPENERS = {Kind.LPAREN: 0, Kind.LBRACKET: 1, Kind.LBRACE: 2}
-_CLOSERS = {Kind.RPAREN: 0, Kind.RBRACKET: 1, Kind.RBRACE: 2}
 
 
 # ---------------------------------------------------------------- moving

@@ -68,15 +68,6 @@ class RecordReport:
         retained = 0
         dropped = False
         for facts in self._facts.with_shapes:
-            if (
-                facts.shapes[-1].end <= self.prefix_end
-                and len(kept) + len(facts.shapes) <= MAX_STATIC_RECORD_SHAPES
-                and retained + facts.retained_fields <= MAX_STATIC_RECORD_FIELDS
-            ):
-                # The whole statement fits: no shape of it can be dropped.
-                kept.extend(shape for shape, _ in facts.shapes)
-                retained += facts.retained_fields
-                continue
             for shape, end in facts.shapes:
                 if end > self.prefix_end:
                     continue
@@ -237,9 +228,6 @@ class RecordResolver:
         self._views: dict[int, RecordView] = {}
         self._stable: dict[tuple[int, int], bool] = {}
 
-    def visible(self, name: str, offset: int) -> Symbol | None:
-        return self.index.visible(name, offset)
-
     def _target_of(self, binding: int) -> _Target | None:
         target = self._targets.get(binding)
         if target is None:
@@ -365,7 +353,7 @@ class RecordResolver:
             return None
         symbol = binding
         if symbol is None:
-            symbol = self.visible(self.source[receiver_start:receiver_end], receiver_start)
+            symbol = self.index.visible(self.source[receiver_start:receiver_end], receiver_start)
         if symbol is None or symbol.kind is not SymbolKind.LET:
             return None
         view = self.view_for(symbol)

@@ -2,21 +2,10 @@
 
 Completion, hover, signature help and definition ask `resolve_member` and
 render the value it returns; none of them keeps an order of checks of its
-own. The orders are the reference's, one per `Purpose`:
-
-- hover and definition (`NAVIGATION`) and signature help (`SIGNATURE`):
-  workflow data (unless a binding shadows `workflow`), a static record
-  field, a built-in surface the receiver's import names (`mod.tool`, a
-  `mod.std` module, `mod.std` itself), then the module catalog (a call
-  result's output field, a module member). Navigation reads a call's output
-  fields and wants the receiver bound in the navigation index; signature
-  help does neither;
-- completion (`COMPLETION`) classifies what may follow the dot, by the
-  completion index and the metadata prefix: the workflow namespace (while a
-  workflow catalog is configured), the built-in surfaces and the fixed
-  `mod.std` tree, a built-in import past the first error, a static record,
-  an unusable module catalog or alias metadata, a call result, and last the
-  catalog's module members at the receiver's path.
+own. The orders are the reference's, one per `Purpose`, and read top to
+bottom: `resolve_member` (hover, definition and signature help, over the
+navigation index) and `_completion_meaning` (what may follow the dot, over
+the completion index and the metadata prefix).
 
 Semantic tokens classify every member token of a document from the tree,
 not from cursor sites: `classify_member_token` answers for one token from
@@ -164,11 +153,9 @@ class AwaitKeyword:
 AWAIT = AwaitKeyword()
 
 
+@dataclass(frozen=True, slots=True)
 class _Nothing:
     """No meaning: the request answers as if there were no member site."""
-
-    def __repr__(self) -> str:
-        return "NOTHING"
 
 
 NOTHING = _Nothing()
@@ -228,7 +215,7 @@ def _completion_meaning(
     analysis: DocumentAnalysis, site: MemberSite, catalogs: CatalogStore, name: str
 ) -> MemberResolution:
     receiver = MemberReceiver(analysis, site)
-    if catalogs.workflow_data_state is not CatalogState.ABSENT:
+    if catalogs.workflow.state is not CatalogState.ABSENT:
         path = receiver.workflow_path()
         if path is not None:
             return WorkflowNamespace(path)
@@ -250,7 +237,7 @@ def _completion_meaning(
     if fields is not None:
         return StaticRecordFields(fields)
     alias_truncated = receiver.alias_metadata_truncated
-    if analysis.imports.truncated or catalogs.module_catalog_state.unavailable or alias_truncated:
+    if analysis.imports.truncated or catalogs.modules.state.unavailable or alias_truncated:
         return CatalogUntrusted(alias_truncated)
     parent, call = receiver.output_parent, receiver.output_call
     if parent is not None and call is not None:

@@ -6,6 +6,9 @@ from ..limits import MAX_SIGNATURE_HEADER_BYTES, MAX_SIGNATURE_PARAMETERS
 from ..syntax.text import identifier_end, is_canonical_identifier
 from ..syntax.trivia import skip_trivia
 
+#: What hover and signature help say of a function declared in the document.
+NAMED_FUNCTION_NOTE = "Named function declared in this document."
+
 
 def function_parameters(source: str, name_end: int, prefix_end: int) -> list[str] | None:
     """`(a, b) {` after a function name -> ["a", "b"]; None for anything else.

@@ -4,26 +4,13 @@ Completion, hover, definition and signature help ask `resolve_site`, and
 references, document highlights, prepareRename and rename ask its
 catalog-free part `resolve_binding`; each renders the value it gets and none
 tries the kinds of site (or picks the binding at the cursor) in an order of
-its own. The orders are the reference's, one per `Request`:
-
-- completion: a `use mod.` path segment, a tool-name literal
-  (`tool.call("|`), a member site (with `resolution.resolve_member`'s
-  completion value), a key of a module call's input record, and otherwise
-  the bindings in scope;
-- hover (valid navigation index only for the first two): a member the
-  member classifier gives something to show (a `tool.` method has no hover
-  of its own, so that site falls through), a known input-record key, then
-  the binding occurrence at the cursor;
-- definition: a static record field (the one member with a place in the
-  document; valid navigation index only), then the binding occurrence;
-- references and highlights: the binding occurrence at the cursor, and only
-  over a complete navigation index (`INDEX_INCOMPLETE` otherwise: an
-  exhaustive answer would be partial);
-- rename (and prepareRename): the same, or else the occurrence that ends at
-  the cursor, so a cursor just past a name renames it;
-- signature help: the call the cursor is in, by its callee: a function
-  declared in the document, then a direct `assert` import, or else a member
-  call (with `resolve_member`'s signature value).
+its own. The orders are the reference's, one per `Request`, and read top
+to bottom in `resolve_site` and the functions it calls. Easy to miss: a
+`tool.` method has no hover of its own (the site falls through to input keys
+and bindings); references, highlights and rename answer only over a complete
+navigation index (`INDEX_INCOMPLETE` otherwise: an exhaustive answer would
+be partial), and rename also takes the occurrence ending at the cursor, so a
+cursor just past a name renames it.
 
 Member sites are classified further by `resolution.resolve_member`.
 """
@@ -35,6 +22,7 @@ from enum import Enum
 from typing import TYPE_CHECKING
 
 from ..catalogs.model import ModuleField, find_field
+from ..limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tokens import Token
 from ..syntax.tree import SymbolKind
@@ -42,6 +30,7 @@ from . import surfaces
 from .catalog_members import input_fields_for_site
 from .input_records import InputRecordSite, input_record_site
 from .lexical import Occurrence
+from .members import alias_metadata_truncated
 from .resolution import (
     CallOutputField,
     CatalogMember,
@@ -111,10 +100,13 @@ class Member:
 @dataclass(frozen=True, slots=True)
 class InputKey:
     """A key of a module call's first-argument record; `field` is the catalog's
-    field for hover (completion lists the level's fields and leaves it None)."""
+    field for hover (completion lists the level's fields and leaves it None);
+    `alias_metadata_truncated`: the callee's receiver may be an alias the
+    edge budget left out (completion's list is then incomplete)."""
 
     site: InputRecordSite
     field: ModuleField | None = None
+    alias_metadata_truncated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,25 +148,21 @@ class MemberCall:
     meaning: MemberResolution
 
 
+@dataclass(frozen=True, slots=True)
 class _NoSite:
     """Nothing at the cursor: the request answers nothing."""
 
-    def __repr__(self) -> str:
-        return "NO_SITE"
 
-
-NO_SITE = _NoSite()
-
-
+@dataclass(frozen=True, slots=True)
 class _IndexIncomplete:
     """The navigation index is truncated: references, highlights and rename
     refuse rather than answer part of the occurrences."""
 
-    def __repr__(self) -> str:
-        return "INDEX_INCOMPLETE"
 
-
+NO_SITE = _NoSite()
 INDEX_INCOMPLETE = _IndexIncomplete()
+#: Why those requests refuse (the reference's words).
+INDEX_REFUSAL = f"the lexical index exceeds its {MAX_LEXICAL_SYMBOL_OCCURRENCES}-occurrence limit"
 
 #: The requests that act on every occurrence of one binding.
 _EXHAUSTIVE = frozenset({Request.REFERENCES, Request.HIGHLIGHT, Request.RENAME})
@@ -270,7 +258,7 @@ def _completion_site(
         return Member(site, resolve_member(analysis, site, catalogs, Purpose.COMPLETION))
     key = input_record_site(source, regions, _tokens(analysis), offset, analysis.delimiters)
     if key is not None:
-        return InputKey(key)
+        return InputKey(key, None, alias_metadata_truncated(analysis, key.callee.receiver))
     return BindingsInScope()
 
 

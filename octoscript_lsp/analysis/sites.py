@@ -10,7 +10,7 @@ the cursor. Strings and comments come from one cached scan (`TextRegions`).
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from ..limits import (
@@ -18,7 +18,6 @@ from ..limits import (
     MAX_SIGNATURE_ARGUMENTS,
     MAX_SIGNATURE_DELIMITER_DEPTH,
 )
-from ..syntax.lexer import common_prefix, common_suffix
 from ..syntax.member_calls import member_call_with_argument
 from ..syntax.text import (
     ASCII_SPACE,
@@ -29,13 +28,14 @@ from ..syntax.text import (
     is_canonical_identifier,
     skip_space_backward,
 )
-from ..syntax.tokens import Token, first_token_from
+from ..syntax.tokens import CLOSING_CHAR, Token, first_token_from
 from ..syntax.trivia import (
+    StringRegion,
     block_comment_end,
+    is_line_comment,
     line_comment_end,
-    skip_string,
     skip_trivia,
-    string_end,
+    text_regions,
 )
 from .surfaces import tool_method
 
@@ -73,137 +73,17 @@ def may_mutate(source: str, reference_end: int) -> bool:
 # ---------------------------------------------------------------- strings and comments
 
 
-@dataclass(frozen=True, slots=True)
-class StringRegion:
-    content_start: int
-    content_end: int
-    terminated: bool
-
-
-def _string_read_end(region: StringRegion) -> int:
-    return region.content_end + 1
-
-
-def _comment_read_end(comment: tuple[int, int]) -> int:
-    return comment[1] + 1
-
-
 class TextRegions:
-    """String contents and comments of a text, found in one left-to-right pass.
-
-    Between regions the pass has no state, so with an earlier version of the
-    text it keeps the regions read wholly before the first change, scans
-    from there, and once it stands outside every region in the unchanged tail
-    where the earlier pass stood outside too, takes the earlier regions from
-    there on, moved by the length difference.
-    """
+    """String contents and comments of a text, found in one left-to-right pass."""
 
     __slots__ = ("source", "length", "strings", "string_starts", "comments", "comment_starts")
 
-    def __init__(self, source: str, previous: TextRegions | None = None) -> None:
+    def __init__(self, source: str) -> None:
         self.source = source
         self.length = len(source)
-        self.strings: list[StringRegion] = []
-        self.comments: list[tuple[int, int]] = []
-        index = 0
-        resync = None
-        if previous is not None and previous.length:
-            index, resync = self._start_from(source, previous)
-        length = len(source)
-        find = source.find
-        while index < length:
-            quote = find('"', index)
-            slash = find("/", index)
-            if quote == -1 and slash == -1:
-                break
-            if slash != -1 and (quote == -1 or slash < quote):
-                index = self._comment(source, slash)
-            else:
-                index = self._string(source, quote)
-            if resync is not None and index >= resync[1] and self._adopt(previous, index, resync):
-                break
+        self.strings, self.comments = text_regions(source)
         self.string_starts = [region.content_start for region in self.strings]
         self.comment_starts = [start for start, _ in self.comments]
-
-    def _start_from(self, source: str, previous: TextRegions) -> tuple[int, tuple | None]:
-        """Keep the earlier regions read before the first change; where to scan on."""
-        old = previous.source
-        unchanged = common_prefix(source, old)
-        resume = 0
-        # Regions never overlap, so their ends grow with their starts: the
-        # ones read wholly before the change are a leading slice.
-        kept = bisect_right(previous.strings, unchanged, key=_string_read_end)
-        if kept:
-            self.strings = previous.strings[:kept]
-            last = self.strings[-1]
-            resume = last.content_end + 1 if last.terminated else last.content_end
-        kept = bisect_right(previous.comments, unchanged, key=_comment_read_end)
-        if kept:
-            self.comments = previous.comments[:kept]
-            resume = max(resume, self.comments[-1][1])
-        tail = common_suffix(source, old, min(len(old), len(source)) - unchanged)
-        resync = (len(source) - len(old), len(source) - tail) if tail else None
-        return resume, resync
-
-    def _adopt(self, previous: TextRegions, index: int, resync: tuple[int, int]) -> bool:
-        """At `index` (outside every region, in the unchanged tail): take the rest."""
-        delta = resync[0]
-        old_index = index - delta
-        if not previous.outside_at(old_index):
-            return False
-        first = bisect_left(previous.string_starts, old_index + 1)
-        if delta:
-            self.strings.extend(
-                StringRegion(start + delta, end + delta, terminated)
-                for start, end, terminated in (
-                    (region.content_start, region.content_end, region.terminated)
-                    for region in previous.strings[first:]
-                )
-            )
-        else:
-            self.strings.extend(previous.strings[first:])
-        first = bisect_left(previous.comment_starts, old_index)
-        self.comments.extend(
-            (start + delta, end + delta) for start, end in previous.comments[first:]
-        )
-        return True
-
-    def outside_at(self, offset: int) -> bool:
-        """Whether the pass stood outside every region at `offset`."""
-        position = bisect_right(self.string_starts, offset) - 1
-        if position >= 0:
-            region = self.strings[position]
-            resume = region.content_end + 1 if region.terminated else region.content_end
-            if region.content_start - 1 < offset < resume:
-                return False
-        position = bisect_right(self.comment_starts, offset) - 1
-        return position < 0 or not (
-            self.comments[position][0] < offset < self.comments[position][1]
-        )
-
-    def _comment(self, source: str, slash: int) -> int:
-        following = source[slash + 1 : slash + 2]
-        if following == "/":
-            end = line_comment_end(source, slash)
-            self.comments.append((slash, end))
-            return end
-        if following == "*":
-            end = block_comment_end(source, slash)
-            if end is None:
-                end = len(source)
-            self.comments.append((slash, end))
-            # An unterminated block comment hides every later string.
-            return end
-        return slash + 1
-
-    def _string(self, source: str, quote: int) -> int:
-        found = string_end(source, quote + 1)
-        if found.closed:
-            self.strings.append(StringRegion(quote + 1, found.end - 1, True))
-            return found.end
-        end = min(found.end, len(source))
-        self.strings.append(StringRegion(quote + 1, end, False))
-        return end
 
     def string_at(self, offset: int) -> StringRegion | None:
         """The string whose contents hold the cursor (an open string runs to EOF)."""
@@ -386,82 +266,11 @@ class OpenDelimiter:
     commas: int
 
 
-_INTERESTING = re.compile(r'["/()\[\]{},\n]')
-_CLOSERS = {")": "(", "]": "[", "}": "{"}
+_DELIMITER = re.compile(r"[()\[\]{},]")
 
 
 class _Refused(Exception):
     """The scan reached something that rules signature help out from here on."""
-
-
-def _scan_delimiters(
-    source: str,
-    index: int,
-    offset: int,
-    stack: list[list],
-    checkpoint=None,
-) -> bool:
-    """Advance the delimiter scan from `index` to `offset`, updating `stack`.
-
-    Returns False when the cursor sits in an unterminated string (the scan
-    stops there, which is fine); raises _Refused where help must not be
-    offered. `checkpoint(position, stack)` is told the state after each
-    newline outside strings and comments.
-    """
-    search = _INTERESTING.search
-    while index < offset:
-        found = search(source, index, offset)
-        if found is None:
-            return True
-        index = found.start()
-        char = source[index]
-        if char == "\n":
-            index += 1
-            if checkpoint is not None:
-                checkpoint(index, stack)
-        elif char == '"':
-            index, terminated = skip_string(source, index + 1, offset)
-            if index is None:
-                raise _Refused
-            if not terminated:
-                return False
-        elif char == "/":
-            following = source[index + 1 : index + 2]
-            if following == "/":
-                end = line_comment_end(source, index, offset)
-                if end == offset:
-                    raise _Refused
-                index = end
-            elif following == "*":
-                end = block_comment_end(source, index, offset)
-                if end is None:
-                    raise _Refused
-                index = end
-            else:
-                index += 1
-        elif char in "([{":
-            if len(stack) == MAX_SIGNATURE_DELIMITER_DEPTH:
-                raise _Refused
-            stack.append([char, index, 0])
-            index += 1
-        elif char in _CLOSERS:
-            if not stack or stack.pop()[0] != _CLOSERS[char]:
-                raise _Refused
-            index += 1
-        else:  # comma
-            if not stack:
-                raise _Refused
-            top = stack[-1]
-            if top[0] == "(":
-                top[2] += 1
-                if top[2] >= MAX_SIGNATURE_ARGUMENTS:
-                    raise _Refused
-            index += 1
-    return True
-
-
-def _as_delimiters(stack: list[list]) -> list[OpenDelimiter]:
-    return [OpenDelimiter(kind, at, commas) for kind, at, commas in stack]
 
 
 def open_delimiters_before(
@@ -471,133 +280,96 @@ def open_delimiters_before(
 
     Refuses a cursor inside a comment, mismatched or excess closers, a string
     broken by a newline, and more than the bounded depth or argument count. A
-    string still open at the cursor is an argument being typed: fine. With a
-    `DelimiterIndex` of the same text, the scan resumes from the last line
-    start instead of the top of the document.
+    string still open at the cursor is an argument being typed: fine. A
+    `DelimiterIndex` of the same text lends its string and comment regions.
     """
     if offset > len(source):
         return None
-    start, stack = (0, []) if index is None else index.resume_point(offset)
+    index = DelimiterIndex(source) if index is None else index
     try:
-        _scan_delimiters(source, start, offset, stack)
+        stack = index.open_before(offset)
     except _Refused:
         return None
-    return _as_delimiters(stack)
+    return [OpenDelimiter(kind, at, commas) for kind, at, commas in stack]
 
 
 class DelimiterIndex:
-    """The delimiter scan of a text, remembered at every line start.
+    """The delimiter scan of one text: from the top to the cursor, reading
+    the brackets and commas between the strings and comments of its
+    `TextRegions`."""
 
-    The scan state after a newline outside strings and comments is the same
-    for every cursor beyond it, so a query rescans only from its own line
-    start. The scan runs lazily, only as far as a query needs, and starts
-    from an earlier version's states: those before the first changed
-    character hold as they are, and once the scan meets a line start past
-    the change where no delimiter is open and none was open in the earlier
-    version either, the earlier states after it hold too, shifted. Where the
-    scan was refused it stopped: a later cursor rescans from the last line
-    start before that point and meets the same refusal.
-    """
+    __slots__ = ("source", "regions")
 
-    __slots__ = ("source", "positions", "states", "finished", "_earlier")
-
-    def __init__(self, source: str, previous: DelimiterIndex | None = None) -> None:
+    def __init__(self, source: str, regions: TextRegions | None = None) -> None:
         self.source = source
-        self.positions: list[int] = [0]
-        self.states: list[tuple] = [()]
-        self.finished = False  # no line start past the last one is ever remembered
-        self._earlier: _EarlierScan | None = None
-        if previous is not None:
-            self._start_from(previous)
+        self.regions = TextRegions(source) if regions is None else regions
 
-    def _start_from(self, previous: DelimiterIndex) -> None:
-        old = previous.source
-        unchanged = common_prefix(self.source, old)
-        # A line start at or before the first change saw only unchanged text.
-        kept = bisect_right(previous.positions, unchanged)
-        self.positions = previous.positions[:kept]
-        self.states = previous.states[:kept]
-        previous._earlier = None  # versions must not chain up in memory
-        limit = min(len(old), len(self.source)) - unchanged
-        tail = common_suffix(self.source, old, limit)
-        if tail:
-            delta = len(self.source) - len(old)
-            self._earlier = _EarlierScan(previous, delta, len(self.source) - tail)
+    def open_before(self, offset: int) -> list[list]:
+        """[kind, offset, commas] of each delimiter open at `offset`, outermost
+        first; raises _Refused where help must not be offered."""
+        code = self._code_before(offset)
+        stack: list[list] = []
+        find = code.find
+        at = 0
+        for char in _DELIMITER.findall(code):
+            if char in CLOSING_CHAR:
+                if len(stack) == MAX_SIGNATURE_DELIMITER_DEPTH:
+                    raise _Refused
+                # The delimiters come in order: this is the first such opener left.
+                at = find(char, at)
+                stack.append([char, at, 0])
+                at += 1
+            elif char != ",":
+                if not stack or CLOSING_CHAR[stack.pop()[0]] != char:
+                    raise _Refused
+            elif not stack:
+                raise _Refused
+            else:
+                top = stack[-1]
+                if top[0] == "(":
+                    top[2] += 1
+                    if top[2] >= MAX_SIGNATURE_ARGUMENTS:
+                        raise _Refused
+        return stack
 
-    def resume_point(self, offset: int) -> tuple[int, list[list]]:
-        if not self.finished and self.positions[-1] < offset:
-            self._extend(offset)
-        position = bisect_right(self.positions, offset) - 1
-        return self.positions[position], [list(item) for item in self.states[position]]
-
-    def _extend(self, offset: int) -> None:
-        """Remember the line starts up to `offset` (or to the end, where a
-        shorter scan could be refused only because it was cut short)."""
-        source = self.source
-        line_start = source.rfind("\n", 0, offset) + 1
-        for target in (line_start, len(source)):
-            stack = [list(item) for item in self.states[-1]]
-            start = self.positions[-1]
-            if target <= start:
-                return
-            try:
-                _scan_delimiters(source, start, target, stack, self._checkpoint)
-            except _InStep:
-                return
-            except _Refused:
-                continue
-            if target == len(source):
-                self.finished = True
-            return
-        self.finished = True  # refused on the way to the end: nothing more to remember
-
-    def _checkpoint(self, position: int, current: list[list]) -> None:
-        if position <= self.positions[-1]:
-            return
-        self.positions.append(position)
-        self.states.append(tuple((kind, at, commas) for kind, at, commas in current))
-        earlier = self._earlier
-        if earlier is not None and not current and position >= earlier.from_offset:
-            if earlier.adopt(self, position):
-                raise _InStep
-
-
-class _InStep(Exception):
-    """The scan reached states an earlier version already has."""
-
-
-@dataclass(slots=True)
-class _EarlierScan:
-    """An earlier version's scan and how its unchanged tail moved."""
-
-    index: DelimiterIndex
-    delta: int  # new offset minus old offset in the unchanged tail
-    from_offset: int  # new offsets from here on are in that tail
-
-    def adopt(self, target: DelimiterIndex, position: int) -> bool:
-        """Take the earlier states after line start `position`, if they line up."""
-        earlier, delta = self.index, self.delta
-        old_position = position - delta
-        at = bisect_right(earlier.positions, old_position) - 1
-        if at < 0 or earlier.positions[at] != old_position or earlier.states[at]:
-            return False
-        if delta == 0:
-            target.positions.extend(earlier.positions[at + 1 :])
-            target.states.extend(earlier.states[at + 1 :])
-        else:
-            target.positions.extend([offset + delta for offset in earlier.positions[at + 1 :]])
-            # Most line starts are outside every delimiter: their empty state stays.
-            target.states.extend(
-                [
-                    state
-                    and tuple((kind, opened + delta, commas) for kind, opened, commas in state)
-                    for state in earlier.states[at + 1 :]
-                ]
+    def _code_before(self, offset: int) -> str:
+        """The text the scan reads before `offset`, its strings and comments
+        blanked out (offsets kept), up to a string or a `//` the cursor is in;
+        raises _Refused for a cursor in a comment or past a broken string."""
+        source, strings, comments = self.source, self.regions.strings, self.regions.comments
+        pieces: list[str] = []
+        index = next_string = next_comment = 0
+        while True:
+            string_start = (
+                strings[next_string].content_start - 1 if next_string < len(strings) else offset
             )
-        # Where the earlier scan stopped short, later queries go on scanning.
-        target.finished = earlier.finished
-        target._earlier = None
-        return True
+            comment_start = comments[next_comment][0] if next_comment < len(comments) else offset
+            start = min(string_start, comment_start, offset)
+            pieces.append(source[index:start])
+            if start == offset:
+                break
+            if start == string_start:
+                region = strings[next_string]
+                next_string += 1
+                if region.content_end >= offset:
+                    break  # the cursor is in it: an argument being typed
+                if not region.terminated:
+                    raise _Refused  # broken by a line break
+                index = region.content_end + 1
+            else:
+                next_comment += 1
+                if is_line_comment(source, start):
+                    index = line_comment_end(source, start, offset)
+                    if index == offset:
+                        raise _Refused  # the cursor is in it
+                else:
+                    index = block_comment_end(source, start, offset)
+                    if index is None:
+                        raise _Refused  # the cursor is in it
+                if index >= offset:
+                    break  # closed at the cursor, or a `//` split by it
+            pieces.append(" " * (index - start))
+        return "".join(pieces)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,11 +18,13 @@ import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING
 
 from ..limits import MAX_ADVISORY_DIAGNOSTICS
 from ..syntax.codes import SyntaxCode
+from ..syntax.trivia import is_line_comment
 from . import advice
+from .advice import Finding
 from .document import DocumentAnalysis
 from .problems import Problem, Severity, syntax_problems
 
@@ -36,18 +38,8 @@ _SUPPRESSION = re.compile(r"//\s*octoscript:\s*ignore(?:\[([^\]]*)\])?\s*$")
 _COMMENT = "// octoscript: ignore[{code}]"
 
 
-class Reported(Protocol):
-    """A finding as the screen reads it: where it starts and its code."""
-
-    @property
-    def start(self) -> int: ...
-
-    @property
-    def code(self) -> str | None: ...
-
-
-S = TypeVar("S", bound=Reported)
-A = TypeVar("A", bound=Reported)
+# A finding as the screen reads it: where it starts and its code.
+Reported = Problem | Finding
 
 
 def matches(code: str | None, rules: Iterable[str]) -> bool:
@@ -96,17 +88,19 @@ def suppressions(analysis: DocumentAnalysis) -> list[Suppression]:
 
 
 @dataclass(frozen=True, slots=True)
-class Screened(Generic[S, A]):
+class Screened:
     """What is left to report, and the comments' unused codes as findings."""
 
-    syntax: list[S]
-    advice: list[A]
+    syntax: list[Problem]
+    advice: list[Finding]
     unused: list[Problem]
     # The advice stopped at MAX_ADVISORY_DIAGNOSTICS (counted before any screening).
     advice_cut: bool = False
 
 
-def screen(analysis: DocumentAnalysis, syntax: Sequence[S], found: Sequence[A]) -> Screened[S, A]:
+def screen(
+    analysis: DocumentAnalysis, syntax: Sequence[Problem], found: Sequence[Finding]
+) -> Screened:
     """Drop the findings the document's comments silence; list what silenced nothing.
 
     Both lists are screened together because a comment is unused only when
@@ -171,7 +165,7 @@ def reported(
     analysis: DocumentAnalysis,
     catalogs: CatalogStore | None,
     enabled: Callable[[str | None], bool] | None = None,
-) -> Screened[Problem, advice.Finding]:
+) -> Screened:
     """A document's findings as `check` reports them: syntax problems and (with
     catalogs) advice, those `enabled` lets through, then screened by its comments."""
     problems = syntax_problems(analysis)
@@ -192,7 +186,8 @@ class IgnoreFix:
 
     title: str
     edit: tuple[int, int, str]
-    about: Problem | advice.Finding
+    about: Reported
+    preferred = False  # never the one fix an editor applies unasked (as `quick_fix.Fix`)
 
 
 def ignore_fixes(
@@ -210,7 +205,7 @@ def ignore_fixes(
     comments = suppressions(analysis)
     out: list[IgnoreFix] = []
     seen: set[tuple[int, str]] = set()
-    found: list[Problem | advice.Finding] = [*screened.syntax, *screened.advice]
+    found: list[Reported] = [*screened.syntax, *screened.advice]
     for item in sorted(found, key=lambda item: item.start):
         line, _ = lines.line_column(max(0, min(item.start, length)))
         if not first <= line <= last or (line, item.code) in seen:
@@ -261,7 +256,7 @@ def _can_end_line(analysis: DocumentAnalysis, line: int, end: int) -> bool:
     if index >= 0:
         comment_start, comment_end = comments[index]
         if comment_end > end or (
-            comment_end == end and analysis.source.startswith("//", comment_start)
+            comment_end == end and is_line_comment(analysis.source, comment_start)
         ):
             return False  # inside a block comment, or after a line comment
     for diagnostic in syntax.lex.diagnostics:

@@ -21,9 +21,6 @@ from enum import Enum
 # catalogs layer sits below this one.
 from ..catalogs.model import ToolFormat
 
-#: Hover, completion documentation and signature documentation are all plain text.
-DOCUMENTATION_MARKUP_KIND = "plaintext"
-
 #: Signature help always carries exactly one signature and points at it.
 ACTIVE_SIGNATURE = 0
 
@@ -73,7 +70,6 @@ class ToolMethod:
 
 TOOL_MODULE_PATH: tuple[str, ...] = ("mod", "tool")
 TOOL_BINDING = "tool"
-TOOL_METHOD_DETAIL = "mod.tool method (runs a host tool; the host decides at run time)"
 TOOL_AUTHORITY_NOTE = (
     "Editor metadata only. The host checks the tool name and the script's grant when "
     "the call runs; nothing shown here makes a tool available."
@@ -133,11 +129,6 @@ def tool_method(name: str) -> ToolMethod | None:
     return _TOOL_METHODS_BY_NAME.get(name)
 
 
-def tool_methods() -> tuple[ToolMethod, ...]:
-    """All four methods in the order the reference lists them."""
-    return TOOL_METHODS
-
-
 def is_tool_import(path: tuple[str, ...]) -> bool:
     return tuple(path) == TOOL_MODULE_PATH
 
@@ -167,14 +158,11 @@ class StdMember:
     description: str
 
     def header(self, receiver: str) -> str:
-        """First line of hover/documentation, e.g. `math.pow(base, exponent) -> number`."""
+        """First line of hover/documentation and the signature label, e.g.
+        `math.pow(base, exponent) -> number` (`receiver` as written)."""
         if self.kind is MemberKind.CONSTANT:
             return f"{receiver}.{self.name} -> {self.result}"
         return f"{receiver}.{self.name}({', '.join(self.parameters)}) -> {self.result}"
-
-    def signature_label(self, receiver: str) -> str:
-        """Signature-help label; `receiver` is the callee's receiver text as written."""
-        return self.header(receiver)
 
 
 @dataclass(frozen=True)
@@ -531,16 +519,12 @@ def std_module_for_import(path: tuple[str, ...]) -> StdModule | None:
     return _STD_BY_NAME.get(path[2])
 
 
-def _resolve(module: StdModule | str) -> StdModule | None:
-    return std_module(module) if isinstance(module, str) else module
-
-
 def members(module: StdModule | str) -> tuple[StdMember, ...]:
     """Members of a std module, sorted by label as the reference lists them.
 
     `assert` has no members (it is a function); an unknown name has none either.
     """
-    resolved = _resolve(module)
+    resolved = std_module(module) if isinstance(module, str) else module
     return resolved.members if resolved is not None else ()
 
 
@@ -619,51 +603,3 @@ def import_path_child(prefix: tuple[str, ...], name: str) -> ImportPathChild | N
         if child.name == name:
             return child
     return None
-
-
-def std_namespace_members() -> tuple[ImportPathChild, ...]:
-    """What a direct `std.` member site (after `use mod.std`) offers, kind FIELD."""
-    return STD_IMPORT_CHILDREN
-
-
-__all__ = [
-    "ACTIVE_SIGNATURE",
-    "ARRAY",
-    "ASSERT",
-    "ASSERT_FUNCTION",
-    "DOCUMENTATION_MARKUP_KIND",
-    "ImportPathChild",
-    "JSON",
-    "MATH",
-    "MemberKind",
-    "OBJECT",
-    "ROOT_IMPORT_CHILDREN",
-    "STD_IMPORT_CHILDREN",
-    "STD_MODULES",
-    "STD_MODULE_NAMES",
-    "STD_NAMESPACE_PATH",
-    "StdMember",
-    "StdModule",
-    "TEXT",
-    "TOOL_BINDING",
-    "TOOL_METHODS",
-    "TOOL_MODULE_PATH",
-    "ToolFormat",
-    "ToolMethod",
-    "active_parameter",
-    "assert_documentation",
-    "assert_signature_label",
-    "import_path_child",
-    "import_path_children",
-    "is_fixed_core_path",
-    "is_tool_import",
-    "member",
-    "member_names",
-    "members",
-    "std_module",
-    "std_module_for_import",
-    "std_namespace_members",
-    "tool_call_format",
-    "tool_method",
-    "tool_methods",
-]

@@ -32,6 +32,7 @@ from ..limits import MAX_IMPORTED_MODULE_CALL_HINTS, MAX_TOOL_CALL_HINTS
 from ..syntax.check import SyntaxResult
 from ..syntax.member_calls import follows_dot, is_member_call, member_call_receivers
 from ..syntax.tokens import Kind, Token
+from ..syntax.trivia import decode_string_literal
 from .aliases import AliasGraph
 from .imports import ImportReport
 from .lexical import LexicalIndex
@@ -51,9 +52,6 @@ CATALOG_UNLISTED = "unlisted"
 CATALOG_FORMAT_MISMATCH = "format-mismatch"
 CATALOG_UNKNOWN = "unknown"
 MODULE_BUILT_IN = "built-in"  # under `mod.tool` or `mod.std`: never in a module catalog
-
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
-_SIMPLE_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "r": "\r", "t": "\t"}
 
 
 # ------------------------------------------------------------------ reports
@@ -98,64 +96,6 @@ class HintReport:
 
 
 EMPTY_HINTS = HintReport((), False, (), False)
-
-
-# ---------------------------------------------------------- string literals
-
-
-def _unicode_escape(content: str, position: int) -> tuple[str, int] | None:
-    """Decode the digits after `\\u` at `position`; (character, next position)."""
-    if position >= len(content):
-        return None
-    if content[position] == "{":
-        close = content.find("}", position + 1)
-        if close == -1:
-            return None
-        digits = content[position + 1 : close]
-        if not 1 <= len(digits) <= 6:
-            return None
-        following = close + 1
-    else:
-        digits = content[position : position + 4]
-        if len(digits) != 4:
-            return None
-        following = position + 4
-    if any(char not in _HEX_DIGITS for char in digits):
-        return None
-    value = int(digits, 16)
-    if value > 0x10FFFF or 0xD800 <= value <= 0xDFFF:
-        return None
-    return chr(value), following
-
-
-def decode_string_literal(literal: str) -> str | None:
-    """The value of a canonical double-quoted literal, or None if it is not one."""
-    if len(literal) < 2 or literal[0] != '"' or literal[-1] != '"':
-        return None
-    content = literal[1:-1]
-    out: list[str] = []
-    position = 0
-    while position < len(content):
-        char = content[position]
-        position += 1
-        if char != "\\":
-            out.append(char)
-            continue
-        if position >= len(content):
-            return None
-        escape = content[position]
-        position += 1
-        if escape in _SIMPLE_ESCAPES:
-            out.append(_SIMPLE_ESCAPES[escape])
-            continue
-        if escape != "u":
-            return None
-        decoded = _unicode_escape(content, position)
-        if decoded is None:
-            return None
-        char, position = decoded
-        out.append(char)
-    return "".join(out)
 
 
 # ------------------------------------------------------------ direct hints

@@ -12,11 +12,8 @@ from typing import Any, NoReturn
 
 
 class CatalogRejected(Exception):
-    """A supplied projection is malformed, duplicated or over a limit.
-
-    ``reason`` is a short fixed phrase plus a location; it never echoes
-    client-supplied text.
-    """
+    """A projection is malformed, duplicated or over a limit; ``reason`` is a
+    fixed phrase and a location, never client-supplied text."""
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -27,24 +24,17 @@ def reject(reason: str) -> NoReturn:
     raise CatalogRejected(reason)
 
 
-def utf8_len_within(text: str, limit: int) -> int | None:
-    """UTF-8 length of ``text`` if it is encodable and at most ``limit``.
-
-    Character count is a lower bound of the byte count, so oversized text is
-    refused before any encoding work.
-    """
-    if len(text) > limit:
-        return None
-    try:
-        size = len(text.encode("utf-8"))
-    except UnicodeEncodeError:
-        return None
-    return size if size <= limit else None
-
-
 def text_bytes(text: str, limit: int, where: str) -> int:
-    size = utf8_len_within(text, limit)
-    if size is None:
+    """The UTF-8 size of ``text``; it must be encodable and at most ``limit``.
+
+    The character count is a lower bound of the byte count, so oversized text
+    is refused before any encoding work.
+    """
+    try:
+        size = len(text) if len(text) > limit else len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        size = limit + 1
+    if size > limit:
         reject(f"{where} exceeds {limit} bytes or is not valid UTF-8")
     return size
 
@@ -61,6 +51,17 @@ class ByteBudget:
         self.used += amount
         if self.used > self.limit:
             reject(f"{self.label} exceeds {self.limit} retained bytes")
+
+
+def named_field(
+    entry: dict[str, Any], where: str, budget: ByteBudget, description_limit: int
+) -> dict[str, Any]:
+    """A module or workflow field's name, type and description, paid for."""
+    name, field_type = entry["name"], entry["type"]
+    description = entry.get("description", "")
+    size = text_bytes(description, description_limit, f"{where}.description")
+    budget.spend(len(name) + len(field_type) + size + 1)
+    return {"name": name, "type": field_type, "description": description}
 
 
 def unique_named(

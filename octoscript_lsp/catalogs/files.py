@@ -56,9 +56,6 @@ class CatalogFile:
         return tuple(key for key in CATALOG_KEYS if self.section and key in self.section)
 
 
-# ------------------------------------------------------------------ paths
-
-
 def resolve_catalog_path(entry: str, root: str | None, home: str | None) -> str:
     """The absolute, normalised path a `catalogFiles` entry names.
 
@@ -87,9 +84,6 @@ def catalog_file_entries(value: object) -> list[str]:
     if len(value) > MAX_CATALOG_FILES:
         raise CatalogFileError(f"catalogFiles names more than {MAX_CATALOG_FILES} files")
     return list(value)
-
-
-# --------------------------------------------------------------- reading
 
 
 def _kind(mode: int) -> str:
@@ -132,9 +126,6 @@ def read_catalog_bytes(path: str, limit: int = MAX_CATALOG_FILE_BYTES) -> bytes:
     if len(data) > limit:
         raise CatalogFileError(f"larger than {limit} bytes")
     return data
-
-
-# --------------------------------------------------------------- parsing
 
 
 def decode_json(data: bytes) -> object:

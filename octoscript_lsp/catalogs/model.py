@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import attrs
 import cattrs
@@ -43,9 +43,6 @@ class FieldType(enum.StrEnum):
     OBJECT = "object"
 
 
-# --------------------------------------------------------------------- tools
-
-
 @attrs.frozen
 class ToolEntry:
     name: str
@@ -58,16 +55,10 @@ class ToolCatalog:
     tools: tuple[ToolEntry, ...]
 
     def get(self, name: str) -> ToolEntry | None:
-        for tool in self.tools:
-            if tool.name == name:
-                return tool
-        return None
+        return find_field(self.tools, name)
 
     def by_format(self, fmt: ToolFormat) -> tuple[ToolEntry, ...]:
         return tuple(tool for tool in self.tools if tool.format is fmt)
-
-
-# ------------------------------------------------------------------- modules
 
 
 @attrs.frozen
@@ -135,7 +126,22 @@ class ModuleCatalog:
         return None
 
     def children(self, parent: PathLike) -> tuple[ModuleChild, ...]:
-        return module_children(self.descriptors, as_path(parent))
+        parent = as_path(parent)
+        depth = len(parent)
+        merged: dict[str, tuple[str | None, CallMode | None]] = {}
+        for module in self.descriptors:
+            if len(module.path) <= depth or module.path[:depth] != parent:
+                continue
+            name = module.path[depth]
+            direct = len(module.path) == depth + 1
+            description = module.description if direct and module.description else None
+            mode = module.call_mode if direct else None
+            old_description, old_mode = merged.get(name, (None, None))
+            merged[name] = (old_description or description, old_mode or mode)
+        return tuple(
+            ModuleChild(name=name, description=desc, call_mode=mode)
+            for name, (desc, mode) in sorted(merged.items())
+        )
 
     def is_parent(self, path: PathLike) -> bool:
         """Some descriptor lies strictly below ``path``."""
@@ -157,34 +163,17 @@ class ModuleCatalog:
         return tuple(m for m in self.descriptors if not self.is_parent(m.path))
 
 
-def module_children(
-    descriptors: Sequence[ModuleDescriptor], parent: tuple[str, ...]
-) -> tuple[ModuleChild, ...]:
-    depth = len(parent)
-    merged: dict[str, tuple[str | None, CallMode | None]] = {}
-    for module in descriptors:
-        if len(module.path) <= depth or module.path[:depth] != parent:
-            continue
-        name = module.path[depth]
-        direct = len(module.path) == depth + 1
-        description = module.description if direct and module.description else None
-        mode = module.call_mode if direct else None
-        old_description, old_mode = merged.get(name, (None, None))
-        merged[name] = (old_description or description, old_mode or mode)
-    return tuple(
-        ModuleChild(name=name, description=desc, call_mode=mode)
-        for name, (desc, mode) in sorted(merged.items())
-    )
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
 
 
-def find_field(fields: Sequence[ModuleField], name: str) -> ModuleField | None:
-    for field in fields:
-        if field.name == name:
-            return field
-    return None
+Named = TypeVar("Named", bound=_Named)
 
 
-# ------------------------------------------------------------------ workflow
+def find_field(fields: Sequence[Named], name: str) -> Named | None:
+    """The first of `fields` (or tools) called `name`."""
+    return next((field for field in fields if field.name == name), None)
 
 
 @attrs.frozen
@@ -199,12 +188,6 @@ class WorkflowOutput:
     step_id: str
     fields: tuple[WorkflowField, ...]
 
-    def field(self, name: str) -> WorkflowField | None:
-        for field in self.fields:
-            if field.name == name:
-                return field
-        return None
-
 
 @attrs.frozen
 class WorkflowDataCatalog:
@@ -212,10 +195,7 @@ class WorkflowDataCatalog:
     outputs: tuple[WorkflowOutput, ...]
 
     def input_field(self, name: str) -> WorkflowField | None:
-        for field in self.input_fields:
-            if field.name == name:
-                return field
-        return None
+        return find_field(self.input_fields, name)
 
 
 @attrs.frozen
@@ -261,15 +241,7 @@ class WorkflowData:
 
     def step_field(self, step_id: str, name: str) -> WorkflowField | None:
         fields = self.step_fields(step_id)
-        if fields is None:
-            return None
-        for field in fields:
-            if field.name == name:
-                return field
-        return None
-
-
-# ----------------------------------------------------------------- converter
+        return None if fields is None else find_field(fields, name)
 
 
 def _camel(name: str) -> str:

@@ -1,20 +1,9 @@
 """`moduleCatalog`: host-defined `mod.*` interface descriptors.
 
-Structure (``$defs/moduleDescriptor`` and friends in the settings schema):
-at most ``MAX_MODULE_CATALOG_DESCRIPTORS`` descriptors; a ``path`` of 2..16
-dot-separated segments, at most 256 characters, starting ``mod.``, not
-``mod.tool``, each later segment a canonical identifier (``mod.std.*`` is
-accepted; the fixed std tree wins at completion time); optional
-``description``; ``callMode`` (``synchronous``/``deferred``, only on a path of
-three or more segments); ``callShape`` (``single_json``, only with
-``callMode``); ``inputFields``/``outputFields`` (only with ``callShape``, even
-when empty) of fields with a canonical ``name``, one of eight ``type``s, a
-Boolean ``required``, an optional ``description`` and ``fields`` only on a
-top-level ``object`` field. Unknown properties are ignored; a recognized
-property that is ``null`` or of the wrong type is malformed.
-
-Rules the schema cannot state, checked here (any failure rejects the whole
-projection):
+Their structure is ``$defs/moduleDescriptor`` and its parts in the settings
+schema (``mod.std.*`` paths are accepted there; the fixed std tree wins at
+completion time). Rules the schema cannot state, checked here (any failure
+rejects the whole projection):
 
 - input fields (roots and children, all descriptors) total at most
   ``MAX_MODULE_INPUT_FIELDS``, output fields at most
@@ -35,6 +24,7 @@ from typing import Any, cast
 
 from octoscript_lsp.catalogs._checks import (
     ByteBudget,
+    named_field,
     reject,
     text_bytes,
     unique_named,
@@ -141,16 +131,8 @@ def _parse_fields(
 
 
 def _parse_field(entry: dict[str, Any], where: str, budget: ByteBudget) -> dict[str, Any]:
-    name, field_type = entry["name"], entry["type"]
-    description = entry.get("description", "")
-    size = text_bytes(description, MAX_MODULE_FIELD_DESCRIPTION_BYTES, f"{where}.description")
-    budget.spend(len(name) + len(field_type) + size + 1)
-    out: dict[str, Any] = {
-        "name": name,
-        "type": field_type,
-        "required": entry["required"],
-        "description": description,
-    }
+    out = named_field(entry, where, budget, MAX_MODULE_FIELD_DESCRIPTION_BYTES)
+    out["required"] = entry["required"]
     if "fields" in entry:
         out["fields"] = _parse_fields(entry["fields"], f"{where}.fields", budget)
     return out

@@ -134,42 +134,23 @@ def _attempt(parse: Callable[[], T]) -> _Outcome:
         return _Outcome(CatalogState.DISCARDED, reason="nesting too deep")
 
 
-# ------------------------------------------------------------ wire documents
-
-
-def tool_document(catalog: ToolCatalog) -> list[Any]:
+def _tool_document(catalog: ToolCatalog) -> list[Any]:
     return CONVERTER.unstructure(catalog)["tools"]
 
 
-def module_document(catalog: ModuleCatalog) -> list[Any]:
+def _module_document(catalog: ModuleCatalog) -> list[Any]:
     documents = CONVERTER.unstructure(catalog)["descriptors"]
     for document, descriptor in zip(documents, catalog.descriptors, strict=True):
         document["path"] = descriptor.dotted
     return documents
 
 
-def workflow_document(data: WorkflowData) -> dict[str, Any]:
+def _workflow_document(data: WorkflowData) -> dict[str, Any]:
     context = None if data.context is None else CONVERTER.unstructure(data.context)
     return {
         WORKFLOW_CATALOG_KEY: CONVERTER.unstructure(data.catalog),
         WORKFLOW_CONTEXT_KEY: context,
     }
-
-
-def _tool_entries(catalog: ToolCatalog) -> int:
-    return len(catalog.tools)
-
-
-def _module_entries(catalog: ModuleCatalog) -> int:
-    return len(catalog.descriptors)
-
-
-def _workflow_entries(data: WorkflowData) -> int:
-    """Input fields plus projected outputs (steps)."""
-    return len(data.catalog.input_fields) + len(data.catalog.outputs)
-
-
-# ------------------------------------------------------------------- parsing
 
 
 def _workflow_outcome(catalog_value: object, context_value: object, has_context: bool) -> _Outcome:
@@ -216,27 +197,16 @@ def _refreshed_workflow(section: dict[str, Any]) -> _Outcome | None:
     return _workflow_outcome(catalog_value, context_value, True)
 
 
-def _initial_single(
-    section: dict[str, Any], key: str, parse: Callable[[object], T]
+def _single(
+    section: dict[str, Any], key: str, parse: Callable[[object], T], refresh: bool
 ) -> _Outcome | None:
+    """A tool or module key; `null` clears it on a refresh (and is malformed at start)."""
     if key not in section:
         return None
     value = section[key]
-    return _attempt(lambda: parse(value))
-
-
-def _refreshed_single(
-    section: dict[str, Any], key: str, parse: Callable[[object], T]
-) -> _Outcome | None:
-    if key not in section:
-        return None
-    value = section[key]
-    if value is None:
+    if refresh and value is None:
         return _Outcome(CatalogState.CLEARED, reason="cleared by null")
     return _attempt(lambda: parse(value))
-
-
-# ------------------------------------------------------------------- sources
 
 
 @attrs.frozen
@@ -262,17 +232,15 @@ PROJECTION_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _file_outcomes(section: dict[str, object]) -> dict[str, _Outcome]:
-    """What one catalog file gives, read as `initializationOptions` are."""
+def _outcomes(section: dict[str, Any], refresh: bool) -> dict[str, _Outcome]:
+    """What a settings section gives: read as `initializationOptions` (and catalog
+    files) are, or under the refresh rules; a projection it leaves alone is not in it."""
     found = {
-        TOOLS: _initial_single(section, TOOL_KEY, parse_tool_catalog),
-        MODULES: _initial_single(section, MODULE_KEY, parse_module_catalog),
-        WORKFLOW: _initial_workflow(section),
+        TOOLS: _single(section, TOOL_KEY, parse_tool_catalog, refresh),
+        MODULES: _single(section, MODULE_KEY, parse_module_catalog, refresh),
+        WORKFLOW: (_refreshed_workflow if refresh else _initial_workflow)(section),
     }
     return {name: outcome for name, outcome in found.items() if outcome is not None}
-
-
-# --------------------------------------------------------------------- store
 
 
 class CatalogStore:
@@ -303,7 +271,7 @@ class CatalogStore:
         self.paths = CatalogPaths()
         self._entries: list[str] = []
         self._entries_reason: str | None = None
-        self._files: tuple[_FileStatus, ...] = ()
+        self._files: tuple[_FileRead, ...] = ()
         self._file_keys: dict[str, tuple[str, ...]] = {}
         # What each named entry gave when it was last read (its status and
         # projections, never its JSON), so a watched-file event re-reads only
@@ -319,7 +287,6 @@ class CatalogStore:
         # `initializationOptions` not parsed yet (see `apply_initialization_options`).
         self._pending_options: dict[str, Any] | None = None
 
-    # -- the projections ---------------------------------------------------
     @property
     def tools(self) -> Projection[ToolCatalog]:
         self._settle()
@@ -344,34 +311,20 @@ class CatalogStore:
         """Whether catalogs wait to be parsed or read (on first read)."""
         return self._pending_options is not None or self._files_stale
 
-    # -- convenience accessors -------------------------------------------
     @property
     def tool_catalog(self) -> ToolCatalog | None:
         return self.tools.valid
-
-    @property
-    def tool_catalog_state(self) -> CatalogState:
-        return self.tools.state
 
     @property
     def module_catalog(self) -> ModuleCatalog | None:
         return self.modules.valid
 
     @property
-    def module_catalog_state(self) -> CatalogState:
-        return self.modules.state
-
-    @property
     def workflow_data(self) -> WorkflowData | None:
         return self.workflow.valid
 
-    @property
-    def workflow_data_state(self) -> CatalogState:
-        return self.workflow.state
-
     def status(self) -> dict[str, Any]:
-        current = self.projections()
-        out: dict[str, Any] = {name: current[name].status() for name in PROJECTIONS}
+        out: dict[str, Any] = {name: p.status() for name, p in self.projections().items()}
         out["catalogFiles"] = self.files_status()
         return out
 
@@ -396,7 +349,6 @@ class CatalogStore:
         """The resolved paths of the named catalog files (no file is read)."""
         return tuple(dict.fromkeys(path for path in self._resolved() if path is not None))
 
-    # -- updates -----------------------------------------------------------
     def apply_initialization_options(self, options: object) -> None:
         """Apply ``initializationOptions`` (the whole value) once at startup.
 
@@ -431,9 +383,8 @@ class CatalogStore:
             reason = "initializationOptions.octoscript is not an object"
             self._apply_all(_Outcome(CatalogState.DISCARDED, reason=reason))
             return
-        self._apply(TOOLS, _initial_single(section, TOOL_KEY, parse_tool_catalog))
-        self._apply(MODULES, _initial_single(section, MODULE_KEY, parse_module_catalog))
-        self._apply(WORKFLOW, _initial_workflow(section))
+        for name, outcome in _outcomes(section, refresh=False).items():
+            self._apply(name, outcome)
 
     def apply_did_change_configuration(self, params: object) -> None:
         """Apply raw ``workspace/didChangeConfiguration`` params."""
@@ -462,9 +413,8 @@ class CatalogStore:
         if not isinstance(section, dict):
             self._clear_all("settings.octoscript is not an object")
             return
-        self._apply(TOOLS, _refreshed_single(section, TOOL_KEY, parse_tool_catalog))
-        self._apply(MODULES, _refreshed_single(section, MODULE_KEY, parse_module_catalog))
-        self._apply(WORKFLOW, _refreshed_workflow(section))
+        for name, outcome in _outcomes(section, refresh=True).items():
+            self._apply(name, outcome)
         if CATALOG_FILES_KEY in section:
             self._take_entries(section[CATALOG_FILES_KEY])
 
@@ -489,7 +439,6 @@ class CatalogStore:
         self._settle()
         return self.revision != before
 
-    # -- internals ---------------------------------------------------------
     def _take_entries(self, value: object) -> None:
         """A new `catalogFiles` value: `null` (or an empty list) names none."""
         previous_reason = self._entries_reason
@@ -521,24 +470,23 @@ class CatalogStore:
         self._files_stale = False
         earlier, self._file_reads = self._file_reads, {}
         found: dict[str, Projection[Any]] = {}
-        statuses = []
+        reads = []
         for entry in self._entries:
             read = self._file_reads.get(entry) or self._reread(entry, earlier.get(entry), only)
             self._file_reads[entry] = read
-            statuses.append(read.status)
+            reads.append(read)
             found.update(read.projections)
-        if tuple(statuses) != self._files:
+        if tuple(reads) != self._files:
             self._files_news = True
-        self._files = tuple(statuses)
+        self._files = tuple(reads)
         self._from_files = found
 
     def _reread(self, entry: str, last: _FileRead | None, only: frozenset[str] | None) -> _FileRead:
         """`last` while its file is not among the changed paths `only`, else a new read."""
-        if last is not None and only is not None and last.status.path not in only:
+        if last is not None and only is not None and last.path not in only:
             return last
         file = self._read_entry(entry)
-        status = _FileStatus(file.path, file.ok, file.reason, file.keys())
-        return _FileRead(status, self._projections_of(file))
+        return _FileRead(file.path, file.ok, file.reason, file.keys(), self._projections_of(file))
 
     def _read_entry(self, entry: str) -> CatalogFile:
         try:
@@ -554,7 +502,7 @@ class CatalogStore:
             self._file_keys[file.path] = file.keys()
             return {
                 name: _snapshot(name, outcome, source)
-                for name, outcome in _file_outcomes(file.section).items()
+                for name, outcome in _outcomes(file.section, refresh=False).items()
             }
         # A file that gave projections before and cannot be read now
         # discards them: never an older file's catalog in their place.
@@ -593,9 +541,7 @@ class CatalogStore:
         for name in PROJECTIONS:
             self._apply(name, outcome)
 
-    def _apply(self, name: str, outcome: _Outcome | None) -> None:
-        if outcome is None:
-            return
+    def _apply(self, name: str, outcome: _Outcome) -> None:
         self._inline[name] = _snapshot(name, outcome, SETTINGS_SOURCE)
 
 
@@ -625,10 +571,15 @@ def _same(left: Projection[Any], right: Projection[Any]) -> bool:
     )
 
 
+# Each projection's fingerprinted document and its entry count (a workflow
+# counts its input fields and its steps).
 _DOCUMENTS: dict[str, tuple[Callable[[Any], object], Callable[[Any], int]]] = {
-    TOOLS: (tool_document, _tool_entries),
-    MODULES: (module_document, _module_entries),
-    WORKFLOW: (workflow_document, _workflow_entries),
+    TOOLS: (_tool_document, lambda catalog: len(catalog.tools)),
+    MODULES: (_module_document, lambda catalog: len(catalog.descriptors)),
+    WORKFLOW: (
+        _workflow_document,
+        lambda data: len(data.catalog.input_fields) + len(data.catalog.outputs),
+    ),
 }
 
 
@@ -649,21 +600,15 @@ def _snapshot(name: str, outcome: _Outcome, source: Source) -> Projection[Any]:
 
 
 @attrs.frozen
-class _FileStatus:
-    """A named file as last read: whether it was usable, and the keys it gave."""
+class _FileRead:
+    """One named entry's last read: whether it was usable, the keys and the
+    projections it gave. Two reads are equal when what is reported is."""
 
     path: str
     ok: bool
     reason: str | None
     keys: tuple[str, ...]
-
-
-@attrs.frozen
-class _FileRead:
-    """One named entry's last read: its status and the projections it gave."""
-
-    status: _FileStatus
-    projections: dict[str, Projection[Any]]
+    projections: dict[str, Projection[Any]] = attrs.field(eq=False)
 
 
 @attrs.define

@@ -1,12 +1,7 @@
 """`toolCatalog`: `[{name, format: "text"|"json", description?}]`.
 
-Structure (``$defs/toolCatalog`` in the settings schema): an array of at
-most ``MAX_TOOL_CATALOG_ENTRIES`` objects with a ``name`` of 1..128 of
-``a-z0-9._-``, a ``format`` of ``"text"`` or ``"json"`` and an optional
-``description`` string; other properties (dispatch, schemas...) are ignored.
-
-Rules the schema cannot state, checked here (any failure rejects the whole
-projection):
+Its structure is ``$defs/toolCatalog`` in the settings schema. Rules the
+schema cannot state, checked here (any failure rejects the whole projection):
 
 - ``description`` is at most ``MAX_TOOL_DESCRIPTION_BYTES`` UTF-8 bytes;
 - names are unique;

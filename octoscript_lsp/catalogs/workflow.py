@@ -1,15 +1,8 @@
 """`workflowDataCatalog` + `workflowDataStepContext`.
 
-Structure (``$defs/workflowDataCatalog`` / ``$defs/workflowDataStepContext``
-in the settings schema): a catalog object with required ``inputFields`` and
-``outputs`` (at most ``MAX_WORKFLOW_OUTPUTS`` objects with a ``stepId`` and a
-``fields`` list); a field has a canonical-identifier ``name`` of at most 128
-characters, one of eight ``type``s and an optional ``description`` (anything
-else, such as ``required`` or nesting, is ignored); a context object with a
-``currentStepId`` and a ``completedOutputStepIds`` array.
-
-Rules the schema cannot state, checked here (any failure rejects the whole
-workflow projection):
+Their structure is ``$defs/workflowDataCatalog`` and
+``$defs/workflowDataStepContext`` in the settings schema. Rules the schema
+cannot state, checked here (any failure rejects the whole workflow projection):
 
 - all fields (inputs and every output) total at most ``MAX_WORKFLOW_FIELDS``,
   counted before the schema runs;
@@ -28,8 +21,8 @@ from typing import Any, cast
 
 from octoscript_lsp.catalogs._checks import (
     ByteBudget,
+    named_field,
     reject,
-    text_bytes,
     unique_named,
 )
 from octoscript_lsp.catalogs.model import CONVERTER, WorkflowDataCatalog, WorkflowStepContext
@@ -82,15 +75,8 @@ def _parse_output(entry: dict[str, Any], where: str, budget: ByteBudget) -> dict
 def _parse_fields(
     fields: list[dict[str, Any]], where: str, budget: ByteBudget
 ) -> list[dict[str, Any]]:
-    return unique_named(fields, where, lambda entry, at: _parse_field(entry, at, budget))
-
-
-def _parse_field(entry: dict[str, Any], where: str, budget: ByteBudget) -> dict[str, Any]:
-    name, field_type = entry["name"], entry["type"]
-    description = entry.get("description", "")
-    size = text_bytes(description, MAX_WORKFLOW_FIELD_DESCRIPTION_BYTES, f"{where}.description")
-    budget.spend(len(name) + len(field_type) + size + 1)
-    return {"name": name, "type": field_type, "description": description}
+    limit = MAX_WORKFLOW_FIELD_DESCRIPTION_BYTES
+    return unique_named(fields, where, lambda entry, at: named_field(entry, at, budget, limit))
 
 
 def parse_workflow_step_context(

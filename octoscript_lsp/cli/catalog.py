@@ -17,21 +17,41 @@ import os
 import sys
 from typing import Any
 
-from ..catalogs.store import SETTINGS_KEY, CatalogState, CatalogStore, Projection, Source
+from ..catalogs.store import (
+    SETTINGS_KEY,
+    CatalogState,
+    CatalogStore,
+    Projection,
+    Source,
+)
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, read_settings
 from .project import ProjectConfig
+
+
+def _store(root: str) -> CatalogStore:
+    store = CatalogStore()
+    store.paths.root = root
+    # The user's own `~/`, as a shell would expand it on the command line.
+    store.paths.home = os.path.expanduser("~")
+    return store
 
 
 def load_catalogs(path: str) -> CatalogStore:
     """A store holding what the server would keep from this settings file."""
     section = read_settings(path)
-    store = CatalogStore()
-    store.paths.root = os.path.dirname(os.path.abspath(path))
-    # The user's own `~/`, as a shell would expand it on the command line.
-    store.paths.home = os.path.expanduser("~")
+    store = _store(os.path.dirname(os.path.abspath(path)))
     # Read as the server reads `initializationOptions` and catalog files, so
     # `catalog check` says what an editor would keep from this file.
     store.apply_initialization_options({SETTINGS_KEY: section})
+    return store
+
+
+def announced_catalogs(path: str | None) -> CatalogStore | None:
+    """The settings file's catalogs, if one is named; what it loses is said on stderr."""
+    if path is None:
+        return None
+    store = load_catalogs(path)
+    announce(store, path)
     return store
 
 
@@ -74,9 +94,7 @@ def project_catalogs(config: ProjectConfig) -> CatalogStore | None:
     if files is not None:
         earlier = section.get("catalogFiles")
         section["catalogFiles"] = [*files, *(earlier if isinstance(earlier, list) else ())]
-    store = CatalogStore()
-    store.paths.root = config.root
-    store.paths.home = os.path.expanduser("~")
+    store = _store(config.root)
     store.apply_settings({SETTINGS_KEY: section})
     announce(store, config.path or "configuration")
     return store
@@ -86,15 +104,11 @@ def _relative(entry: object) -> bool:
     return isinstance(entry, str) and not entry.startswith("~") and not os.path.isabs(entry)
 
 
-def _projections(store: CatalogStore) -> dict[str, Projection[Any]]:
-    return store.projections()
-
-
 def discarded(store: CatalogStore) -> list[str]:
     """One line per discarded projection or catalog file not read, for stderr."""
     lines = [
         f"{name} discarded: {projection.reason}{_from(projection.source)}"
-        for name, projection in _projections(store).items()
+        for name, projection in store.projections().items()
         if projection.state is CatalogState.DISCARDED
     ]
     lines.extend(
@@ -122,19 +136,8 @@ def _shown(path: str) -> str:
 
 def all_absent(store: CatalogStore) -> bool:
     """No projection key and no catalog file at all (for example `{}`)."""
-    absent = all(p.state is CatalogState.ABSENT for p in _projections(store).values())
+    absent = all(p.state is CatalogState.ABSENT for p in store.projections().values())
     return absent and not store.files_status()
-
-
-def status_json(store: CatalogStore) -> dict[str, Any]:
-    """The server's catalog status without `generation` (always 1 or 0 here)."""
-    out: dict[str, Any] = {}
-    for name, projection in _projections(store).items():
-        status = projection.status()
-        del status["generation"]
-        out[name] = status
-    out["catalogFiles"] = store.files_status()
-    return out
 
 
 def _status_line(name: str, projection: Projection[Any]) -> str:
@@ -156,10 +159,12 @@ def run_catalog_check(path: str, output_format: str) -> int:
         sys.stderr.write(f"octoscript: {error}\n")
         return EXIT_USAGE
     if output_format == "json":
-        report = {"path": path, **status_json(store)}
+        report = {"path": path, **store.status()}
+        for name in store.projections():
+            del report[name]["generation"]  # always 1 or 0 here
         sys.stdout.write(json.dumps(report, ensure_ascii=False) + "\n")
     else:
-        for name, projection in _projections(store).items():
+        for name, projection in store.projections().items():
             sys.stdout.write(f"{path}: {_status_line(name, projection)}\n")
         for file in store.files_status():
             sys.stdout.write(f"{path}: {_file_line(file)}\n")

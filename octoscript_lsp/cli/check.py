@@ -55,7 +55,6 @@ class Profile:
 def config_profile(
     config: ProjectConfig | None,
     catalogs: CatalogStore | None,
-    *,
     select: Sequence[str] | None = None,
     ignore: Sequence[str] = (),
     report_unused: bool = False,

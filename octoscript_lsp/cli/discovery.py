@@ -142,19 +142,13 @@ def _ancestor_ignores(directory: str, with_self: bool) -> _Ignores:
     return ignores
 
 
+@dataclass
 class Discovery:
-    def __init__(
-        self,
-        finder: ConfigFinder | None,
-        fixed: ProjectConfig | None,
-        selection: Selection,
-        warn: Callable[[str], None],
-    ) -> None:
-        self.finder = finder
-        self.fixed = fixed
-        self.selection = selection
-        self.warn = warn
-        self._filters: dict[str | None, _Filter] = {}
+    finder: ConfigFinder | None  # None: `fixed` is every file's configuration
+    fixed: ProjectConfig | None
+    selection: Selection
+    warn: Callable[[str], None]
+    _filters: dict[str | None, _Filter] = field(default_factory=dict)
 
     def config_for(self, directory: str) -> ProjectConfig | None:
         if self.finder is None:

@@ -123,16 +123,10 @@ def _clamp(offset: int, source: str) -> int:
     return max(0, min(offset, len(source)))
 
 
-def check_source(path: str, text: str, catalogs: CatalogStore | None) -> FileFindings:
-    """Syntax diagnostics, then (with catalogs) the editor's advisory diagnostics."""
-    analysis = DocumentAnalysis(text)
-    return findings_of(path, analysis, catalogs)
-
-
 def findings_of(
     path: str, analysis: DocumentAnalysis, catalogs: CatalogStore | None, rules: Rules = EVERY_CODE
 ) -> FileFindings:
-    """`check_source` for text already analysed (`--fix` re-checks what it fixed), after
+    """Syntax diagnostics, then (with catalogs) the editor's advisory diagnostics, after
     the rules and the document's suppression comments (`analysis.suppressions`)."""
     assert analysis.syntax is not None  # read_source keeps text within the budget
     found = FileFindings(path, analysis.valid, analysis.syntax.diagnostics_truncated)

@@ -44,6 +44,9 @@ class OversizedInput(UnreadableInput):
         self.size = size
 
 
+Identity = tuple[int, int, int]  # (inode, size, mtime_ns): a file unchanged keeps it
+
+
 @dataclass(frozen=True)
 class SourceFile:
     """One input as read: its text, the exact bytes, and its identity on disk."""
@@ -51,15 +54,19 @@ class SourceFile:
     path: str
     text: str
     data: bytes
-    signature: tuple[int, int, int] | None  # (inode, size, mtime_ns); None for stdin
+    signature: Identity | None  # None for stdin
 
 
-def _signature(path: str) -> tuple[int, int, int]:
-    return _identity(os.stat(path))
-
-
-def _identity(info: os.stat_result) -> tuple[int, int, int]:
+def _identity(info: os.stat_result) -> Identity:
     return (info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+def identity(path: str) -> Identity | None:
+    """The identity of the file at `path` now; None when there is none."""
+    try:
+        return _identity(os.stat(path))
+    except OSError:
+        return None
 
 
 def _unreadable(path: str, error: OSError) -> UnreadableInput:
@@ -72,34 +79,30 @@ def _bounded(path: str, data: bytes, limit: int) -> bytes:
     return data
 
 
-def read_bounded(path: str, limit: int) -> bytes:
-    """At most `limit` bytes (plus one, to detect excess)."""
+def _read_stdin(limit: int) -> bytes:
+    """At most `limit` bytes of standard input (plus one, to detect excess)."""
     try:
-        if path == STDIN:
-            data = sys.stdin.buffer.read(limit + 1)
-        else:
-            with open(path, "rb") as handle:
-                data = handle.read(limit + 1)
+        data = sys.stdin.buffer.read(limit + 1)
     except OSError as error:
-        raise _unreadable(path, error) from error
-    return _bounded(path, data, limit)
+        raise _unreadable(STDIN, error) from error
+    return _bounded(STDIN, data, limit)
 
 
 def read_named(path: str, limit: int) -> bytes:
     """A settings or configuration file named on the command line or in a
     configuration: regular files only, read as catalog files are
     (catalogs/files.py), so a FIFO or a device is refused, never waited on
-    or drained. `-` is standard input, as for `read_bounded`."""
+    or drained. `-` is standard input."""
     if path == STDIN:
-        return read_bounded(path, limit)
+        return _read_stdin(limit)
     try:
         return read_catalog_bytes(path, limit)
     except CatalogFileError as error:
         raise UnreadableInput(f"cannot read {path}: {error.reason}") from error
 
 
-def _read_file(path: str, limit: int) -> tuple[bytes, tuple[int, int, int]]:
-    """`read_bounded` of a file, with the identity of what was opened (one
+def _read_file(path: str, limit: int) -> tuple[bytes, Identity]:
+    """At most `limit` bytes of a file, with the identity of what was opened (one
     path lookup per file: this runs for every file a command reads)."""
     try:
         with open(path, "rb") as handle:
@@ -129,7 +132,7 @@ def read_source(path: str) -> SourceFile:
     signature = None
     if path == STDIN:
         try:
-            data = read_bounded(path, MAX_SOURCE_BYTES)
+            data = _read_stdin(MAX_SOURCE_BYTES)
         except OversizedInput as error:
             raise OversizedInput(str(error), _stdin_size(error.size)) from None
     else:
@@ -206,9 +209,7 @@ def write_atomically(source: SourceFile, text: str) -> None:
     target = os.path.realpath(source.path)
     try:
         info = os.stat(target)
-        unchanged = (
-            _signature(target) == source.signature and Path(target).read_bytes() == source.data
-        )
+        unchanged = _identity(info) == source.signature and Path(target).read_bytes() == source.data
     except OSError as error:
         raise _unreadable(source.path, error) from error
     if not unchanged:

@@ -8,15 +8,14 @@ import sys
 from collections.abc import Sequence
 
 from .. import __version__
-from ..catalogs.store import CatalogStore
 from ..limits import MAX_CLI_JOBS
-from .catalog import announce, discarded, load_catalogs, run_catalog_check
-from .check import OUTPUT_FORMATS, CheckOptions, Profile, config_profile, run_check
-from .discovery import Discovery, Selection, Target
+from .catalog import announced_catalogs, discarded, run_catalog_check
+from .check import OUTPUT_FORMATS, CheckOptions, config_profile, run_check
+from .discovery import Discovery, Selection
 from .formatting import FormatOptions, run_format
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, STDIN, UnreadableInput
 from .jobs import WorkerFailed, default_jobs
-from .project import ConfigError, ConfigFinder, ProjectConfig, read_config
+from .project import ConfigError, ConfigFinder, ProjectConfig, named_config
 from .reports import outline_report, run_reports, tool_calls_report
 from .rules import UnknownRule
 
@@ -221,23 +220,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _catalogs(path: str | None) -> CatalogStore | None:
-    """The settings file's catalogs; discarded projections are announced on stderr."""
-    if path is None:
-        return None
-    store = load_catalogs(path)
-    announce(store, path)
-    return store
-
-
 def _discovery(args: argparse.Namespace) -> Discovery:
     if args.config and args.isolated:
         raise UsageError("--config and --isolated do not go together")
-    fixed: ProjectConfig | None = None
-    if args.config:
-        fixed = read_config(args.config)
-        if fixed is None:
-            raise ConfigError(f"{args.config}: no [tool.octoscript] table")
+    fixed = named_config(args.config) if args.config else None
     finder = None if args.config or args.isolated else ConfigFinder()
     selection = Selection(
         exclude=tuple(args.exclude) if args.exclude is not None else None,
@@ -248,35 +234,21 @@ def _discovery(args: argparse.Namespace) -> Discovery:
     return Discovery(finder, fixed, selection, _warn)
 
 
-def _profile(
-    config: ProjectConfig | None, args: argparse.Namespace, catalogs: CatalogStore | None
-) -> Profile:
-    """The configuration's catalogs, rules and strictness, with the flags over them."""
-    return config_profile(
-        config,
-        catalogs,
-        select=args.select,
-        ignore=args.ignore,
-        report_unused=args.report_unused,
-        strict=args.strict,
-    )
-
-
-def _keyed(targets: list[Target]) -> list[tuple[str, str | None]]:
-    return [(t.path, t.config.path if t.config is not None else None) for t in targets]
-
-
 def _run_check(args: argparse.Namespace) -> int:
     if args.diff and not args.fix:
         raise UsageError("--diff goes with --fix (format --diff shows formatting)")
     if args.fix and STDIN in args.paths:
         raise UsageError("--fix rewrites files; it does not read `-` (stdin)")
     targets = _discovery(args).targets(args.paths, args.stdin_filename)
-    cli_catalogs = _catalogs(args.settings)
-    configs = {t.config.path: t.config for t in targets if t.config is not None}
-    profiles = {None: _profile(None, args, cli_catalogs)}
-    for key, config in configs.items():
-        profiles[key] = _profile(config, args, cli_catalogs)
+    cli_catalogs = announced_catalogs(args.settings)
+    configs: dict[str | None, ProjectConfig | None] = {None: None}
+    configs.update((t.config.path, t.config) for t in targets if t.config is not None)
+    profiles = {
+        key: config_profile(
+            config, cli_catalogs, args.select, args.ignore, args.report_unused, args.strict
+        )
+        for key, config in configs.items()
+    }
     options = CheckOptions(
         output_format=args.output_format,
         stdin_filename=args.stdin_filename,
@@ -287,7 +259,8 @@ def _run_check(args: argparse.Namespace) -> int:
         fix=args.fix,
         diff=args.diff,
     )
-    status = run_check(_keyed(targets), options, args.jobs or default_jobs())
+    keyed = [(t.path, t.config.path if t.config is not None else None) for t in targets]
+    status = run_check(keyed, options, args.jobs or default_jobs())
     for profile in profiles.values():
         if profile.strict and profile.catalogs is not None and discarded(profile.catalogs):
             status = max(status, EXIT_FINDINGS)
@@ -326,7 +299,7 @@ def _run(args: argparse.Namespace) -> int:
     paths = [t.path for t in Discovery(None, None, Selection(), _warn).targets(args.paths)]
     if args.command == "outline":
         return run_reports(paths, outline_report)
-    return run_reports(paths, tool_calls_report(_catalogs(args.settings)))
+    return run_reports(paths, tool_calls_report(announced_catalogs(args.settings)))
 
 
 def _warn(line: str) -> None:

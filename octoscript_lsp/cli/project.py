@@ -103,11 +103,19 @@ def read_config(path: str) -> ProjectConfig | None:
     return ProjectConfig(path, os.path.dirname(os.path.abspath(path)), table)
 
 
+def named_config(path: str) -> ProjectConfig:
+    """The configuration `--config` names, which must hold a table."""
+    found = read_config(path)
+    if found is None:
+        raise ConfigError(f"{path}: no [tool.octoscript] table")
+    return found
+
+
+@dataclass
 class ConfigFinder:
     """The nearest configuration of each directory, each directory asked once."""
 
-    def __init__(self) -> None:
-        self._by_directory: dict[str, ProjectConfig | None] = {}
+    _by_directory: dict[str, ProjectConfig | None] = field(default_factory=dict)
 
     def own(self, directory: str) -> ProjectConfig | None:
         """The configuration a directory itself holds, if any."""

@@ -65,11 +65,6 @@ def can_watch(capabilities: types.ClientCapabilities | None) -> bool:
     return bool(watched and watched.dynamic_registration)
 
 
-def _relative_patterns(capabilities: types.ClientCapabilities | None) -> bool:
-    watched = _watched_files(capabilities)
-    return bool(watched and watched.relative_pattern_support)
-
-
 def _glob_literal(text: str) -> str:
     """`text` as a glob; a syntax character matches itself among others (events are filtered)."""
     return "".join("?" if char in _GLOB_SYNTAX else char for char in text)
@@ -89,7 +84,8 @@ def _watcher(path: str, relative: bool) -> types.FileSystemWatcher:
 def watch_registration(
     paths: Sequence[str], capabilities: types.ClientCapabilities | None
 ) -> types.RegistrationParams:
-    relative = _relative_patterns(capabilities)
+    watched = _watched_files(capabilities)
+    relative = bool(watched and watched.relative_pattern_support)
     options = types.DidChangeWatchedFilesRegistrationOptions(
         watchers=[_watcher(path, relative) for path in paths]
     )

@@ -13,7 +13,6 @@ pays for its rounds of analysis.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -26,7 +25,7 @@ from ..analysis.quick_fix import Fix
 from ..analysis.suppressions import IgnoreFix, ignore_fixes
 from .advisory import to_diagnostic
 from .diagnostics import problem_diagnostic
-from .positions import PositionMap
+from .positions import PositionMap, changed_span
 
 if TYPE_CHECKING:
     from ..catalogs.store import CatalogStore
@@ -69,7 +68,7 @@ def code_actions(
         found = fixes(analysis, range_start, range_end, catalogs)
         out.extend(_to_action(fix, positions, uri) for fix in found)
         ignored = ignore_fixes(analysis, range_start, range_end, catalogs)
-        out.extend(_ignore_action(fix, positions, uri) for fix in ignored)
+        out.extend(_to_action(fix, positions, uri) for fix in ignored)
     if asks_for_fix_all(context):
         action = fix_all_action(analysis, positions, uri, catalogs)
         if action is not None:
@@ -77,30 +76,23 @@ def code_actions(
     return out
 
 
-def _to_action(fix: Fix, positions: PositionMap, uri: str) -> types.CodeAction:
-    start, end, text = fix.edit
-    edit = types.TextEdit(range=positions.range(start, end), new_text=text)
-    return types.CodeAction(
-        title=fix.title,
-        kind=types.CodeActionKind.QuickFix,
-        diagnostics=[to_diagnostic(fix.about, positions)] if fix.about else None,
-        is_preferred=True if fix.preferred else None,
-        edit=types.WorkspaceEdit(changes={uri: [edit]}),
-    )
-
-
-def _ignore_action(fix: IgnoreFix, positions: PositionMap, uri: str) -> types.CodeAction:
+def _to_action(fix: Fix | IgnoreFix, positions: PositionMap, uri: str) -> types.CodeAction:
+    """A quick fix, listing the finding it is about (a catalog finding or a
+    syntax problem)."""
     start, end, text = fix.edit
     edit = types.TextEdit(range=positions.range(start, end), new_text=text)
     about = fix.about
-    if isinstance(about, advice.Finding):
-        diagnostic = to_diagnostic(about, positions)
+    if about is None:
+        diagnostics = None
+    elif isinstance(about, advice.Finding):
+        diagnostics = [to_diagnostic(about, positions)]
     else:
-        diagnostic = problem_diagnostic(about, positions)
+        diagnostics = [problem_diagnostic(about, positions)]
     return types.CodeAction(
         title=fix.title,
         kind=types.CodeActionKind.QuickFix,
-        diagnostics=[diagnostic],
+        diagnostics=diagnostics,
+        is_preferred=True if fix.preferred else None,
         edit=types.WorkspaceEdit(changes={uri: [edit]}),
     )
 
@@ -121,30 +113,3 @@ def fix_all_action(
         kind=FIX_ALL_KIND,
         edit=types.WorkspaceEdit(changes={uri: [edit]}),
     )
-
-
-def changed_span(before: str, after: str) -> tuple[int, int, str]:
-    """(start, end, text): `before[start:end]` replaced by `text` gives `after`, the
-    span between their common prefix and suffix (the cursor outside it stays put)."""
-    prefix = _common_prefix(before, after)
-    if 0 < prefix < len(before) and before[prefix - 1 : prefix + 1] == "\r\n":
-        prefix -= 1  # never between the halves of a line break
-    suffix = _common_prefix(before[prefix:][::-1], after[prefix:][::-1])
-    end = len(before) - suffix
-    if prefix < end < len(before) and before[end - 1 : end + 1] == "\r\n":
-        end += 1
-        suffix -= 1
-    return prefix, end, after[prefix : len(after) - suffix]
-
-
-def _common_prefix(left: Sequence[str], right: Sequence[str]) -> int:
-    limit = min(len(left), len(right))
-    low, high = 0, limit
-    # Halving with slice comparisons: C speed on long texts.
-    while low < high:
-        middle = (low + high + 1) // 2
-        if left[:middle] == right[:middle]:
-            low = middle
-        else:
-            high = middle - 1
-    return low

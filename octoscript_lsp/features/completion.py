@@ -4,21 +4,25 @@ A truncated lexical index answers nothing; otherwise the site classifier
 (`analysis/site_resolution.resolve_site`) says what the cursor is at, in the
 reference's order: a `use mod.` path segment, a tool-name string literal, a
 member site `x.|` (never falling back to plain identifiers), a record key in
-a module call's input record, or lexical identifiers.
+a module call's input record, or lexical identifiers. What the catalogs say
+is read through `analysis/catalog_members` (as hover and signature help read
+it) and worded by `catalog_assist`.
 """
 
 from __future__ import annotations
 
-import functools
 import json
+from collections.abc import Sequence
 
-from cattrs import Converter
 from lsprotocol import types
-from lsprotocol.converters import get_converter
 
 from ..analysis import surfaces
+from ..analysis.catalog_members import call_outputs, fields_at, input_fields_for_site, output_role
 from ..analysis.document import DocumentAnalysis
+from ..analysis.input_records import InputRecordSite
 from ..analysis.lexical import KIND_LABELS, Binding
+from ..analysis.output_calls import OutputCall
+from ..analysis.record_scan import RecordField
 from ..analysis.resolution import (
     BuiltInPastError,
     CallOutputFields,
@@ -41,20 +45,14 @@ from ..analysis.site_resolution import (
     resolve_site,
 )
 from ..analysis.sites import ImportPathSite, MemberSite, ToolLiteralSite
+from ..catalogs.model import WorkflowField
+from ..catalogs.store import CatalogStore
 from ..syntax.tree import SymbolKind
-from . import catalog_assist, completion_kinds, record_fields
-from .completion_context import CompletionContext
+from . import catalog_assist, completion_kinds
+from .completion_context import CompletionContext, answer, item, nothing
 from .positions import PositionMap
 from .prefill import with_required_fields
 from .wire import WireDict, WireText
-
-
-@functools.cache
-def _converter() -> Converter:
-    """For `complete`'s typed answer (tests); built on first use: the server
-    never needs this second converter and its hook tables."""
-    return get_converter()
-
 
 _LEXICAL_WIRE_KINDS = {
     SymbolKind.IMPORT: int(types.CompletionItemKind.Module),
@@ -62,77 +60,39 @@ _LEXICAL_WIRE_KINDS = {
 }
 _VARIABLE_KIND = int(types.CompletionItemKind.Variable)
 _TOOL_FORMAT_LABELS = {"text": "Text", "json": "JSON"}
-
-
-def _list(items: list[types.CompletionItem], incomplete: bool) -> types.CompletionList:
-    return types.CompletionList(is_incomplete=incomplete, items=items)
-
-
-def _item(
-    label: str,
-    kind: int,
-    edit_range: types.Range,
-    detail: str | None = None,
-    documentation: str | None = None,
-) -> types.CompletionItem:
-    return types.CompletionItem(
-        label=label,
-        kind=types.CompletionItemKind(kind),
-        detail=detail,
-        documentation=(
-            types.MarkupContent(kind=types.MarkupKind.PlainText, value=documentation)
-            if documentation
-            else None
-        ),
-        text_edit=types.TextEdit(range=edit_range, new_text=label),
-    )
+FIELD_KIND = types.CompletionItemKind.Field  # members, record keys, workflow data
+FIXED_ROOT_CHILDREN = frozenset(child.name for child in surfaces.ROOT_IMPORT_CHILDREN)
 
 
 def _wire_item(
     label: str, kind: int, edit_range: dict, detail: str, documentation: str | None
 ) -> dict:
-    """`_item` in wire form, for lists long enough that building lsprotocol
+    """`item` in wire form, for lists long enough that building lsprotocol
     objects and unstructuring them costs more than the answer."""
-    item = {
+    wire = {
         "label": label,
         "kind": kind,
         "detail": detail,
         "textEdit": {"range": edit_range, "newText": label},
     }
     if documentation:
-        item["documentation"] = {"kind": "plaintext", "value": documentation}
-    return item
-
-
-def complete(
-    analysis: DocumentAnalysis,
-    positions: PositionMap,
-    offset: int | None,
-    catalogs: catalog_assist.Catalogs,
-    prefill: bool = False,
-) -> types.CompletionList:
-    """The completion answer as lsprotocol objects."""
-    answer = complete_wire(analysis, positions, offset, catalogs, prefill)
-    if isinstance(answer, WireText):
-        return _converter().structure(json.loads(answer), types.CompletionList)
-    if isinstance(answer, WireDict):
-        return _converter().structure(dict(answer), types.CompletionList)
-    return answer
+        wire["documentation"] = {"kind": "plaintext", "value": documentation}
+    return wire
 
 
 def complete_wire(
     analysis: DocumentAnalysis,
     positions: PositionMap,
     offset: int | None,
-    catalogs: catalog_assist.Catalogs,
+    catalogs: CatalogStore,
     prefill: bool = False,
 ) -> types.CompletionList | WireDict | WireText:
     """The completion answer, large lists already in wire form (for the server)."""
     index = analysis.completion_index
     if offset is None or analysis.syntax is None:
-        return _list([], index.incomplete)
+        return nothing(index.incomplete)
     if index.truncated:
-        return _list([], True)
+        return nothing(True)
     context = CompletionContext(analysis, positions, offset, catalogs, prefill)
     match resolve_site(analysis, offset, catalogs, Request.COMPLETION):
         case ImportSegment(site=site):
@@ -141,8 +101,8 @@ def complete_wire(
             return _tool_literal(context, site, of_tool_import)
         case Member(site=site, meaning=meaning):
             return _member(context, site, meaning)
-        case InputKey(site=site):
-            return catalog_assist.input_record_completion(context, site)
+        case InputKey(site=site, alias_metadata_truncated=alias_truncated):
+            return _input_record_completion(context, site, alias_truncated)
     return _lexical(context)
 
 
@@ -156,43 +116,29 @@ def _import_path(context: CompletionContext, site: ImportPathSite) -> types.Comp
         # still marks a non-core prefix incomplete.
         unavailable = (
             not surfaces.is_fixed_core_path(site.prefix)
-            and context.catalogs.module_catalog_state.unavailable
+            and context.catalogs.modules.state.unavailable
         )
-        return _list([], context.lexical_incomplete or unavailable)
+        return nothing(context.lexical_incomplete or unavailable)
     edit_range = context.range(site.segment_start, site.segment_end)
-    fixed = surfaces.import_path_children(site.prefix)
-    items: list[types.CompletionItem] = []
-    if fixed is not None:
-        for child in fixed:
-            items.append(
-                _item(
-                    child.name,
-                    completion_kinds.KIND_IMPORT_PATH_SEGMENT,
-                    edit_range,
-                    child.detail,
-                    child.documentation,
-                )
-            )
+    kind = completion_kinds.KIND_IMPORT_PATH_SEGMENT
+    items = [
+        item(child.name, kind, edit_range, child.detail, child.documentation)
+        for child in surfaces.import_path_children(site.prefix) or ()
+    ]
+    catalogs = context.catalogs
     if surfaces.is_fixed_core_path(site.prefix):
-        return _list(_sorted(items), context.lexical_incomplete)
-    extra, unavailable = catalog_assist.import_path_children(context.catalogs, site.prefix)
-    taken = {item.label for item in items}
-    for name, detail, documentation in extra:
-        if name not in taken:
-            items.append(
-                _item(
-                    name,
-                    completion_kinds.KIND_IMPORT_PATH_SEGMENT,
-                    edit_range,
-                    detail,
-                    documentation,
-                )
-            )
-    return _list(_sorted(items), context.lexical_incomplete or unavailable)
-
-
-def _sorted(items: list[types.CompletionItem]) -> list[types.CompletionItem]:
-    return sorted(items, key=lambda item: item.label)
+        return answer(items, context.lexical_incomplete)
+    if catalogs.modules.state.unavailable:
+        return answer(items, True)
+    catalog = catalogs.module_catalog
+    # A catalog's `mod.std` is left out: the fixed one is listed.
+    fixed = FIXED_ROOT_CHILDREN if site.prefix == ("mod",) else frozenset()
+    for child in catalog.children(site.prefix) if catalog is not None else ():
+        if child.name not in fixed:
+            detail = catalog_assist.path_detail(child.call_mode)
+            text = catalog_assist.advisory_text(child.description, child.call_mode)
+            items.append(item(child.name, kind, edit_range, detail, text))
+    return answer(items, context.lexical_incomplete)
 
 
 # ---------------------------------------------------------------- tool-name literals
@@ -202,16 +148,17 @@ def _tool_literal(
     context: CompletionContext, site: ToolLiteralSite, of_tool_import: bool
 ) -> types.CompletionList | WireDict:
     format_name = surfaces.tool_call_format(site.method)
-    entries, unavailable = catalog_assist.tool_names(context.catalogs, format_name.value)
-    if not of_tool_import:
-        return _list([], context.imports_incomplete or unavailable)
-    incomplete = context.imports_incomplete or unavailable
+    catalogs = context.catalogs
+    incomplete = context.imports_incomplete or catalogs.tools.state.unavailable
+    catalog = catalogs.tool_catalog
+    if not of_tool_import or catalogs.tools.state.unavailable or catalog is None:
+        return nothing(incomplete)
+    entries = sorted((entry.name, entry.description) for entry in catalog.by_format(format_name))
     if not entries:
-        return _list([], incomplete)
+        return nothing(incomplete)
     edit_range = context.positions.wire_range(site.content_start, site.content_end)
     detail = f"{_TOOL_FORMAT_LABELS[format_name.value]} tool name; the host decides if it may run"
     kind = int(completion_kinds.KIND_TOOL_NAME_LITERAL)
-    # `entries` is sorted by name already.
     items = [
         _wire_item(name, kind, edit_range, detail, description) for name, description in entries
     ]
@@ -227,87 +174,88 @@ def _member(
     """A member site answers what `analysis/resolution` classifies it as."""
     match meaning:
         case WorkflowNamespace(path=path):
-            return catalog_assist.workflow_member_completion(context, site, path)
+            return _workflow_member_completion(context, site, path)
         case ToolMethodMember():
-            return _tool_members(context, site)
+            edit_range = context.range(site.member_start, site.member_end)
+            kind = completion_kinds.KIND_TOOL_METHOD
+            items = [
+                item(method.name, kind, edit_range, method.signature_label)
+                for method in surfaces.TOOL_METHODS
+            ]
+            return answer(items, context.imports_incomplete, by_label=False)
         case StdModuleMember(module=module):
-            return _std_members(context, site, module)
-        case StdNamespaceChild():
-            return _std_namespace_members(context, site)
+            edit_range = context.range(site.member_start, site.member_end)
+            receiver = context.analysis.source[site.receiver[0] : site.receiver[1]]
+            items = [
+                item(
+                    member.name,
+                    completion_kinds.std_member_kind(member),
+                    edit_range,
+                    member.header(receiver),
+                    module.member_documentation(member, receiver),
+                )
+                for member in module.members
+            ]
+            return answer(items, context.imports_incomplete, by_label=False)
+        case StdNamespaceChild():  # `use mod.std` then `std.`: the fixed children
+            edit_range = context.range(site.member_start, site.member_end)
+            kind = completion_kinds.KIND_STD_NAMESPACE_MEMBER
+            items = [
+                item(child.name, kind, edit_range, child.detail, child.documentation)
+                for child in surfaces.STD_IMPORT_CHILDREN
+            ]
+            return answer(items, context.imports_incomplete)
         case ClosedStdPath() | BuiltInPastError():
             # Nothing exists there, and no catalog could add to a built-in
             # module, so the empty answer is complete (as the reference
             # answers, even when the module catalog is unusable).
-            return _list([], context.imports_incomplete)
+            return nothing(context.imports_incomplete)
         case StaticRecordFields(fields=fields):
-            return record_fields.field_completion(context, site, fields)
+            return _record_fields(context, site, fields)
         case CatalogUntrusted(alias_metadata_truncated=truncated):
-            return catalog_assist.untrusted_member_completion(context, truncated)
+            # The module catalog or the alias metadata cannot be trusted here.
+            unavailable = context.catalogs.modules.state.unavailable
+            return nothing(context.imports_incomplete or unavailable or truncated)
         case CallOutputFields(call=call, parent=parent):
-            return catalog_assist.output_field_completion(context, site, call, parent)
+            return _output_field_completion(context, site, call, parent)
         case CatalogChildren(parent=parent):
-            answer = catalog_assist.module_member_completion(context, site, parent)
-            return with_required_fields(context, site, parent, answer)
+            members = _module_member_completion(context, site, parent)
+            return with_required_fields(context, site, parent, members)
     # No other value is a completion meaning.
-    return _list([], context.imports_incomplete)
+    return nothing(context.imports_incomplete)
 
 
-def _tool_members(context: CompletionContext, site: MemberSite) -> types.CompletionList:
-    edit_range = context.range(site.member_start, site.member_end)
-    items = [
-        _item(method.name, completion_kinds.KIND_TOOL_METHOD, edit_range, method.signature_label)
-        for method in surfaces.tool_methods()
-    ]
-    return _list(items, context.imports_incomplete)
+_RECORD_FIELD_DETAIL = "static record field; direct literal, child literal, or alias"
 
 
-def _std_members(
-    context: CompletionContext, site: MemberSite, module: surfaces.StdModule
+def _record_fields(
+    context: CompletionContext, site: MemberSite, fields: tuple[RecordField, ...]
 ) -> types.CompletionList:
-    receiver = context.analysis.source[site.receiver[0] : site.receiver[1]]
+    """The `fields` a static record holds at the site (hover and definition
+    render the navigation index's `StaticRecordField` instead)."""
+    analysis = context.analysis
+    report = analysis.records
+    incomplete = context.lexical_incomplete or report.truncated or report.aliases_truncated
+    if report.aliases_truncated or site.member_end > min(
+        analysis.metadata_prefix_end, report.prefix_end
+    ):
+        return nothing(incomplete)
     edit_range = context.range(site.member_start, site.member_end)
-    items = [
-        _item(
-            member.name,
-            completion_kinds.std_member_kind(member),
-            edit_range,
-            member.header(receiver),
-            module.member_documentation(member, receiver),
-        )
-        for member in surfaces.members(module)
-    ]
-    return _list(items, context.imports_incomplete)
-
-
-def _std_namespace_members(context: CompletionContext, site: MemberSite) -> types.CompletionList:
-    """`use mod.std` then `std.`: the fixed children."""
-    edit_range = context.range(site.member_start, site.member_end)
-    items = [
-        _item(
-            child.name,
-            completion_kinds.KIND_STD_NAMESPACE_MEMBER,
-            edit_range,
-            child.detail,
-            child.documentation,
-        )
-        for child in surfaces.std_namespace_members()
-    ]
-    return _list(_sorted(items), context.imports_incomplete)
+    items = [item(entry.name, FIELD_KIND, edit_range, _RECORD_FIELD_DETAIL) for entry in fields]
+    return answer(items, incomplete)
 
 
 # ---------------------------------------------------------------- lexical identifiers
 
 
 def _lexical(context: CompletionContext) -> types.CompletionList | WireText:
-    """Every visible binding: hundreds of items, so sent as finished JSON text.
-
-    Every item has the same edit range, so the range's JSON is made once.
-    """
+    """Every visible binding: hundreds of items, so sent as finished JSON text
+    (their one edit range written once)."""
     analysis = context.analysis
     index = analysis.completion_index
     site = index.site_at(context.offset)
     if site is None or site[1] > analysis.metadata_prefix_end:
-        return _list([], index.incomplete)
+        return nothing(index.incomplete)
     edit_range = json.dumps(context.positions.wire_range(*site), separators=(",", ":"))
     items = ",".join(
         head + edit_range + tail
@@ -324,3 +272,141 @@ def _lexical_item_json(binding: Binding) -> tuple[str, str]:
     detail = json.dumps(KIND_LABELS[binding.kind])
     head = f'{{"label":{name},"kind":{kind},"detail":{detail},"textEdit":{{"range":'
     return head, f',"newText":{name}}}}}'
+
+
+# ---------------------------------------------------------------- module members
+
+
+def _module_member_completion(
+    context: CompletionContext, site: MemberSite, parent: tuple[str, ...] | None
+) -> types.CompletionList:
+    """Catalog children of `parent`, the path a stable import or alias chain
+    resolves to (the classifier's `CatalogChildren`: catalog and alias
+    metadata trusted)."""
+    incomplete = context.imports_incomplete
+    if parent is None:
+        return nothing(incomplete)
+    catalogs = context.catalogs
+    incomplete = incomplete or catalogs.modules.state.unavailable
+    catalog = catalogs.module_catalog
+    if catalog is None:
+        return nothing(incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    items = [
+        item(
+            child.name,
+            FIELD_KIND,
+            edit_range,
+            catalog_assist.MEMBER_DETAILS[child.call_mode],
+            catalog_assist.advisory_text(child.description, child.call_mode),
+        )
+        for child in catalog.children(parent)
+    ]
+    return answer(items, incomplete)
+
+
+# ---------------------------------------------------------------- output fields
+
+
+def _output_field_completion(
+    context: CompletionContext, site: MemberSite, call: OutputCall, parent: tuple[str, ...]
+) -> types.CompletionList:
+    """The output fields of the call a result binding holds, below `parent`."""
+    analysis = context.analysis
+    # Classified only where the catalog and the alias metadata are usable.
+    incomplete = context.imports_incomplete
+    roots = call_outputs(analysis, call, context.catalogs)
+    fields = None if roots is None else fields_at(roots, parent)
+    if fields is None:
+        return nothing(incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    items = [
+        item(
+            field.name,
+            FIELD_KIND,
+            edit_range,
+            f"module output field, {catalog_assist.required(field)}",
+            catalog_assist.record_field_text(field, "Module output"),
+        )
+        for field in fields
+    ]
+    return answer(items, incomplete)
+
+
+# ---------------------------------------------------------------- input records
+
+
+def _input_record_completion(
+    context: CompletionContext, site: InputRecordSite, alias_truncated: bool
+) -> types.CompletionList:
+    analysis = context.analysis
+    incomplete = (
+        context.imports_incomplete or context.catalogs.modules.state.unavailable or alias_truncated
+    )
+    fields = input_fields_for_site(analysis, site, context.catalogs)
+    if fields is None:
+        return nothing(incomplete)
+    edit_range = context.range(*site.field)
+    items = [
+        item(
+            field.name,
+            FIELD_KIND,
+            edit_range,
+            f"module input field, {catalog_assist.required(field)}",
+            catalog_assist.record_field_text(field, "Module input"),
+        )
+        for field in fields
+        if field.name not in site.declared
+    ]
+    return answer(items, incomplete)
+
+
+# ---------------------------------------------------------------- workflow data
+
+
+def _workflow_member_completion(
+    context: CompletionContext, site: MemberSite, path: tuple[str, ...]
+) -> types.CompletionList:
+    """`workflow.` (the receiver names `path`) while a workflow catalog is configured."""
+    catalogs = context.catalogs
+    state = catalogs.workflow.state
+    analysis = context.analysis
+    incomplete = context.lexical_incomplete or state.unavailable
+    data = catalogs.workflow_data
+    if data is None or site.member_end > analysis.metadata_prefix_end:
+        return nothing(incomplete)
+    edit_range = context.range(site.member_start, site.member_end)
+    items: list[types.CompletionItem] = []
+    if path == ("workflow",):
+        items = [
+            item(name, FIELD_KIND, edit_range, "workflow data namespace (advisory)")
+            for name in ("input", "outputs")
+        ]
+    elif path == ("workflow", "input"):
+        items = _workflow_items(data.input_fields, edit_range, "Workflow input")
+    elif path == ("workflow", "outputs"):
+        role = output_role(data.context_configured)
+        items = [
+            item(step, FIELD_KIND, edit_range, f"{role.lower()} (advisory)")
+            for step in data.visible_step_ids()
+        ]
+    elif len(path) == 3 and path[1] == "outputs":
+        fields = data.step_fields(path[2])
+        role = output_role(data.context_configured)
+        items = _workflow_items(fields or (), edit_range, role)
+    return answer(items, incomplete)
+
+
+def _workflow_items(
+    fields: Sequence[WorkflowField], edit_range: types.Range, role: str
+) -> list[types.CompletionItem]:
+    return [
+        item(
+            field.name,
+            FIELD_KIND,
+            edit_range,
+            f"{role.lower()} field (advisory)",
+            catalog_assist.workflow_field_text(field, role),
+        )
+        for field in fields
+    ]

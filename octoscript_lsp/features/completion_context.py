@@ -1,4 +1,4 @@
-"""What every completion step needs about one request, computed once."""
+"""What every completion step needs about one request, and the items they build."""
 
 from __future__ import annotations
 
@@ -32,3 +32,37 @@ class CompletionContext:
 
     def range(self, start: int, end: int) -> types.Range:
         return self.positions.range(start, end)
+
+
+def item(
+    label: str,
+    kind: int,
+    edit_range: types.Range,
+    detail: str | None = None,
+    documentation: str | None = None,
+) -> types.CompletionItem:
+    """An item replacing `edit_range` by its label; documentation in plain text."""
+    return types.CompletionItem(
+        label=label,
+        kind=types.CompletionItemKind(kind),
+        detail=detail,
+        documentation=(
+            types.MarkupContent(kind=types.MarkupKind.PlainText, value=documentation)
+            if documentation
+            else None
+        ),
+        text_edit=types.TextEdit(range=edit_range, new_text=label),
+    )
+
+
+def answer(
+    items: list[types.CompletionItem], incomplete: bool, by_label: bool = True
+) -> types.CompletionList:
+    """The list of `items`, sorted by label unless they come in their order already."""
+    if by_label:
+        items = sorted(items, key=lambda entry: entry.label)
+    return types.CompletionList(is_incomplete=incomplete, items=items)
+
+
+def nothing(incomplete: bool) -> types.CompletionList:
+    return types.CompletionList(is_incomplete=incomplete, items=[])

@@ -22,9 +22,6 @@ SOURCE = "octoscript"
 # The session's limit (the document-wide codes of the text itself are in
 # analysis/problems.py).
 CODE_TOO_MANY_DOCUMENTS = "too-many-documents"
-_ORIGIN = types.Range(
-    start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,12 +45,6 @@ def delivery(capabilities: types.ClientCapabilities | None) -> Delivery:
     workspace = capabilities.workspace if capabilities else None
     refresh = workspace.diagnostics if workspace else None
     return Delivery(pulls=True, refreshes=bool(refresh and refresh.refresh_support))
-
-
-def _at_origin(message: str, severity: types.DiagnosticSeverity, code: str) -> types.Diagnostic:
-    return types.Diagnostic(
-        range=_ORIGIN, message=message, severity=severity, source=SOURCE, code=code
-    )
 
 
 def to_lsp_severity(severity: Severity) -> types.DiagnosticSeverity:
@@ -102,11 +93,14 @@ def needs_second_pass(analysis: DocumentAnalysis) -> bool:
 
 
 def too_many_documents() -> list[types.Diagnostic]:
+    origin = types.Position(line=0, character=0)
     return [
-        _at_origin(
-            f"octoscript-lsp analyzes at most {MAX_OPEN_DOCUMENTS} open documents per session; "
-            "close another document to analyze this one",
-            types.DiagnosticSeverity.Error,
-            CODE_TOO_MANY_DOCUMENTS,
+        types.Diagnostic(
+            range=types.Range(start=origin, end=origin),
+            message=f"octoscript-lsp analyzes at most {MAX_OPEN_DOCUMENTS} open documents per "
+            "session; close another document to analyze this one",
+            severity=types.DiagnosticSeverity.Error,
+            source=SOURCE,
+            code=CODE_TOO_MANY_DOCUMENTS,
         )
     ]

@@ -19,6 +19,7 @@ from ..analysis.document import DocumentAnalysis
 from ..limits import MAX_SELECTION_RANGE_DEPTH
 from ..syntax.tokens import Kind, Token
 from ..syntax.tree import Node
+from ..syntax.trivia import is_line_comment
 from .positions import PositionMap
 
 _BRACKETED = frozenset({"block", "record", "array", "call"})
@@ -78,12 +79,12 @@ def _comment_ranges(
     run_start = run_end = -2
     for start, end in comments:
         line = _line_of(line_starts, start)
-        if source.startswith("/*", start):
+        if not is_line_comment(source, start):
             last = _line_of(line_starts, max(start, end - 1))
             if last > line:
                 ranges.append(_comment_range(line, last))
             continue
-        if not _starts_line(source, line_starts[line], start):
+        if source[line_starts[line] : start].strip(" \t\f"):  # not a whole-line comment
             continue
         if line == run_end + 1:
             run_end = line
@@ -95,10 +96,6 @@ def _comment_ranges(
         ranges.append(_comment_range(run_start, run_end))
     ranges.sort(key=lambda item: item.start_line)
     return ranges
-
-
-def _starts_line(source: str, line_start: int, offset: int) -> bool:
-    return source[line_start:offset].strip(" \t\f") == ""
 
 
 def _comment_range(start_line: int, end_line: int) -> types.FoldingRange:
@@ -187,7 +184,7 @@ _WORDS = (Kind.IDENT, Kind.NUMBER, Kind.STRING)
 
 def _token_span(tokens: list[Token], offset: int) -> tuple[int, int] | None:
     """The token under `offset`; a word ending at `offset` beats punctuation starting there."""
-    index = bisect_right(_TokenStarts(tokens), offset) - 1
+    index = bisect_right(tokens, offset, key=lambda token: token.start) - 1
     current = tokens[index] if index >= 0 else None
     if current is not None and current.kind in _WORDS and offset < current.end:
         return (current.start, current.end)
@@ -208,18 +205,3 @@ def _comment_span(comments: list[tuple[int, int]], offset: int) -> tuple[int, in
         if start <= offset <= end:
             return (start, end)
     return None
-
-
-class _TokenStarts:
-    """A read-only sequence view of token starts for `bisect` without copying."""
-
-    __slots__ = ("tokens",)
-
-    def __init__(self, tokens: list[Token]) -> None:
-        self.tokens = tokens
-
-    def __len__(self) -> int:
-        return len(self.tokens)
-
-    def __getitem__(self, index: int) -> int:
-        return self.tokens[index].start

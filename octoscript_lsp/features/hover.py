@@ -8,7 +8,7 @@ from lsprotocol import types
 
 from ..analysis import surfaces
 from ..analysis.document import DocumentAnalysis
-from ..analysis.lexical import Occurrence
+from ..analysis.lexical import KIND_LABELS, Occurrence
 from ..analysis.resolution import (
     CallOutputField,
     CatalogMember,
@@ -18,12 +18,12 @@ from ..analysis.resolution import (
     StdNamespaceChild,
     WorkflowDataField,
 )
+from ..analysis.signatures import NAMED_FUNCTION_NOTE, function_parameters
 from ..analysis.site_resolution import BindingOccurrence, InputKey, Member, Request, resolve_site
 from ..analysis.sites import MemberSite
 from ..syntax.tree import SymbolKind
 from . import catalog_assist as assist
 from .catalog_assist import Catalogs
-from .navigation import binding_hover
 from .positions import PositionMap
 
 
@@ -50,24 +50,24 @@ def hover(
                 assist.record_field_text(field, "Module input"), positions.range(*site.field)
             )
         case BindingOccurrence(occurrence=occurrence):
-            return _binding(analysis, positions, occurrence)
+            text = _binding_text(analysis, occurrence)
+            return _plain(text, positions.range(occurrence.start, occurrence.end))
     return None
 
 
-def _binding(
-    analysis: DocumentAnalysis, positions: PositionMap, occurrence: Occurrence
-) -> types.Hover | None:
+def _binding_text(analysis: DocumentAnalysis, occurrence: Occurrence) -> str:
     symbol = occurrence.symbol
     if symbol.kind is SymbolKind.IMPORT and not analysis.lexical.truncated:
         # As in the reference, the name is resolved again at the occurrence, so
         # the import's own binding (not yet visible there) gets the plain hover.
         record = analysis.visible_import(occurrence.start, occurrence.end)
         if record is not None and record.path == surfaces.ASSERT.path:
-            return _plain(
-                surfaces.assert_documentation(symbol.name),
-                positions.range(occurrence.start, occurrence.end),
-            )
-    return binding_hover(analysis, positions, occurrence)
+            return surfaces.assert_documentation(symbol.name)
+    if symbol.kind is SymbolKind.FUNCTION:
+        header = function_parameters(analysis.source, symbol.end, analysis.metadata_prefix_end)
+        if header is not None:
+            return f"{symbol.name}({', '.join(header)})\n\n{NAMED_FUNCTION_NOTE}"
+    return f"({KIND_LABELS[symbol.kind]}) {symbol.name}"
 
 
 def _member_text(

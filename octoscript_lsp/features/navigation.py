@@ -1,23 +1,21 @@
-"""Definition, references, document highlights and lexical hover."""
+"""Definition, references and document highlights."""
 
 from __future__ import annotations
 
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.lexical import KIND_LABELS, Occurrence, Symbol
+from ..analysis.lexical import Symbol
 from ..analysis.resolution import StaticRecordField
-from ..analysis.signatures import function_parameters
 from ..analysis.site_resolution import (
     INDEX_INCOMPLETE,
+    INDEX_REFUSAL,
     BindingOccurrence,
     Member,
     Request,
     resolve_binding,
     resolve_site,
 )
-from ..limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
-from ..syntax.tree import SymbolKind
 from .positions import PositionMap
 
 
@@ -44,9 +42,7 @@ def bound_symbol(analysis: DocumentAnalysis, offset: int | None, request: Reques
     or the refusal of a truncated index."""
     found = resolve_binding(analysis, offset, request)
     if found is INDEX_INCOMPLETE:
-        raise IndexTruncated(
-            f"the lexical index exceeds its {MAX_LEXICAL_SYMBOL_OCCURRENCES}-occurrence limit"
-        )
+        raise IndexTruncated(INDEX_REFUSAL)
     return found.occurrence.symbol if isinstance(found, BindingOccurrence) else None
 
 
@@ -76,24 +72,3 @@ def highlights(
         )
         for start, end in symbol.occurrences()
     ]
-
-
-def binding_hover(
-    analysis: DocumentAnalysis, positions: PositionMap, found: Occurrence
-) -> types.Hover:
-    symbol = found.symbol
-    text = f"({KIND_LABELS[symbol.kind]}) {symbol.name}"
-    if symbol.kind is SymbolKind.FUNCTION:
-        header = function_header(analysis, symbol.end)
-        if header is not None:
-            text = (
-                f"{symbol.name}({', '.join(header)})\n\nNamed function declared in this document."
-            )
-    return types.Hover(
-        contents=types.MarkupContent(kind=types.MarkupKind.PlainText, value=text),
-        range=positions.range(found.start, found.end),
-    )
-
-
-def function_header(analysis: DocumentAnalysis, name_end: int) -> list[str] | None:
-    return function_parameters(analysis.source, name_end, analysis.metadata_prefix_end)

@@ -34,6 +34,7 @@ from lsprotocol import types
 
 from ..syntax.check import utf8_length
 from ..syntax.diagnostics import line_starts
+from ..syntax.lexer import common_prefix, common_suffix
 from ..syntax.text import has_bare_carriage_return
 
 _LINE_BREAK = re.compile(r"\r\n?|\n")
@@ -50,11 +51,6 @@ def utf16_width(text: str) -> int:
     if text.isascii():
         return len(text)
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
-
-
-def utf32_width(text: str) -> int:
-    """How many code points `text` takes."""
-    return len(text)
 
 
 def _utf8_column(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
@@ -106,6 +102,7 @@ def _utf16_column_by_character(
 
 
 def _utf32_column(source: str, start: int, end: int, character: int) -> tuple[int, bool]:
+    """`column_offset` in code points (any line of UTF-32, an ASCII line of any encoding)."""
     return (start + character, True) if character <= end - start else (end, False)
 
 
@@ -135,7 +132,7 @@ class PositionEncoding:
 UTF8 = PositionEncoding(types.PositionEncodingKind.Utf8.value, utf8_length, _utf8_column)
 UTF16 = PositionEncoding(types.PositionEncodingKind.Utf16.value, utf16_width, _utf16_column)
 UTF32 = PositionEncoding(
-    types.PositionEncodingKind.Utf32.value, utf32_width, _utf32_column, code_points=True
+    types.PositionEncodingKind.Utf32.value, len, _utf32_column, code_points=True
 )
 ENCODINGS = {encoding.name: encoding for encoding in (UTF8, UTF16, UTF32)}
 
@@ -193,7 +190,7 @@ def column_offset(
     boundary of the line.
     """
     if encoding.code_points or source[start:end].isascii():
-        return (start + character, True) if character <= end - start else (end, False)
+        return _utf32_column(source, start, end, character)
     return encoding.column(source, start, end, character)
 
 
@@ -307,3 +304,17 @@ class PositionMap:
             self.source, start, self.line_end(line), position.character, self.encoding
         )
         return offset if within else None
+
+
+def changed_span(before: str, after: str) -> tuple[int, int, str]:
+    """(start, end, text): `before[start:end]` replaced by `text` gives `after`, the
+    span between their common prefix and suffix (the cursor outside it stays put)."""
+    prefix = common_prefix(before, after)
+    if 0 < prefix < len(before) and before[prefix - 1 : prefix + 1] == "\r\n":
+        prefix -= 1  # never between the halves of a line break
+    suffix = common_suffix(before, after, min(len(before), len(after)) - prefix)
+    end = len(before) - suffix
+    if prefix < end < len(before) and before[end - 1 : end + 1] == "\r\n":
+        end += 1
+        suffix -= 1
+    return prefix, end, after[prefix : len(after) - suffix]

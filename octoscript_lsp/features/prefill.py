@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import attrs
 from lsprotocol import types
 
 from ..analysis.catalog_fixes import placeholder
@@ -60,11 +61,8 @@ def _prefilled(
     snippet = required_snippet(item.label, descriptor) if descriptor else None
     if snippet is None or item.text_edit is None:
         return item
-    return types.CompletionItem(
-        label=item.label,
-        kind=item.kind,
-        detail=item.detail,
-        documentation=item.documentation,
+    return attrs.evolve(
+        item,
         insert_text_format=types.InsertTextFormat.Snippet,
         text_edit=types.TextEdit(range=item.text_edit.range, new_text=snippet),
     )

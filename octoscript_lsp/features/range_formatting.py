@@ -17,7 +17,7 @@ from ..syntax.check import SourceTooLarge, SyntaxRejected, analyze_syntax, forma
 from ..syntax.formatter import FormattedSourceTooLarge
 from ..syntax.tree import Node
 from .formatting import FormattingRefused, canonical_text
-from .positions import PositionMap
+from .positions import PositionMap, changed_span
 
 
 def format_range(
@@ -52,7 +52,11 @@ def format_range(
         replacement = replacement.replace("\n", "\r\n")
     if not _agrees(source, formatted, old_start, old_end, replacement):
         raise FormattingRefused("the range cannot be formatted on its own")
-    return _trimmed_edit(positions, source[old_start:old_end], replacement, old_start)
+    if source[old_start:old_end] == replacement:
+        return []
+    start, end, text = changed_span(source[old_start:old_end], replacement)
+    edit_range = positions.range(old_start + start, old_start + end)
+    return [types.TextEdit(range=edit_range, new_text=text)]
 
 
 def _whole_lines(
@@ -94,22 +98,3 @@ def _agrees(source: str, formatted: str, start: int, end: int, replacement: str)
         return format_source(edited) == formatted
     except (SyntaxRejected, SourceTooLarge, FormattedSourceTooLarge):
         return False
-
-
-def _trimmed_edit(positions: PositionMap, old: str, new: str, offset: int) -> list[types.TextEdit]:
-    if old == new:
-        return []
-    prefix = 0
-    limit = min(len(old), len(new))
-    while prefix < limit and old[prefix] == new[prefix]:
-        prefix += 1
-    if prefix and old[prefix - 1] == "\r":
-        prefix -= 1  # a position cannot fall between CR and LF
-    suffix = 0
-    while suffix < limit - prefix and old[-1 - suffix] == new[-1 - suffix]:
-        suffix += 1
-    if suffix and old[-suffix] == "\n" and len(old) > suffix and old[-1 - suffix] == "\r":
-        suffix -= 1
-    start, end = offset + prefix, offset + len(old) - suffix
-    text = new[prefix : len(new) - suffix]
-    return [types.TextEdit(range=positions.range(start, end), new_text=text)]

@@ -8,8 +8,14 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.lexical import LexicalIndex, Occurrence, Symbol
-from ..analysis.site_resolution import INDEX_INCOMPLETE, BindingOccurrence, Request, resolve_binding
-from ..limits import MAX_LEXICAL_SYMBOL_OCCURRENCES, MAX_SOURCE_BYTES
+from ..analysis.site_resolution import (
+    INDEX_INCOMPLETE,
+    INDEX_REFUSAL,
+    BindingOccurrence,
+    Request,
+    resolve_binding,
+)
+from ..limits import MAX_SOURCE_BYTES
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from .positions import PositionMap
@@ -23,9 +29,7 @@ def _occurrence(analysis: DocumentAnalysis, offset: int | None) -> Occurrence | 
     """The occurrence the classifier gives rename, or its refusal of a truncated index."""
     found = resolve_binding(analysis, offset, Request.RENAME)
     if found is INDEX_INCOMPLETE:
-        raise RenameRefused(
-            f"the lexical index exceeds its {MAX_LEXICAL_SYMBOL_OCCURRENCES}-occurrence limit"
-        )
+        raise RenameRefused(INDEX_REFUSAL)
     return found.occurrence if isinstance(found, BindingOccurrence) else None
 
 

@@ -14,6 +14,7 @@ from ..analysis.resolution import (
     StdNamespaceChild,
     ToolMethodMember,
 )
+from ..analysis.signatures import NAMED_FUNCTION_NOTE
 from ..analysis.site_resolution import (
     AssertCall,
     MemberCall,
@@ -42,7 +43,7 @@ def _help(
     )
     return types.SignatureHelp(
         signatures=[signature],
-        active_signature=0,
+        active_signature=surfaces.ACTIVE_SIGNATURE,
         active_parameter=surfaces.active_parameter(active, len(parameters)),
     )
 
@@ -55,8 +56,7 @@ def signature_help(
     match resolve_site(analysis, offset, catalogs, Request.SIGNATURE):
         case NamedFunctionCall(context=context, name=name, parameters=parameters):
             label = f"{name}({', '.join(parameters)})"
-            documentation = "Named function declared in this document."
-            return _help(label, parameters, context.active_argument, documentation)
+            return _help(label, parameters, context.active_argument, NAMED_FUNCTION_NOTE)
         case AssertCall(context=context, name=name):
             return _help(
                 surfaces.assert_signature_label(name),
@@ -86,7 +86,7 @@ def _member_signature(
         ):
             receiver = source[site.receiver[0] : site.receiver[1]]
             return _help(
-                member.signature_label(receiver),
+                member.header(receiver),
                 member.parameters,
                 context.active_argument,
                 module.member_documentation(member, receiver),

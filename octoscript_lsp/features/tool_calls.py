@@ -23,7 +23,6 @@ from ..analysis.call_entries import CallEntry, module_entry, tool_entry
 from ..analysis.document import DocumentAnalysis
 from ..analysis.surfaces import tool_method
 from ..analysis.tool_call_review import (
-    ToolCallHint,
     catalog_status,
     label_for,
     tool_call_label,
@@ -62,17 +61,6 @@ def tool_calls_result(
     return head
 
 
-def _direct_title(hint: ToolCallHint, label: str, catalogs: CatalogStore | None) -> str:
-    return f"tool.{hint.kind}: {label} (catalog: {catalog_status(hint, catalogs)})"
-
-
-def _lens(
-    positions: PositionMap, start: int, end: int, title: str, argument: dict[str, str]
-) -> types.CodeLens:
-    command = types.Command(title=title, command=SHOW_TOOL_CALL_COMMAND, arguments=[argument])
-    return types.CodeLens(range=positions.range(start, end), command=command)
-
-
 def code_lenses(
     analysis: DocumentAnalysis, positions: PositionMap, catalogs: CatalogStore | None
 ) -> list[types.CodeLens]:
@@ -85,14 +73,20 @@ def code_lenses(
     for hint in report.tool_calls:
         label = tool_call_label(hint, source)
         argument = {"kind": "tool", "method": hint.kind, "label": label}
-        title = _direct_title(hint, label, catalogs)
+        title = f"tool.{hint.kind}: {label} (catalog: {catalog_status(hint, catalogs)})"
         found.append((hint.callee_start, hint.callee_end, title, argument))
     for item in report.imported_module_calls:
         label = label_for(item.dotted)
         argument = {"kind": "module", "label": label}
         found.append((item.callee_start, item.callee_end, f"module call: {label}", argument))
     found.sort(key=lambda entry: entry[0])
-    return [_lens(positions, *entry) for entry in found]
+    return [
+        types.CodeLens(
+            range=positions.range(start, end),
+            command=types.Command(title=title, command=SHOW_TOOL_CALL_COMMAND, arguments=[arg]),
+        )
+        for start, end, title, arg in found
+    ]
 
 
 def refreshes_code_lenses(capabilities: types.ClientCapabilities | None) -> bool:

@@ -38,11 +38,6 @@ class WireText(str):
 _SMALL_INTEGERS = tuple(str(number) for number in range(CACHED_DECIMAL_INTEGERS))
 
 
-def integer_array(numbers: list[int]) -> str:
-    """`numbers` (all >= 0) as a JSON array."""
-    return "[" + integer_items(numbers) + "]"
-
-
 def integer_items(numbers: Sequence[int]) -> str:
     """`numbers` (all >= 0) as the comma-separated items of a JSON array."""
     try:
@@ -52,4 +47,7 @@ def integer_items(numbers: Sequence[int]) -> str:
 
 
 def is_wire(value: object) -> bool:
-    return type(value) is WireList or type(value) is WireDict
+    return type(value) in _WIRE_TYPES
+
+
+_WIRE_TYPES = (WireList, WireDict, WireText)

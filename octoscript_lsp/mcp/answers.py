@@ -55,9 +55,6 @@ class Refusal(Exception):
     """A request the server will not answer; the message says why and what to do."""
 
 
-# ------------------------------------------------------------------ inputs
-
-
 def checked_source(source: str) -> str:
     """`source` when it is text within the language's size bound."""
     try:
@@ -82,9 +79,6 @@ def _checked_name(value: str, limit: int, what: str) -> str:
     return value
 
 
-# --------------------------------------------------------------- catalogs
-
-
 @dataclass(frozen=True)
 class Lookup:
     """The store search and describe answer from, and the lookup projections
@@ -102,15 +96,12 @@ class Lookup:
         return {item["name"] for item in self.unavailable}
 
     def json(self) -> dict[str, Any]:
+        projections = self.store.projections()
         return {
-            "fingerprints": self.fingerprints(),
+            "fingerprints": {name: projections[name].fingerprint for name in LOOKUP_PROJECTIONS},
             "unavailable": self.unavailable,
             "unread_files": self.unread,
         }
-
-    def fingerprints(self) -> dict[str, str | None]:
-        projections = self.store.projections()
-        return {name: projections[name].fingerprint for name in LOOKUP_PROJECTIONS}
 
 
 def _lookup_catalogs(workspace: Workspace) -> Lookup:
@@ -311,13 +302,6 @@ def describe(workspace: Workspace, ids: list[str]) -> dict[str, Any]:
     }
 
 
-# ------------------------------------------------------------------ check
-
-
-def _script_name(path: str | None) -> str:
-    return SCRIPT if path is None else _checked_name(path, MAX_SCRIPT_PATH_BYTES, "path")
-
-
 def _edit(lines: LineIndex, start: int, end: int, text: str) -> dict[str, Any]:
     line, column = lines.line_column(start)
     end_line, end_column = lines.line_column(end)
@@ -373,7 +357,7 @@ def applied_catalogs(workspace: Workspace) -> list[dict[str, Any]]:
 
 
 def check(workspace: Workspace, source: str, path: str | None) -> dict[str, Any]:
-    name = _script_name(path)
+    name = SCRIPT if path is None else _checked_name(path, MAX_SCRIPT_PATH_BYTES, "path")
     text = checked_source(source)
     analysis = DocumentAnalysis(text)
     catalogs = workspace.catalogs
@@ -389,9 +373,6 @@ def check(workspace: Workspace, source: str, path: str | None) -> dict[str, Any]
         "catalogs": applied_catalogs(workspace),
         "catalog_error": workspace.error,
     }
-
-
-# ----------------------------------------------------------------- format
 
 
 def first_error(text: str) -> str:
@@ -416,9 +397,6 @@ def format_source(source: str) -> dict[str, Any]:
     return {"formatted": formatted, "changed": formatted != text}
 
 
-# ----------------------------------------------------------------- review
-
-
 def review(workspace: Workspace, source: str) -> dict[str, Any]:
     text = checked_source(source)
     catalogs = workspace.catalogs
@@ -438,18 +416,11 @@ def review(workspace: Workspace, source: str) -> dict[str, Any]:
     return report
 
 
-# ----------------------------------------------------------------- status
-
-
 def status(workspace: Workspace) -> dict[str, Any]:
     store = workspace.catalogs
     configuration = workspace.config.path if workspace.config is not None else None
-    if store is None:
-        projections: dict[str, Any] = {}
-        files: list[dict[str, Any]] = []
-    else:
-        projections = {name: p.status() for name, p in store.projections().items()}
-        files = store.files_status()
+    projections: dict[str, Any] = {} if store is None else store.status()
+    files = projections.pop("catalogFiles", [])
     return {
         "configuration": configuration,
         "settings": workspace.settings_path,
@@ -459,30 +430,21 @@ def status(workspace: Workspace) -> dict[str, Any]:
     }
 
 
-# -------------------------------------------------------------- reference
-
-
 def reference(name: str | None) -> dict[str, Any]:
     """The section list, or one section's text (the reference bounds it)."""
     names = language.section_names()
-    if name is None:
-        return {
-            "sections": names,
-            "uri_prefix": language.REFERENCE_URI_PREFIX,
-            "section": None,
-            "text": None,
-            "truncated": False,
-        }
-    wanted = _checked_name(name, MAX_SECTION_NAME_BYTES, "section")
-    text = language.section(wanted)
-    if text is None:
-        near = closest_names(wanted, tuple(names))
-        hint = f"; did you mean `{near[0]}`?" if near else ""
-        raise Refusal(f"no section `{wanted}`{hint} (the sections: {', '.join(names)})")
+    wanted = text = None
+    if name is not None:
+        wanted = _checked_name(name, MAX_SECTION_NAME_BYTES, "section")
+        text = language.section(wanted)
+        if text is None:
+            near = closest_names(wanted, tuple(names))
+            hint = f"; did you mean `{near[0]}`?" if near else ""
+            raise Refusal(f"no section `{wanted}`{hint} (the sections: {', '.join(names)})")
     return {
         "sections": names,
         "uri_prefix": language.REFERENCE_URI_PREFIX,
         "section": wanted,
         "text": text,
-        "truncated": language.is_cut(wanted),
+        "truncated": wanted is not None and language.is_cut(wanted),
     }

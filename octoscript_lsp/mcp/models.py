@@ -117,7 +117,9 @@ class ScriptFix(BaseModel):
     edits: list[TextEdit]
 
 
-class Diagnostic(BaseModel):
+class ScriptDiagnostic(BaseModel):
+    """A `check_script` finding (the review's syntax-only ones are `SyntaxDiagnostic`)."""
+
     code: str | None
     severity: Severity
     message: str
@@ -139,7 +141,7 @@ class AppliedCatalog(BaseModel):
 class CheckResult(BaseModel):
     path: str
     valid: bool = Field(description="no syntax error")
-    diagnostics: list[Diagnostic]
+    diagnostics: list[ScriptDiagnostic]
     truncated: bool = Field(description="more diagnostics were found than are listed")
     catalogs: list[AppliedCatalog] = Field(description="the catalogs checked against")
     catalog_error: str | None = Field(description="why no catalog could be read, if so")
@@ -210,7 +212,9 @@ class ReviewResult(BaseModel):
     catalogs: list[AppliedCatalog]
 
 
-class Source(BaseModel):
+class ProjectionSource(BaseModel):
+    """Where a projection came from (`catalogs.store.Source` as status JSON)."""
+
     kind: str
     path: str | None = None
 
@@ -221,7 +225,7 @@ class ProjectionStatus(BaseModel):
     entries: int
     fingerprint: str | None
     reason: str | None
-    source: Source | None
+    source: ProjectionSource | None
 
 
 class CatalogFileStatus(BaseModel):

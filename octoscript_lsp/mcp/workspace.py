@@ -20,13 +20,11 @@ import os
 from dataclasses import dataclass, field
 
 from ..catalogs.store import CatalogStore
-from ..cli.catalog import announce, load_catalogs
+from ..cli.catalog import announced_catalogs
 from ..cli.check import Profile, config_profile
-from ..cli.inputs import UnreadableInput
-from ..cli.project import ConfigError, ConfigFinder, ProjectConfig, read_config
+from ..cli.inputs import Identity, UnreadableInput, identity
+from ..cli.project import ConfigError, ConfigFinder, ProjectConfig, named_config
 from ..cli.rules import UnknownRule
-
-Identity = tuple[int, int, int] | None  # (inode, size, mtime_ns); None: not there
 
 
 @dataclass(frozen=True)
@@ -39,20 +37,9 @@ class Origin:
     directory: str = field(default_factory=os.getcwd)
 
 
-def identity(path: str) -> Identity:
-    try:
-        info = os.stat(path)
-    except OSError:
-        return None
-    return (info.st_ino, info.st_size, info.st_mtime_ns)
-
-
 def _configuration(origin: Origin) -> ProjectConfig | None:
     if origin.config is not None:
-        found = read_config(origin.config)
-        if found is None:
-            raise ConfigError(f"{origin.config}: no [tool.octoscript] table")
-        return found
+        return named_config(origin.config)
     if origin.isolated:
         return None
     return ConfigFinder().nearest(origin.directory)
@@ -78,8 +65,8 @@ class Workspace:
         self.config: ProjectConfig | None = None
         self.profile = Profile()
         self.error: str | None = None
-        self._named: dict[str, Identity] = {}
-        self._catalog_files: dict[str, Identity] = {}
+        self._named: dict[str, Identity | None] = {}
+        self._catalog_files: dict[str, Identity | None] = {}
         # Every configuration file found so far: still watched after it stops
         # being one (turned into a directory, its table removed), so its return
         # is seen.
@@ -100,9 +87,7 @@ class Workspace:
         named = self._named_paths(None)
         before = {path: identity(path) for path in named}
         config = _configuration(self.origin)
-        catalogs = load_catalogs(self.origin.settings) if self.origin.settings else None
-        if catalogs is not None:
-            announce(catalogs, self.origin.settings)
+        catalogs = announced_catalogs(self.origin.settings or None)
         self.config = config
         if config is not None:
             self._found.add(os.path.abspath(config.path))
@@ -145,7 +130,7 @@ class Workspace:
                 paths.add(_settings_file(config))
         return {os.path.abspath(path) for path in paths if path is not None}
 
-    def _catalog_identities(self) -> dict[str, Identity]:
+    def _catalog_identities(self) -> dict[str, Identity | None]:
         store = self.catalogs
         if store is None:
             return {}

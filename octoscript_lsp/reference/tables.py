@@ -27,7 +27,7 @@ def tool_section() -> str:
         "whose methods run the host's tools by their catalog name.",
         "",
     ]
-    for method in surfaces.tool_methods():
+    for method in surfaces.TOOL_METHODS:
         lines += [
             f"## {method.signature_label}",
             "",

@@ -16,7 +16,13 @@ from .formatter import format_tokens
 from .lexer import LexResult
 from .outline import Declaration, outline_of, placed_declarations
 from .parse_result import ParseResult
-from .statements import Budgets, Statements, build_statements, whole_text_views
+from .statements import (
+    Budgets,
+    Statements,
+    build_statements,
+    whole_text_lex,
+    whole_text_parse,
+)
 from .vm_compat import vm_diagnostics_of
 
 
@@ -72,16 +78,12 @@ class SyntaxResult:
             self.vm = vm_diagnostics_of(statements)[:MAX_SYNTAX_DIAGNOSTICS]
 
     @cached_property
-    def _views(self) -> tuple[LexResult, ParseResult]:
-        return whole_text_views(self.statements)
-
-    @property
     def lex(self) -> LexResult:
-        return self._views[0]
+        return whole_text_lex(self.statements)
 
-    @property
+    @cached_property
     def parsed(self) -> ParseResult:
-        return self._views[1]
+        return whole_text_parse(self.statements)
 
     @cached_property
     def lines(self) -> LineIndex:

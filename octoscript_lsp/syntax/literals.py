@@ -1,6 +1,8 @@
 """Character-level scanners for literals and line comments, as the lexer
 runs them where its regular expressions do not match: numbers, strings and
-their escapes, single-quoted strings (rejected), line comments.
+their escapes, single-quoted strings (rejected), line comments. Where a
+string, an escape or a comment ends is the trivia reader's (`trivia.py`);
+these report the problems.
 
 Each takes the source and a position, reports problems to a sink and
 returns the position after what it consumed.
@@ -10,9 +12,9 @@ from __future__ import annotations
 
 from .codes import SyntaxCode
 from .diagnostics import DiagnosticSink
+from .trivia import Escape, EscapeProblem, line_comment_end, single_quoted_end, string_end
 
 DIGITS = frozenset("0123456789")
-_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
 
 MSG_BAD_UNICODE_ESCAPE = (
     "unicode escapes must use four hexadecimal digits or `\\u{...}` with one to six "
@@ -20,6 +22,7 @@ MSG_BAD_UNICODE_ESCAPE = (
 )
 MSG_UNICODE_SCALAR = "unicode escapes must encode a valid Unicode scalar value"
 MSG_UNTERMINATED_STRING = "unterminated string literal"
+MSG_UNSUPPORTED_ESCAPE = "unsupported string escape in canonical Octoscript"
 
 
 def _digits_end(source: str, pos: int) -> int:
@@ -65,65 +68,26 @@ def scan_number(source: str, pos: int, sink: DiagnosticSink) -> int:
 
 
 def scan_string(source: str, start: int, sink: DiagnosticSink) -> int:
-    length = len(source)
-    pos = start + 1
-    while pos < length:
-        char = source[pos]
-        if char == '"':
-            return pos + 1
-        if char == "\\":
-            pos = _scan_escape(source, pos + 1, start, sink)
-        elif char == "\n" or char == "\r":
-            sink.report(start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
-            return pos
-        else:
-            pos += 1
-    sink.report(start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
-    return pos
+    escapes: list[Escape] = []
+    read = string_end(source, start + 1, escapes=escapes)
+    for escape in escapes:
+        if escape.problem is not None:
+            _report_escape(escape, start, sink)
+    if not read.closed:
+        sink.report(start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
+    return read.end
 
 
-def _scan_escape(source: str, pos: int, string_start: int, sink: DiagnosticSink) -> int:
-    if pos >= len(source):
-        sink.report(string_start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
-        return pos
-    escape = source[pos]
-    if escape in ('"', "\\", "n", "r", "t"):
-        return pos + 1
-    if escape == "u":
-        return _scan_unicode_escape(source, pos + 1, string_start, sink)
-    sink.report(pos, "unsupported string escape in canonical Octoscript", SyntaxCode.INVALID_ESCAPE)
-    return pos + 1
-
-
-def _is_scalar_value(value: int) -> bool:
-    return value <= 0x10FFFF and not 0xD800 <= value <= 0xDFFF
-
-
-def _scan_unicode_escape(source: str, pos: int, string_start: int, sink: DiagnosticSink) -> int:
-    length = len(source)
-    if char_at(source, pos) == "{":
-        pos += 1
-        digits_start = pos
-        while pos < length and source[pos] in _HEX_DIGITS:
-            pos += 1
-        digits = pos - digits_start
-        if not 1 <= digits <= 6 or char_at(source, pos) != "}":
+def _report_escape(escape: Escape, string_start: int, sink: DiagnosticSink) -> None:
+    match escape.problem:
+        case EscapeProblem.CUT:
+            sink.report(string_start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
+        case EscapeProblem.UNSUPPORTED:
+            sink.report(escape.at, MSG_UNSUPPORTED_ESCAPE, SyntaxCode.INVALID_ESCAPE)
+        case EscapeProblem.MALFORMED_UNICODE:
             sink.report(string_start, MSG_BAD_UNICODE_ESCAPE, SyntaxCode.INVALID_ESCAPE)
-            while pos < length and source[pos] not in ("}", "\n"):
-                pos += 1
-        elif not _is_scalar_value(int(source[digits_start:pos], 16)):
+        case EscapeProblem.NOT_SCALAR:
             sink.report(string_start, MSG_UNICODE_SCALAR, SyntaxCode.INVALID_ESCAPE)
-        if char_at(source, pos) == "}":
-            pos += 1
-        return pos
-    digits_start = pos
-    while pos < length and pos - digits_start < 4 and source[pos] in _HEX_DIGITS:
-        pos += 1
-    if pos - digits_start != 4:
-        sink.report(string_start, MSG_BAD_UNICODE_ESCAPE, SyntaxCode.INVALID_ESCAPE)
-    elif not _is_scalar_value(int(source[digits_start:pos], 16)):
-        sink.report(string_start, MSG_UNICODE_SCALAR, SyntaxCode.INVALID_ESCAPE)
-    return pos
 
 
 def skip_single_quoted_string(source: str, start: int, sink: DiagnosticSink) -> int:
@@ -132,23 +96,8 @@ def skip_single_quoted_string(source: str, start: int, sink: DiagnosticSink) -> 
         "only double-quoted strings are part of canonical Octoscript",
         SyntaxCode.SINGLE_QUOTED_STRING,
     )
-    length = len(source)
-    pos = start + 1
-    while pos < length:
-        char = source[pos]
-        if char == "\n" or char == "\r":
-            return pos
-        pos += 1
-        if char == "\\":
-            pos += 1
-        elif char == "'":
-            return pos
-    return min(pos, length)
+    return single_quoted_end(source, start + 1).end
 
 
 def skip_line_comment(source: str, pos: int) -> int:
-    length = len(source)
-    pos += 2
-    while pos < length and source[pos] != "\n" and source[pos] != "\r":
-        pos += 1
-    return pos
+    return line_comment_end(source, pos)

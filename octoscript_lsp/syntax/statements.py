@@ -166,6 +166,9 @@ class Statements:
     plain: bool = False
     # (tokens, lexical problems, parse problems) of the head and statements.
     totals: tuple[int, int, int] = (0, 0, 0)
+    # [low, high) stretches of statements that are consecutive steps of one
+    # build and moved alike: each is one piece of the whole-text views.
+    runs: list[tuple[int, int]] = field(default_factory=list)
 
     def at(self, offset: int) -> int:
         """The position of the statement whose text holds `offset` (-1: the head)."""
@@ -223,6 +226,7 @@ def _plain(source: str, budgets: Budgets) -> Statements:
         budgets,
         lex.truncated or lex.token_limit_offset is not None,
         (len(lex.tokens) - 1, len(lex.diagnostics), len(build.parsed.all_diagnostics)),
+        [(0, len(statements))] if statements else [],
     )
 
 
@@ -348,7 +352,21 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
     )
     if totals[0] > previous.budgets.tokens:
         return None
-    return Statements(source, head, statements, starts, previous.budgets, False, totals)
+    kept = len(kept_before)
+    window_runs = _runs(
+        statements[kept : kept + len(window[1])], starts[kept : kept + len(window[1])]
+    )
+    moved = kept + len(window[1]) - stop_old
+    runs = (
+        [(low, min(high, kept)) for low, high in previous.runs if low < kept]
+        + [(low + kept, high + kept) for low, high in window_runs]
+        + [
+            (max(low, stop_old) + moved, high + moved)
+            for low, high in previous.runs
+            if high > stop_old
+        ]
+    )
+    return Statements(source, head, statements, starts, previous.budgets, False, totals, runs)
 
 
 def _sum(statements: list[Statement]) -> tuple[int, int, int]:
@@ -461,82 +479,93 @@ def _placed_nodes(nodes: list[Node], move: tuple[int, int]) -> list[Node]:
     return [shifted_node(node, shift, delta) for node in nodes]
 
 
-def whole_text_views(found: Statements) -> tuple[LexResult, ParseResult]:
-    """The version's tokens, comments, diagnostics, tree and events as one
-    lex and one parse of the whole text (read by the views that take the
-    document at once)."""
+def whole_text_lex(found: Statements) -> LexResult:
+    """The version's tokens, comments and lexical problems as one lex of
+    the whole text (for the views that read the document at once)."""
     head, statements, starts = found.head, found.statements, found.starts
-    build = head.build
-    if build.text is found.source and all(item.build is build for item in statements):
-        return build.lex, build.parsed
-    runs = _runs(statements, starts)
-    token_pieces: list[Piece] = [(build.lex.tokens, 0, head.after, None)]
+    if _one_build(found):
+        return head.build.lex
+    token_pieces: list[Piece] = [(head.build.lex.tokens, 0, head.after, None)]
+    lex_diagnostics = list(head.lex_diagnostics)
+    comments = list(head.comments)
+    tokens_before = head.after
+    for low, high in found.runs:
+        first, last = statements[low], statements[high - 1]
+        shift = starts[low] - first.origin
+        lex = first.build.lex
+        token_shift = tokens_before - first.first
+        move = None if shift == 0 and token_shift == 0 else (token_shift, shift)
+        token_pieces.append((lex.tokens, first.first, last.after, move))
+        low_at = bisect_left(lex.diagnostics, first.origin, key=_offset)
+        high_at = bisect_left(lex.diagnostics, last.end, key=_offset)
+        lex_diagnostics += [
+            Diagnostic(item.offset + shift, item.message, item.code)
+            for item in lex.diagnostics[low_at:high_at]
+        ]
+        low_at = bisect_left(lex.comments, first.origin, key=_first)
+        high_at = bisect_left(lex.comments, last.end, key=_first)
+        comments += [(left + shift, right + shift) for left, right in lex.comments[low_at:high_at]]
+        tokens_before += last.after - first.first
+    length = len(found.source)
+    token_pieces.append(([Token(END, "", length, length)], 0, 1, None))
+    return LexResult(
+        Placed(token_pieces, _placed_tokens),
+        lex_diagnostics[:MAX_SYNTAX_DIAGNOSTICS],
+        len(lex_diagnostics) > MAX_SYNTAX_DIAGNOSTICS,
+        comments,
+    )
+
+
+def whole_text_parse(found: Statements) -> ParseResult:
+    """The version's tree, scope events, steps and parse problems as one
+    parse of the whole text (token indices as `whole_text_lex` counts them)."""
+    head, statements, starts = found.head, found.statements, found.starts
+    if _one_build(found):
+        return head.build.parsed
     event_pieces: list[Piece] = []
     node_pieces: list[Piece] = []
     units: list[Unit] = []
     all_diagnostics: list[Diagnostic] = []
-    lex_diagnostics = list(head.lex_diagnostics)
-    comments = list(head.comments)
     runtime_checks: list[bool] = []
     tokens_before, events_before, children_before = head.after, 0, 0
-    for low, high in runs:
+    for low, high in found.runs:
         first, last = statements[low], statements[high - 1]
         shift = starts[low] - first.origin
-        run_build = first.build
-        parsed = run_build.parsed
+        parsed = first.build.parsed
         step_units = parsed.units
         token_shift = tokens_before - first.first
-        event_low = step_units[first.step - 1][EVENTS_END] if first.step else 0
-        child_low = step_units[first.step - 1][CHILDREN_END] if first.step else 0
-        diagnostic_low = step_units[first.step - 1][DIAGNOSTICS_END] if first.step else 0
+        before = step_units[first.step - 1] if first.step else (0, 0, 0, 0, 0)
+        event_low, diagnostic_low, child_low = before[EVENTS_END:]
         move = None if shift == 0 and token_shift == 0 else (token_shift, shift)
-        token_pieces.append((run_build.lex.tokens, first.first, last.after, move))
         event_high = step_units[last.step][EVENTS_END]
         child_high = step_units[last.step][CHILDREN_END]
         event_pieces.append((parsed.events, event_low, event_high, move))
         node_pieces.append((parsed.tree.children, child_low, child_high, move))
         event_shift = events_before - event_low
         child_shift = children_before - child_low
-        for step in range(first.step, last.step + 1):
-            unit = step_units[step]
-            units.append(
-                (
-                    unit[FIRST_TOKEN] + token_shift,
-                    unit[AFTER_TOKEN] + token_shift,
-                    unit[EVENTS_END] + event_shift,
-                    len(all_diagnostics) + unit[DIAGNOSTICS_END] - diagnostic_low,
-                    unit[CHILDREN_END] + child_shift,
-                )
+        diagnostic_shift = len(all_diagnostics) - diagnostic_low
+        units += [
+            (
+                unit[FIRST_TOKEN] + token_shift,
+                unit[AFTER_TOKEN] + token_shift,
+                unit[EVENTS_END] + event_shift,
+                unit[DIAGNOSTICS_END] + diagnostic_shift,
+                unit[CHILDREN_END] + child_shift,
             )
-        for item in parsed.all_diagnostics[diagnostic_low : step_units[last.step][DIAGNOSTICS_END]]:
-            all_diagnostics.append(Diagnostic(item.offset + shift, item.message, item.code))
-        runtime_checks += parsed.unit_runtime_checks[first.step : last.step + 1]
-        found_problems = run_build.lex.diagnostics
-        low_at = bisect_left(found_problems, first.origin, key=_offset)
-        high_at = bisect_left(found_problems, last.end, key=_offset)
-        lex_diagnostics += [
-            Diagnostic(item.offset + shift, item.message, item.code)
-            for item in found_problems[low_at:high_at]
+            for unit in step_units[first.step : last.step + 1]
         ]
-        spans = run_build.lex.comments
-        low_at = bisect_left(spans, first.origin, key=_first)
-        high_at = bisect_left(spans, last.end, key=_first)
-        comments += [(left + shift, right + shift) for left, right in spans[low_at:high_at]]
+        all_diagnostics += [
+            Diagnostic(item.offset + shift, item.message, item.code)
+            for item in parsed.all_diagnostics[
+                diagnostic_low : step_units[last.step][DIAGNOSTICS_END]
+            ]
+        ]
+        runtime_checks += parsed.unit_runtime_checks[first.step : last.step + 1]
         tokens_before += last.after - first.first
         events_before += event_high - event_low
         children_before += child_high - child_low
-    length = len(found.source)
-    token_pieces.append(([Token(END, "", length, length)], 0, 1, None))
-    tokens = Placed(token_pieces, _placed_tokens)
-    lex = LexResult(
-        tokens,
-        lex_diagnostics[:MAX_SYNTAX_DIAGNOSTICS],
-        len(lex_diagnostics) > MAX_SYNTAX_DIAGNOSTICS,
-        comments,
-    )
-    children = Placed(node_pieces, _placed_nodes)
-    parsed = ParseResult(
-        Node("program", 0, length, children),
+    return ParseResult(
+        Node("program", 0, len(found.source), Placed(node_pieces, _placed_nodes)),
         all_diagnostics[:MAX_SYNTAX_DIAGNOSTICS],
         len(all_diagnostics) > MAX_SYNTAX_DIAGNOSTICS,
         min((item.offset for item in all_diagnostics), default=None),
@@ -546,7 +575,17 @@ def whole_text_views(found: Statements) -> tuple[LexResult, ParseResult]:
         list(starts),
         runtime_checks,
     )
-    return lex, parsed
+
+
+def _one_build(found: Statements) -> bool:
+    """Whether the version is one build of its whole text, as it stands."""
+    build = found.head.build
+    runs = found.runs
+    if build.text is not found.source or len(runs) > 1:
+        return False
+    return not runs or (
+        found.statements[0].build is build and found.starts[0] == found.statements[0].origin
+    )
 
 
 def _runs(statements: list[Statement], starts: list[int]) -> list[tuple[int, int]]:

@@ -48,6 +48,16 @@ RBRACKET = Kind.RBRACKET
 OPERATOR = Kind.OPERATOR
 END = Kind.END
 
+# Which closing bracket ends which opening one: the one table of bracket
+# pairs, which every bracket matcher reads through these views (tuples for
+# `in` per token, as a dict look-up hashes the member in Python).
+CLOSER_OF: dict[Kind, Kind] = {LPAREN: RPAREN, LBRACKET: RBRACKET, LBRACE: RBRACE}
+OPENER_OF: dict[Kind, Kind] = {closer: opener for opener, closer in CLOSER_OF.items()}
+OPENERS = tuple(CLOSER_OF)
+CLOSERS = tuple(OPENER_OF)
+# The pairs as characters, for code that reads raw text.
+CLOSING_CHAR = {opener.value: closer.value for opener, closer in CLOSER_OF.items()}
+
 
 class Token:
     """One lexical token; `text` holds the spelling of identifiers and operators."""

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic
 from .statements import Statement, Statements
-from .tokens import Kind, Token, first_token_from
+from .tokens import CLOSERS, OPENERS, Kind, Token, first_token_from
 from .tree import Node
 
 # After a block-bodied lambda the VM starts a new statement; these operators
@@ -140,9 +140,9 @@ def _single_parenthesized_value(tokens: Sequence[Token], opening: int) -> bool:
     depth = 0
     for index in range(opening, len(tokens)):
         kind = tokens[index].kind
-        if kind in (Kind.LPAREN, Kind.LBRACKET, Kind.LBRACE):
+        if kind in OPENERS:
             depth += 1
-        elif kind in (Kind.RPAREN, Kind.RBRACKET, Kind.RBRACE):
+        elif kind in CLOSERS:
             depth -= 1
             if depth == 0:
                 return index > opening + 1

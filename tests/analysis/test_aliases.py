@@ -12,8 +12,8 @@ from octoscript_lsp.limits import MAX_STATIC_RECORD_ALIASES
 def edges_of(source: str) -> list[tuple[str, str, int]]:
     analysis = DocumentAnalysis(source)
     return [
-        (source[slice(*edge.binding)], source[slice(*edge.target)], edge.children)
-        for edge in analysis.aliases.edges
+        (source[slice(*edge.binding)], source[slice(*edge.target)], len(edge.children))
+        for edge in analysis.records.aliases
     ]
 
 
@@ -44,7 +44,7 @@ def test_edges_after_the_metadata_prefix_are_dropped():
 def test_edge_budget_marks_truncation():
     source = "".join(f"let a{n} = b\n" for n in range(MAX_STATIC_RECORD_ALIASES + 1))
     graph = DocumentAnalysis(source).aliases
-    assert len(graph.edges) == MAX_STATIC_RECORD_ALIASES and graph.truncated
+    assert len(graph.report.aliases) == MAX_STATIC_RECORD_ALIASES and graph.truncated
 
 
 def test_edge_target_resolves_where_written():

@@ -59,7 +59,7 @@ def snapshot(analysis: DocumentAnalysis) -> tuple:
         analysis.diagnostic_prefix_end,
         repr(analysis.imports),
         repr(analysis.records),
-        analysis.aliases.edges,
+        analysis.records.aliases,
         analysis.aliases.truncated,
         analysis.outline,
     )

@@ -144,16 +144,16 @@ def test_std_module_for_import() -> None:
 def test_signature_labels_and_documentation() -> None:
     clamp = s.member("math", "clamp")
     assert clamp is not None
-    assert clamp.signature_label("math") == "math.clamp(value, minimum, maximum) -> number"
+    assert clamp.header("math") == "math.clamp(value, minimum, maximum) -> number"
     pi = s.member(s.MATH, "pi")
     assert pi is not None
     assert pi.header("math") == "math.pi -> number"
     parse = s.member("json", "parse")
     assert parse is not None
-    assert parse.signature_label("json") == "json.parse(document) -> JSON value"
+    assert parse.header("json") == "json.parse(document) -> JSON value"
     push = s.member("array", "push")
     assert push is not None
-    assert push.signature_label("array") == "array.push(value, item) -> nil"
+    assert push.header("array") == "array.push(value, item) -> nil"
     doc = s.MATH.member_documentation(clamp)
     first, blank, description, blank2, note = doc.split("\n")
     assert first == "math.clamp(value, minimum, maximum) -> number"
@@ -162,7 +162,7 @@ def test_signature_labels_and_documentation() -> None:
 
 
 def test_tool_methods() -> None:
-    assert [m.name for m in s.tool_methods()] == ["call", "call_json", "start", "start_json"]
+    assert [m.name for m in s.TOOL_METHODS] == ["call", "call_json", "start", "start_json"]
     table = {m.name: m for m in s.TOOL_METHODS}
     assert table["call"].parameters == ("name", "input")
     assert table["start"].parameters == ("name", "input")
@@ -211,7 +211,7 @@ def test_import_path_tables() -> None:
     assert not s.is_fixed_core_path(("mod", "app"))
     assert s.import_path_child(("mod", "std"), "math") is not None
     assert s.import_path_child(("mod", "std"), "log") is None
-    assert s.std_namespace_members() == std
+    assert s.STD_IMPORT_CHILDREN == std
     assert all(child.detail and child.documentation for child in root + std)
     assert s.import_path_child(("mod", "std"), "assert").documentation.startswith(
         "assert(condition)"

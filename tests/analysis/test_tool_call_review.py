@@ -14,7 +14,6 @@ from octoscript_lsp.analysis.tool_call_review import (
     ToolCallHint,
     catalog_status,
     collect_tool_calls,
-    decode_string_literal,
     direct_tool_call_kind,
     hints_for_syntax,
     label_for,
@@ -142,29 +141,6 @@ def test_exactly_the_cap_is_not_truncated():
 
 
 # ---------------------------------------------------------- string literals
-
-
-@pytest.mark.parametrize(
-    ("literal", "value"),
-    [
-        ('""', ""),
-        ('"plain"', "plain"),
-        ('"\\n\\r\\t\\\\\\""', '\n\r\t\\"'),
-        ('"\\u0041\\u{42}\\u{10FFFF}"', "AB\U0010ffff"),
-        ('"é😀"', "é😀"),
-        ('"\\q"', None),
-        ('"\\u{}"', None),
-        ('"\\u{1234567}"', None),
-        ('"\\u{110000}"', None),
-        ('"\\uD800"', None),
-        ('"\\u12"', None),
-        ('"\\u{12"', None),
-        ('"\\"', None),
-        ("x", None),
-    ],
-)
-def test_decode_string_literal(literal, value):
-    assert decode_string_literal(literal) == value
 
 
 # --------------------------------------------------- imported-module hints

@@ -13,7 +13,6 @@ from pathlib import Path
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features import semantic_tokens, symbols
 from octoscript_lsp.features.positions import PositionMap
-from octoscript_lsp.syntax.statements import StatementMemo
 
 from .test_layers import PACKAGE, modules
 
@@ -96,35 +95,10 @@ def _std_path_line() -> int:
     raise AssertionError("surfaces.STD_NAMESPACE_PATH is missing")
 
 
-def test_one_trivia_reader():
-    """Only `syntax/trivia.py` looks for the end of a block comment outside the
-    lexer, whose rules it applies (`tests/syntax/test_trivia.py` compares them)."""
-    allowed = {PACKAGE / "syntax" / "trivia.py", PACKAGE / "syntax" / "lexer.py"}
-    offenders = [
-        f"{module}:{line}"
-        for module, (path, tree) in _trees().items()
-        if path not in allowed
-        for line, value in _string_constants(tree)
-        if "*/" in value and not _is_docstring_line(tree, line)
-    ]
-    assert offenders == []
-
-
-def _is_docstring_line(tree: ast.Module, line: int) -> bool:
-    """Docstrings and comments may name `*/`; code may not search for it."""
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            docstring = ast.get_docstring(node, clean=False)
-            body = node.body
-            if docstring is not None and body and body[0].lineno <= line <= body[0].end_lineno:
-                return True
-    return False
-
-
 def test_versions_hand_on_only_through_reuse():
     """No module reads another object's `__dict__` to find what an earlier
     version computed, and the open-document record keeps no feature caches:
-    `analysis/reuse.py` is the one hand-over."""
+    the statements (`syntax/statements.py`) are the one hand-over."""
     readers = [
         f"{module}:{node.lineno}"
         for module, (_, tree) in _trees().items()
@@ -310,7 +284,6 @@ def test_requests_render_the_one_site_classification():
         "navigation",
         "rename",
         "prefill",
-        "record_fields",
     )
     # The binding at the cursor and a member site's receiver are the
     # classifier's questions; a renderer gets their answers in its value.
@@ -443,9 +416,9 @@ def test_per_statement_work_is_keyed_by_the_parsers_step_map():
     assert shared == []
 
 
-def test_every_per_statement_view_hands_on_a_statement_memo():
+def test_every_per_statement_view_is_a_statement_view():
     """Each per-statement view a version computed reaches the next version
-    as a `StatementMemo` advanced over the parser's map of kept statements."""
+    on the statements it kept (`Statement.view`, the one cache)."""
     text = "use mod.std.math\nlet a = 1\nfn f(x) {\n    return x + a\n}\nlet b = f(2)\n"
     first = DocumentAnalysis(text, 1)
     assert first.formatted == text
@@ -459,8 +432,6 @@ def test_every_per_statement_view_hands_on_a_statement_memo():
     assert kept is first.syntax.statements.statements[-1]
     views = {"formatted", "outline", "lexical summary", "statement facts"}
     assert views | {"semantic tokens", "document symbols"} <= kept.views.keys()
-    # The runtime-parser checks live with the syntax result, keyed the same way.
-    assert isinstance(second.syntax.vm_memo, StatementMemo)
 
 
 def test_one_replay_of_a_statements_scope_events():

@@ -13,7 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from octoscript_lsp.catalogs import CatalogState, CatalogStore, InvalidSearchQuery, search_tools
+from octoscript_lsp.catalogs.search import InvalidSearchQuery, search_tools
+from octoscript_lsp.catalogs.store import CatalogState, CatalogStore
 from tests.catalogs.helpers import field, shaped, tool, workflow_catalog, workflow_context
 from tests.conftest import quick_and_full
 
@@ -78,7 +79,7 @@ NEAR = st.recursive(
 
 
 def _all_states_known(store: CatalogStore) -> None:
-    for state in (store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state):
+    for state in (store.tools.state, store.modules.state, store.workflow.state):
         assert isinstance(state, CatalogState)
     store.status()
 
@@ -203,7 +204,7 @@ def test_hostile_input_refused(name: str) -> None:
             store.apply_initialization_options({"octoscript": section})
         else:
             store.apply_settings({"octoscript": section})
-        states = (store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state)
+        states = (store.tools.state, store.modules.state, store.workflow.state)
         if name in IGNORED:
             assert CatalogState.VALID in states
         else:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from octoscript_lsp.catalogs import (
+from octoscript_lsp.catalogs.model import (
     CallMode,
-    CatalogStore,
     FieldType,
     ModuleCatalog,
     ModuleChild,
     find_field,
-    parse_module_catalog,
 )
+from octoscript_lsp.catalogs.modules import parse_module_catalog
+from octoscript_lsp.catalogs.store import CatalogStore
 from tests.catalogs.helpers import weather
 
 

@@ -6,13 +6,9 @@ from typing import Any
 
 import pytest
 
-from octoscript_lsp.catalogs import (
-    RESERVED_WORDS,
-    CallMode,
-    CatalogRejected,
-    FieldType,
-    parse_module_catalog,
-)
+from octoscript_lsp.catalogs._checks import CatalogRejected
+from octoscript_lsp.catalogs.model import CallMode, FieldType
+from octoscript_lsp.catalogs.modules import parse_module_catalog
 from octoscript_lsp.limits import (
     MAX_MODULE_CATALOG_BYTES,
     MAX_MODULE_CATALOG_DESCRIPTORS,
@@ -22,6 +18,7 @@ from octoscript_lsp.limits import (
     MAX_MODULE_OUTPUT_FIELDS,
     MAX_MODULE_PATH_BYTES,
 )
+from octoscript_lsp.syntax.tokens import RESERVED_WORDS
 from tests.catalogs.helpers import field, shaped, weather
 
 

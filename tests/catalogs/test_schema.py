@@ -18,7 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from octoscript_lsp.catalogs import CatalogState, CatalogStore
+from octoscript_lsp.catalogs.store import CatalogState, CatalogStore
 from octoscript_lsp.limits import (
     MAX_MODULE_CATALOG_DESCRIPTORS,
     MAX_MODULE_INPUT_FIELDS,
@@ -55,7 +55,7 @@ def _schema_accepts(sample: Any) -> bool:
 def _parser_accepts(sample: Any) -> bool:
     store = CatalogStore()
     store.apply_settings({"octoscript": sample})
-    states = (store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state)
+    states = (store.tools.state, store.modules.state, store.workflow.state)
     return isinstance(sample, dict) and CatalogState.DISCARDED not in states
 
 

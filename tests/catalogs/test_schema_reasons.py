@@ -7,8 +7,10 @@ from typing import Any
 
 import pytest
 
-from octoscript_lsp.catalogs import CatalogRejected, CatalogStore, parse_module_catalog
+from octoscript_lsp.catalogs._checks import CatalogRejected
+from octoscript_lsp.catalogs.modules import parse_module_catalog
 from octoscript_lsp.catalogs.schema import SETTINGS_SCHEMA, validate_definition
+from octoscript_lsp.catalogs.store import CatalogStore
 from tests.catalogs.helpers import field, shaped, tool
 
 SECRET = "zzsecretzz"

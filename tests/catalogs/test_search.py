@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from octoscript_lsp.catalogs import CatalogStore, InvalidSearchQuery, search_tools
+from octoscript_lsp.catalogs.search import InvalidSearchQuery, search_tools
+from octoscript_lsp.catalogs.store import CatalogStore
 from octoscript_lsp.limits import (
     MAX_SEARCH_HITS,
     MAX_SEARCH_QUERY_BYTES,

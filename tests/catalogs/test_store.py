@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from octoscript_lsp.catalogs import CatalogState, CatalogStore
+from octoscript_lsp.catalogs.store import CatalogState, CatalogStore
 from tests.catalogs.helpers import tool, weather, workflow_catalog, workflow_context
 
 ABSENT, VALID = CatalogState.ABSENT, CatalogState.VALID
@@ -33,7 +33,7 @@ def _started(section: Any = None) -> CatalogStore:
 
 
 def _states(store: CatalogStore) -> tuple[CatalogState, CatalogState, CatalogState]:
-    return store.tool_catalog_state, store.module_catalog_state, store.workflow_data_state
+    return store.tools.state, store.modules.state, store.workflow.state
 
 
 def _refresh(store: CatalogStore, section: Any) -> None:
@@ -99,7 +99,7 @@ def test_init_catalog_without_context_shows_all_outputs() -> None:
 
 def test_init_context_without_catalog_discards() -> None:
     store = _started({"workflowDataStepContext": workflow_context()})
-    assert store.workflow_data_state is DISCARDED
+    assert store.workflow.state is DISCARDED
 
 
 def test_init_bad_context_discards_catalog_too() -> None:
@@ -109,12 +109,12 @@ def test_init_bad_context_discards_catalog_too() -> None:
             "workflowDataStepContext": workflow_context("prepare", ["prepare"]),
         }
     )
-    assert store.workflow_data_state is DISCARDED and store.workflow_data is None
+    assert store.workflow.state is DISCARDED and store.workflow_data is None
 
 
 def test_init_both_null_discards_workflow() -> None:
     store = _started({"workflowDataCatalog": None, "workflowDataStepContext": None})
-    assert store.workflow_data_state is DISCARDED
+    assert store.workflow.state is DISCARDED
 
 
 def test_init_keys_independent() -> None:
@@ -148,7 +148,7 @@ def test_malformed_tool_discards_only_tools() -> None:
     store = _started()
     _refresh(store, {"toolCatalog": [tool(), tool()]})
     assert _states(store) == (DISCARDED, VALID, VALID)
-    assert store.tool_catalog is None and store.tool_catalog_state.unavailable
+    assert store.tool_catalog is None and store.tools.state.unavailable
     assert "duplicate" in (store.tools.reason or "")
 
 
@@ -175,7 +175,7 @@ def test_recovery_after_discard() -> None:
     store = _started()
     _refresh(store, {"toolCatalog": {}})
     _refresh(store, {"toolCatalog": [tool("text.recovered")]})
-    assert store.tool_catalog_state is VALID
+    assert store.tools.state is VALID
     assert store.tools.generation == 3
 
 
@@ -228,7 +228,7 @@ def test_one_workflow_key_discards(key: str) -> None:
     store = _started()
     value = workflow_catalog() if key == "workflowDataCatalog" else workflow_context()
     _refresh(store, {key: value})
-    assert store.workflow_data_state is DISCARDED
+    assert store.workflow.state is DISCARDED
     assert _states(store)[:2] == (VALID, VALID)
 
 
@@ -236,7 +236,7 @@ def test_one_workflow_key_discards(key: str) -> None:
 def test_single_null_discards(key: str) -> None:
     store = _started()
     _refresh(store, {key: None})
-    assert store.workflow_data_state is DISCARDED
+    assert store.workflow.state is DISCARDED
 
 
 @pytest.mark.parametrize("key", ["workflowDataCatalog", "workflowDataStepContext"])
@@ -248,14 +248,14 @@ def test_one_null_beside_value_discards(key: str) -> None:
     }
     section[key] = None
     _refresh(store, section)
-    assert store.workflow_data_state is DISCARDED
+    assert store.workflow.state is DISCARDED
 
 
 def test_both_null_clears_workflow() -> None:
     store = _started()
     _refresh(store, {"workflowDataCatalog": None, "workflowDataStepContext": None})
     assert _states(store) == (VALID, VALID, CLEARED)
-    assert store.workflow_data_state.unavailable
+    assert store.workflow.state.unavailable
 
 
 def test_bad_context_discards_the_pair() -> None:
@@ -267,7 +267,7 @@ def test_bad_context_discards_the_pair() -> None:
             "workflowDataStepContext": workflow_context("calculate", []),
         },
     )
-    assert store.workflow_data_state is DISCARDED and store.workflow_data is None
+    assert store.workflow.state is DISCARDED and store.workflow_data is None
 
 
 def test_tool_update_keeps_workflow_and_modules() -> None:

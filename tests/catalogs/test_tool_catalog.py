@@ -6,7 +6,9 @@ from typing import Any
 
 import pytest
 
-from octoscript_lsp.catalogs import CatalogRejected, ToolFormat, parse_tool_catalog
+from octoscript_lsp.catalogs._checks import CatalogRejected
+from octoscript_lsp.catalogs.model import ToolFormat
+from octoscript_lsp.catalogs.tools import parse_tool_catalog
 from octoscript_lsp.limits import (
     MAX_TOOL_CATALOG_BYTES,
     MAX_TOOL_CATALOG_ENTRIES,

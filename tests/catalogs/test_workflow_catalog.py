@@ -6,10 +6,9 @@ from typing import Any
 
 import pytest
 
-from octoscript_lsp.catalogs import (
-    CatalogRejected,
-    FieldType,
-    WorkflowData,
+from octoscript_lsp.catalogs._checks import CatalogRejected
+from octoscript_lsp.catalogs.model import FieldType, WorkflowData
+from octoscript_lsp.catalogs.workflow import (
     parse_workflow_data_catalog,
     parse_workflow_step_context,
 )

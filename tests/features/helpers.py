@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import functools
+import json
 from dataclasses import dataclass
 
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.catalogs.store import CatalogStore
+from octoscript_lsp.features.completion import complete_wire
 from octoscript_lsp.features.positions import PositionMap
+from octoscript_lsp.features.wire import WireDict, WireText
 from tests.conftest import strip_markers
 
 URI = "file:///workspace/test.octoscript"
@@ -47,3 +52,25 @@ def labels(answer: types.CompletionList) -> list[str]:
 def items(answer: types.CompletionList) -> list[tuple]:
     """(label, kind, edit range) per item."""
     return [(item.label, int(item.kind), rng(item.text_edit.range)) for item in answer.items]
+
+
+@functools.cache
+def _converter():
+    return get_converter()
+
+
+def complete(
+    analysis: DocumentAnalysis,
+    positions: PositionMap,
+    offset: int | None,
+    catalogs: CatalogStore,
+    prefill: bool = False,
+) -> types.CompletionList:
+    """The completion answer as lsprotocol objects (the server sends large
+    lists in wire form)."""
+    answer = complete_wire(analysis, positions, offset, catalogs, prefill)
+    if isinstance(answer, WireText):
+        return _converter().structure(json.loads(answer), types.CompletionList)
+    if isinstance(answer, WireDict):
+        return _converter().structure(dict(answer), types.CompletionList)
+    return answer

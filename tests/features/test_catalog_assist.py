@@ -7,9 +7,11 @@ import copy
 
 import pytest
 
-from octoscript_lsp.features import catalog_assist, completion, hover, signature
+from octoscript_lsp.analysis import surfaces
+from octoscript_lsp.features import hover, signature
 from octoscript_lsp.limits import MAX_STATIC_RECORD_ALIASES
 
+from .helpers import complete as answer_at
 from .helpers import doc, items, labels, rng
 
 WEATHER_CURRENT = {
@@ -94,7 +96,7 @@ def configured(marked: str, modules=DEFAULT, workflow=DEFAULT, context=DEFAULT):
 
 def complete(marked: str, mark: str = "c", **catalogs):
     d = configured(marked, **catalogs)
-    return completion.complete(d.analysis, d.positions, d.at(mark), d.catalogs)
+    return answer_at(d.analysis, d.positions, d.at(mark), d.catalogs)
 
 
 def hover_at(marked: str, mark: str = "c", **catalogs):
@@ -133,11 +135,9 @@ def test_catalog_never_extends_the_std_tree():
 
 
 def test_catalog_root_named_std_is_dropped():
-    children, unavailable = catalog_assist.import_path_children(
-        configured("x\n", modules=[{"path": "mod.std.more"}, {"path": "mod.zed"}]).catalogs,
-        ("mod",),
-    )
-    assert [name for name, _, _ in children] == ["zed"] and unavailable is False
+    answer = complete("use mod.@@c@@\n", modules=[{"path": "mod.std.more"}, {"path": "mod.zed"}])
+    assert labels(answer) == ["std", "zed"] and answer.is_incomplete is False
+    assert answer.items[0].detail == surfaces.STD_NAMESPACE_CHILD.detail  # the fixed one
 
 
 def test_path_documentation_notes_deferred_mode():
@@ -150,8 +150,8 @@ def test_path_documentation_notes_deferred_mode():
 def test_discarded_module_catalog_is_incomplete_outside_std():
     d = configured("use mod.@@c@@\nuse mod.std.@@s@@\n")
     discard_modules(d)
-    root = completion.complete(d.analysis, d.positions, d.at("c"), d.catalogs)
-    std = completion.complete(d.analysis, d.positions, d.at("s"), d.catalogs)
+    root = answer_at(d.analysis, d.positions, d.at("c"), d.catalogs)
+    std = answer_at(d.analysis, d.positions, d.at("s"), d.catalogs)
     assert (labels(root), root.is_incomplete) == (["std"], True)
     assert std.is_incomplete is False
 
@@ -178,7 +178,7 @@ def test_absent_module_catalog_is_complete():
 def test_built_in_members_past_the_first_error(marked, incomplete, unusable):
     d = configured(marked)
     d.catalogs.apply_settings({"octoscript": {"moduleCatalog": unusable}})
-    answer = completion.complete(d.analysis, d.positions, d.at("c"), d.catalogs)
+    answer = answer_at(d.analysis, d.positions, d.at("c"), d.catalogs)
     assert not d.analysis.valid
     assert (answer.items, answer.is_incomplete) == ([], incomplete)
 
@@ -263,7 +263,7 @@ def test_shadowed_import_gets_nothing():
 def test_unavailable_catalog_member_list_is_incomplete():
     d = configured("use mod.app.weather\nweather.@@c@@\n")
     discard_modules(d)
-    answer = completion.complete(d.analysis, d.positions, d.at(), d.catalogs)
+    answer = answer_at(d.analysis, d.positions, d.at(), d.catalogs)
     assert (labels(answer), answer.is_incomplete) == ([], True)
 
 
@@ -439,7 +439,7 @@ def test_output_field_hover():
 def test_unavailable_catalog_answers_member_sites_incomplete():
     d = configured(RESULT + "r.@@c@@\n")
     discard_modules(d)
-    answer = completion.complete(d.analysis, d.positions, d.at(), d.catalogs)
+    answer = answer_at(d.analysis, d.positions, d.at(), d.catalogs)
     assert (labels(answer), answer.is_incomplete) == ([], True)
 
 

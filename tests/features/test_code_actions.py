@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from lsprotocol import types
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.catalogs.store import CatalogStore
 from octoscript_lsp.features.code_actions import code_actions
-from octoscript_lsp.features.positions import PositionMap
+from octoscript_lsp.features.positions import PositionMap, changed_span
 
 URI = "file:///work/a.octoscript"
 
@@ -164,3 +165,18 @@ def test_fixes_come_in_source_order() -> None:
 
 def test_too_large_source_has_no_fixes() -> None:
     assert actions("x" * (300 * 1024)) == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "expected"),
+    [
+        ("a\r\nb", "a\nb", (1, 3, "\n")),
+        ("let x = 1\r\n", "let x = 1\r\nlet y = 2\r\n", (11, 11, "let y = 2\r\n")),
+        ("var a = 1\n", "let a = 1\n", (0, 3, "let")),
+        ("same", "same", (4, 4, "")),
+    ],
+)
+def test_changed_span_is_the_one_replaced_stretch_never_half_a_line_break(before, after, expected):
+    start, end, text = changed_span(before, after)
+    assert (start, end, text) == expected
+    assert before[:start] + text + before[end:] == after

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from octoscript_lsp.features import completion
 from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 
+from .helpers import complete as answer_at
 from .helpers import doc, items, labels, rng
 
 
 def complete(d, mark="c"):
-    return completion.complete(d.analysis, d.positions, d.at(mark), d.catalogs)
+    return answer_at(d.analysis, d.positions, d.at(mark), d.catalogs)
 
 
 PROGRAM = (
@@ -125,7 +125,7 @@ def test_utf16_edit_range():
 
 def test_no_position_gives_an_empty_list():
     d = doc("let a = 1\na\n")
-    answer = completion.complete(d.analysis, d.positions, None, d.catalogs)
+    answer = answer_at(d.analysis, d.positions, None, d.catalogs)
     assert answer.items == [] and answer.is_incomplete is False
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from octoscript_lsp.features import completion, hover, signature
+from octoscript_lsp.features import hover, signature
 from octoscript_lsp.limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 
+from .helpers import complete as answer_at
 from .helpers import doc, items, labels, rng
 
 MEMBERS = {
@@ -24,7 +25,7 @@ TOOL_METHODS = ["call", "call_json", "start", "start_json"]
 
 def complete(marked: str, mark: str = "c"):
     d = doc(marked)
-    return completion.complete(d.analysis, d.positions, d.at(mark), d.catalogs)
+    return answer_at(d.analysis, d.positions, d.at(mark), d.catalogs)
 
 
 def hover_at(marked: str):
@@ -307,12 +308,12 @@ def test_import_path_after_a_hidden_parser_error_is_empty():
 
 def test_tool_literal_site_with_another_receiver_answers_empty():
     d = doc('use mod.std.text\ntext.call("@@c@@")\n')
-    assert completion.complete(d.analysis, d.positions, d.at("c"), d.catalogs).items == []
+    assert answer_at(d.analysis, d.positions, d.at("c"), d.catalogs).items == []
     # a discarded tool catalog marks the list incomplete even without the import
     for marked in ('tool.call("@@c@@")\n', 'use mod.tool\ntool.call("@@c@@")\n'):
         d = doc(marked)
         d.catalogs.apply_initialization_options({"octoscript": {"toolCatalog": "bad"}})
-        answer = completion.complete(d.analysis, d.positions, d.at("c"), d.catalogs)
+        answer = answer_at(d.analysis, d.positions, d.at("c"), d.catalogs)
         assert answer.items == [] and answer.is_incomplete is True
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import copy
 
-from octoscript_lsp.features import completion, hover
+from octoscript_lsp.features import hover
+from tests.features.helpers import complete
 
 from .helpers import doc, labels
 
@@ -33,7 +34,7 @@ def _with(marked: str, section: dict):
 
 
 def _complete(d, mark: str = "c"):
-    return completion.complete(d.analysis, d.positions, d.at(mark), d.catalogs)
+    return complete(d.analysis, d.positions, d.at(mark), d.catalogs)
 
 
 def _hover(d, mark: str = "c"):

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from octoscript_lsp.features import completion, diagnostics, signature
+from octoscript_lsp.features import diagnostics, signature
+from tests.features.helpers import complete
 
 from .helpers import doc, labels
 
@@ -74,7 +75,7 @@ def test_signature_help_after_a_bare_carriage_return_uses_client_lines():
 def test_completion_at_an_lf_column_beyond_a_bare_carriage_return_is_empty():
     d = doc("let alpha = 1\nal\r")
     assert d.positions.strict_offset(at(1, 3)) is None
-    answer = completion.complete(d.analysis, d.positions, None, d.catalogs)
+    answer = complete(d.analysis, d.positions, None, d.catalogs)
     assert (answer.is_incomplete, labels(answer)) == (False, [])
     offset = d.positions.strict_offset(at(1, 2))
-    assert labels(completion.complete(d.analysis, d.positions, offset, d.catalogs)) == ["alpha"]
+    assert labels(complete(d.analysis, d.positions, offset, d.catalogs)) == ["alpha"]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from octoscript_lsp.features import completion, hover, signature
+from octoscript_lsp.features import hover, signature
 
+from .helpers import complete as answer_at
 from .helpers import doc, items, labels, rng
 
 TOOL = "use mod.tool\n"
@@ -29,7 +30,7 @@ def _doc(marked: str, options=None):
 
 def complete(marked: str, options=None):
     d = _doc(marked, options)
-    return completion.complete(d.analysis, d.positions, d.at("c"), d.catalogs)
+    return answer_at(d.analysis, d.positions, d.at("c"), d.catalogs)
 
 
 def hover_at(marked: str):

@@ -19,7 +19,7 @@ from octoscript_lsp.features.semantic_tokens import (
     full_wire,
     range_tokens,
 )
-from octoscript_lsp.features.wire import integer_array
+from octoscript_lsp.features.wire import integer_items
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.conftest import quick_and_full
 from tests.sync.differential import spec_column
@@ -295,8 +295,14 @@ def test_wire_answer_is_the_full_answer_as_json() -> None:
 
 
 def test_integer_array_past_the_digit_table() -> None:
-    assert json.loads(integer_array([0, 7, 4095, 4096, 123456])) == [0, 7, 4095, 4096, 123456]
-    assert integer_array([]) == "[]"
+    assert json.loads(f"[{integer_items([0, 7, 4095, 4096, 123456])}]") == [
+        0,
+        7,
+        4095,
+        4096,
+        123456,
+    ]
+    assert integer_items([]) == ""
 
 
 WIDE = 'let s = "é😀—中"; let x = 1\n// e\u0301 😀\nlet y = x + 1\n'

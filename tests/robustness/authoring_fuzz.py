@@ -30,7 +30,6 @@ from octoscript_lsp.catalogs.store import CatalogStore
 from octoscript_lsp.documents import DocumentStore
 from octoscript_lsp.features import (
     code_actions,
-    completion,
     formatting,
     hover,
     inlay_hints,
@@ -44,6 +43,7 @@ from octoscript_lsp.features import (
 from octoscript_lsp.features.positions import PositionMap
 from octoscript_lsp.syntax.check import check_source
 from octoscript_lsp.text_sync import TextStore
+from tests.features.helpers import complete
 from tests.lsp.catalog_data import MODULES, TOOLS
 from tests.sync.differential import BASES, FRAGMENTS, Edit, random_edit, spec_apply
 
@@ -122,7 +122,7 @@ def feature_answers(state, store: CatalogStore, offsets: list[int]) -> dict:
         )
     for offset in offsets:
         key = str(offset)
-        out["complete" + key] = completion.complete(analysis, positions, offset, store, True)
+        out["complete" + key] = complete(analysis, positions, offset, store, True)
         out["hover" + key] = hover.hover(analysis, positions, offset, store)
         out["signature" + key] = signature.signature_help(analysis, offset, store)
         out["definition" + key] = navigation.definition(analysis, positions, URI, offset, store)

@@ -19,9 +19,10 @@ import re
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.catalogs.store import CatalogStore
-from octoscript_lsp.features import code_actions, completion, hover, inlay_hints
+from octoscript_lsp.features import code_actions, hover, inlay_hints
 from octoscript_lsp.features.positions import PositionMap
 from octoscript_lsp.syntax.check import check_source
+from tests.features.helpers import complete
 from tests.robustness.authoring_fuzz import URI, Divergence, _applied
 
 TYPES = ["string", "number", "integer", "boolean", "object", "array", "null", "any"]
@@ -131,7 +132,7 @@ def check_catalog_document(store: CatalogStore, source: str, rng: random.Random)
     completed = base + "svc."
     analysis = DocumentAnalysis(completed)
     positions = PositionMap(completed)
-    answer = completion.complete(analysis, positions, len(completed), store, True)
+    answer = complete(analysis, positions, len(completed), store, True)
     for item in answer.items:
         edit = item.text_edit
         text = _snippet_default(edit.new_text) if item.insert_text_format == 2 else edit.new_text

@@ -11,7 +11,6 @@ from octoscript_lsp.catalogs.store import CatalogStore
 from octoscript_lsp.features import (
     advisory,
     code_actions,
-    completion,
     folding,
     formatting,
     hover,
@@ -26,6 +25,7 @@ from octoscript_lsp.features import (
 )
 from octoscript_lsp.features.positions import PositionMap
 from tests.conftest import quick_and_full
+from tests.features.helpers import complete
 from tests.robustness.session import CAPABILITIES, Session, is_failure, request_kinds
 
 URI = "file:///workspace/fuzz.octoscript"
@@ -133,8 +133,8 @@ def run_every_feature(source: str, offsets: list[int], catalogs: CatalogStore) -
     except formatting.FormattingRefused:
         pass
     for offset in offsets:
-        completion.complete(analysis, positions, offset, catalogs)
-        completion.complete(analysis, positions, offset, catalogs, prefill=True)
+        complete(analysis, positions, offset, catalogs)
+        complete(analysis, positions, offset, catalogs, prefill=True)
         try:
             range_formatting.format_range(analysis, positions, offset, offset + 5)
         except formatting.FormattingRefused:

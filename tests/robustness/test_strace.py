@@ -17,7 +17,6 @@ from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.catalogs.store import CatalogStore
 from octoscript_lsp.features import (
     code_actions,
-    completion,
     diagnostics,
     folding,
     formatting,
@@ -31,6 +30,7 @@ from octoscript_lsp.features import (
 )
 from octoscript_lsp.features.positions import PositionMap
 from tests.conftest import SERVER_COMMAND
+from tests.features.helpers import complete
 from tests.robustness.session import CAPABILITIES, SANE_TEXT, Session, request_kinds
 
 STRACE = shutil.which("strace")
@@ -255,7 +255,7 @@ def _exercise_features() -> None:
     symbols.document_symbols(analysis, positions)
     formatting_error = formatting.FormattingRefused
     for offset in range(0, len(source) + 1, 3):
-        completion.complete(analysis, positions, offset, catalogs)
+        complete(analysis, positions, offset, catalogs)
         hover.hover(analysis, positions, offset, catalogs)
         signature.signature_help(analysis, offset, catalogs)
         navigation.definition(analysis, positions, uri, offset, catalogs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
@@ -11,6 +12,7 @@ from octoscript_lsp.syntax.tokens import OPERATOR_CHARS, Kind
 from octoscript_lsp.syntax.trivia import (
     block_comment_end,
     comment_end,
+    decode_string_literal,
     line_comment_end,
     opens_comment,
     skip_string,
@@ -156,3 +158,26 @@ def test_touches_trivia_marks_sees_marks_in_and_beside_the_span():
     assert touches_trivia_marks('let a = "x"', 7, 8)  # a quote right after it
     assert touches_trivia_marks("a// b", 2, 2)  # an insertion inside the `//`
     assert not touches_trivia_marks("let a = 1 + 2", 8, 9)
+
+
+@pytest.mark.parametrize(
+    ("literal", "value"),
+    [
+        ('""', ""),
+        ('"plain"', "plain"),
+        ('"\\n\\r\\t\\\\\\""', '\n\r\t\\"'),
+        ('"\\u0041\\u{42}\\u{10FFFF}"', "AB\U0010ffff"),
+        ('"é😀"', "é😀"),
+        ('"\\q"', None),
+        ('"\\u{}"', None),
+        ('"\\u{1234567}"', None),
+        ('"\\u{110000}"', None),
+        ('"\\uD800"', None),
+        ('"\\u12"', None),
+        ('"\\u{12"', None),
+        ('"\\"', None),
+        ("x", None),
+    ],
+)
+def test_decode_string_literal(literal, value):
+    assert decode_string_literal(literal) == value

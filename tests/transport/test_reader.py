@@ -1,4 +1,4 @@
-"""Framing with bounds: what the reader hands pygls (issue 15)."""
+"""Framing with bounds: what the reader hands the server's loop."""
 
 from __future__ import annotations
 
@@ -12,7 +12,6 @@ from octoscript_lsp.transport import (
     REFUSED_METHOD,
     TOO_DEEP,
     MessageReader,
-    ReadExecutor,
     shallow_copy_text,
     summarize,
     top_level_id,
@@ -29,16 +28,17 @@ def body(message_id: int) -> bytes:
 
 
 def delivered(stream: bytes, max_message_bytes: int = 1024) -> list[bytes]:
-    """Every body pygls would read from `stream`, through its own header loop."""
+    """Every body the server's loop would read from `stream`."""
     reader = MessageReader(io.BytesIO(stream), max_message_bytes).start()
-    bodies = []
-    while True:
-        header = reader.readline()
-        if not header:
-            return bodies
-        length = int(header.split(b":")[1])
-        assert reader.readline() == b"\r\n"
-        bodies.append(reader.read(length))
+
+    async def read_all() -> list[bytes]:
+        bodies = []
+        while (content := await reader.next_body()) is not None:
+            bodies.append(content)
+        assert await reader.next_body() is None  # the end of input stays the end
+        return bodies
+
+    return asyncio.run(read_all())
 
 
 def test_well_formed_messages_pass_unchanged():
@@ -136,73 +136,47 @@ def test_shallow_copy_cuts_only_values_nested_too_deeply():
     assert shallow_copy_text(text, 3) == text
 
 
-def test_reads_that_would_not_wait_run_without_a_thread_hop():
-    reader = MessageReader(io.BytesIO(frame(body(1)))).start()
-    executor = ReadExecutor(reader)
-    try:
-        header = executor.submit(reader.readline).result(timeout=5)  # waits for the thread
-        assert header == b"Content-Length: %d\r\n" % len(body(1))
-        blank = executor.submit(reader.readline)  # framed already: done on return
-        assert blank.done() and blank.result() == b"\r\n"
-        read = executor.submit(reader.read, len(body(1)))
-        assert read.done() and read.result() == body(1)
-        other = executor.submit(threading.get_ident)  # not a read: a worker runs it
-        assert other.result(timeout=5) != threading.get_ident()
-    finally:
-        executor.shutdown()
-
-
-def test_in_the_event_loop_a_read_that_would_not_wait_is_done_on_return():
-    """pygls reads through `run_in_executor`: a read of a message already
-    framed comes back finished, with no wake-up of the loop to deliver it."""
+def test_a_body_read_already_comes_back_in_the_loop_without_a_thread():
+    """The loop waits for the reader thread only when nothing is queued."""
     reader = MessageReader(io.BytesIO(frame(body(1)) + frame(body(2)))).start()
-    executor = ReadExecutor(reader)
 
-    async def read_two() -> tuple[list[bytes], list[bool]]:
-        loop = asyncio.get_running_loop()
-        seen, finished = [], []
+    async def read_two() -> tuple[list[bytes], set[int]]:
+        threads = set()
+        seen = []
         for _ in range(2):
-            header = await loop.run_in_executor(executor, reader.readline)
-            blank = loop.run_in_executor(executor, reader.readline)
-            content = loop.run_in_executor(executor, reader.read, 0)
-            finished += [blank.done(), content.done()]
-            assert await blank == b"\r\n"
-            seen.append(header + await content)
-        return seen, finished
+            seen.append(await reader.next_body())
+            threads.add(threading.get_ident())
+        return seen, threads
 
-    try:
-        seen, finished = asyncio.run(read_two())
-    finally:
-        executor.shutdown()
-    assert seen == [b"Content-Length: %d\r\n" % len(body(n)) + body(n) for n in (1, 2)]
-    assert finished == [True] * 4
+    seen, threads = asyncio.run(read_two())
+    assert seen == [body(1), body(2)]
+    assert threads == {threading.get_ident()}
+    assert threading.active_count() <= 2  # this one and at most the reader's
 
 
 def test_the_loop_takes_a_pass_between_two_messages_already_read():
     """What a handler leaves for the loop (`call_soon`: catalog news, a
     diagnostics refresh) runs before the next message is handled, even when
-    that message was framed long ago, as when every read came back through
-    the loop: otherwise it would wait until the client stops sending, and
-    never run when `exit` comes next."""
+    that message was framed long ago: otherwise it would wait until the
+    client stops sending, and never run when `exit` comes next."""
     reader = MessageReader(io.BytesIO(frame(body(1)) + frame(body(2)) + frame(body(3)))).start()
-    executor = ReadExecutor(reader)
 
     async def handle_all() -> list[str]:
         loop = asyncio.get_running_loop()
         events: list[str] = []
-        while header := await loop.run_in_executor(executor, reader.readline):
-            assert await loop.run_in_executor(executor, reader.readline) == b"\r\n"
-            length = int(header.split(b":")[1])
-            message_id = json.loads(await loop.run_in_executor(executor, reader.read, length))["id"]
+        while (content := await reader.next_body()) is not None:
+            message_id = json.loads(content)["id"]
             events.append(f"handled {message_id}")
             loop.call_soon(events.append, f"left by {message_id}")
         return events
 
     # The three messages are framed in one pass of the reader thread.
-    assert reader.readline() == b"Content-Length: %d\r\n" % len(body(1))
-    reader.readline(), reader.read()
-    try:
-        events = asyncio.run(handle_all())
-    finally:
-        executor.shutdown()
-    assert events == ["handled 2", "left by 2", "handled 3", "left by 3"]
+    reader._thread.join(timeout=5)
+    assert asyncio.run(handle_all()) == [
+        "handled 1",
+        "left by 1",
+        "handled 2",
+        "left by 2",
+        "handled 3",
+        "left by 3",
+    ]

@@ -1,14 +1,14 @@
-"""CPU per message read as pygls reads it: through `ReadExecutor` or a plain thread pool.
+"""CPU per message read: the server's `MessageReader` or pygls' own stdin reader.
 
-pygls reads every header line and body with `run_in_executor`; the server
-hands it `transport.ReadExecutor`, which does a read of a message already
-framed at once instead of in a worker thread. This reads the same framed
-didChange messages through pygls' own `StdinAsyncReader` loop both ways,
-in turn in one process (so the machine's drift falls on both alike), and
-prints the median CPU and wall microseconds per message of each and their
-ratio. A keystroke+request is two messages.
+The server's loop awaits `MessageReader.next_body`, which hands over a body
+framed already without a thread; pygls' `StdinAsyncReader` reads every
+header line and body through `run_in_executor`, a worker thread each. This
+reads the same framed didChange messages both ways, in turn in one process
+(so the machine's drift falls on both alike), and prints the median CPU and
+wall microseconds per message of each and their ratio. A keystroke+request
+is two messages.
 
-    python benchmarks/bench_read_executor.py [--messages 2000] [--rounds 5]
+    python benchmarks/bench_reader.py [--messages 2000] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ import io
 import json
 import statistics
 import time
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 
 from pygls.io_ import StdinAsyncReader
 
-from octoscript_lsp.transport import MessageReader, ReadExecutor
+from octoscript_lsp.transport import MessageReader
 
 
 def framed_changes(count: int) -> bytes:
@@ -45,7 +45,7 @@ def framed_changes(count: int) -> bytes:
     return b"".join(messages)
 
 
-async def read_all(reader: StdinAsyncReader, count: int) -> None:
+async def read_with_pygls(reader: StdinAsyncReader, count: int) -> None:
     """The header loop of pygls' `run_async`, minus handling the bodies."""
     for _ in range(count):
         header = await reader.readline()
@@ -54,16 +54,19 @@ async def read_all(reader: StdinAsyncReader, count: int) -> None:
         await reader.readexactly(length)
 
 
-def per_message_us(stream: bytes, count: int, own_executor: bool) -> tuple[float, float]:
+async def read_with_ours(reader: MessageReader, count: int) -> None:
+    for _ in range(count):
+        await reader.next_body()
+
+
+def per_message_us(stream: bytes, count: int, ours: bool) -> tuple[float, float]:
     """(CPU, wall) microseconds per message, the reader thread's framing included."""
-    source = MessageReader(io.BytesIO(stream))
-    executor: Executor = ReadExecutor(source) if own_executor else ThreadPoolExecutor()
     cpu, wall = time.process_time(), time.perf_counter()
-    source.start()
-    try:
-        asyncio.run(read_all(StdinAsyncReader(source, executor), count))  # type: ignore[arg-type]
-    finally:
-        executor.shutdown()
+    if ours:
+        asyncio.run(read_with_ours(MessageReader(io.BytesIO(stream)).start(), count))
+    else:
+        with ThreadPoolExecutor() as pool:
+            asyncio.run(read_with_pygls(StdinAsyncReader(io.BytesIO(stream), pool), count))
     return (
         (time.process_time() - cpu) / count * 1e6,
         (time.perf_counter() - wall) / count * 1e6,
@@ -80,12 +83,12 @@ def main() -> None:
     for _ in range(options.rounds):
         for own in (True, False):
             figures[own].append(per_message_us(stream, options.messages, own))
-    for own, name in ((True, "ReadExecutor"), (False, "thread pool")):
+    for own, name in ((True, "MessageReader"), (False, "pygls reader")):
         cpu = statistics.median(value for value, _ in figures[own])
         wall = statistics.median(value for _, value in figures[own])
         print(f"{name:13} cpu {cpu:7.1f} us   wall {wall:7.1f} us   per message")
     ratios = [pool[0] / own[0] for own, pool in zip(figures[True], figures[False], strict=True)]
-    print(f"thread pool / ReadExecutor cpu: median {statistics.median(ratios):.2f}")
+    print(f"pygls reader / MessageReader cpu: median {statistics.median(ratios):.2f}")
 
 
 if __name__ == "__main__":
