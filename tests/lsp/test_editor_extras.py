@@ -150,3 +150,60 @@ async def test_semantic_token_deltas_edit_the_last_answer_into_a_fresh_one(clien
         types.SemanticTokensDeltaParams(text_document=identifier(), previous_result_id="stale")
     )
     assert isinstance(stale, types.SemanticTokens) and list(stale.data) == held
+
+
+async def test_deltas_and_outline_after_lone_crs_and_block_comments(client: LanguageClient):
+    """Lone CRs added, a statement commented out and back in, CRLFs: after
+    each edit the held tokens and the outline equal a fresh open's."""
+    from octoscript_lsp.features.positions import PositionMap
+
+    text = "let a = 1\nfn f(p) {\n    return p + a\n}\n/* note */\nlet b = f(a)\nlet c = [b, 2]\n"
+    open_document(client, text)
+    first = await client.text_document_semantic_tokens_full_async(
+        types.SemanticTokensParams(text_document=identifier())
+    )
+    held, result_id = list(first.data), first.result_id
+    edits = [  # (offset, removed, inserted), offsets into the text before the edit
+        (text.index("fn f"), 0, "\r\r"),
+        (text.index("let b") + 2, 0, "/*"),
+        (text.index("let c") + 2, 0, "*/\r"),
+        (text.index("let a = 1") + 9, 1, "\r\n"),
+        (text.index("/* note */") + 2, 0, "\r"),
+    ]
+    for version, (offset, removed, inserted) in enumerate(edits, 2):
+        positions = PositionMap(text)
+        change = types.TextDocumentContentChangePartial(
+            range=types.Range(
+                start=positions.position(offset), end=positions.position(offset + removed)
+            ),
+            text=inserted,
+        )
+        text = text[:offset] + inserted + text[offset + removed :]
+        client.text_document_did_change(
+            types.DidChangeTextDocumentParams(
+                text_document=types.VersionedTextDocumentIdentifier(uri=URI, version=version),
+                content_changes=[change],
+            )
+        )
+        answer = await client.text_document_semantic_tokens_full_delta_async(
+            types.SemanticTokensDeltaParams(
+                text_document=identifier(), previous_result_id=result_id
+            )
+        )
+        assert isinstance(answer, types.SemanticTokensDelta)
+        for edit in sorted(answer.edits, key=lambda item: -item.start):
+            held[edit.start : edit.start + edit.delete_count] = list(edit.data or [])
+        result_id = answer.result_id
+        outline = await client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=identifier())
+        )
+        fresh_uri = f"file:///workspace/fresh-cr{version}.octoscript"
+        session.open_document(client, text, uri=fresh_uri)
+        fresh = types.TextDocumentIdentifier(uri=fresh_uri)
+        tokens = await client.text_document_semantic_tokens_full_async(
+            types.SemanticTokensParams(text_document=fresh)
+        )
+        assert held == list(tokens.data)
+        assert outline == await client.text_document_document_symbol_async(
+            types.DocumentSymbolParams(text_document=fresh)
+        )
