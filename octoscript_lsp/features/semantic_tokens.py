@@ -205,13 +205,12 @@ def _walk(found: Statements, index: StatementIndex) -> Iterator[_Placed]:
     get, update = top.get, top.update
     for start, statement in zip(starts[:cut], statements[:cut], strict=True):
         shape = statement.view(_VIEW, _Shape)
-        template = shape.template
-        rendered = template.rendered
-        free = template.free
+        rendered = shape.rendered
+        free = shape.free
         if free:
             bindings = tuple(map(get, free))
-            if bindings != template.bindings:
-                rendered = template.render(bindings)
+            if bindings != shape.template.bindings:
+                rendered = shape.rendered = shape.template.render(bindings)
         if shape.exports:
             update(shape.exports)
         if rendered is not None:
@@ -232,7 +231,17 @@ def _walk(found: Statements, index: StatementIndex) -> Iterator[_Placed]:
 class _Shape:
     """What one statement's text decides, offsets relative to its first token."""
 
-    __slots__ = ("text", "tokens", "comments", "imports", "exports", "template", "_unresolved")
+    __slots__ = (
+        "text",
+        "tokens",
+        "comments",
+        "imports",
+        "exports",
+        "template",
+        "free",
+        "rendered",
+        "_unresolved",
+    )
 
     def __init__(self, statement: Statement) -> None:
         tokens, origin = statement.tokens, statement.origin
@@ -281,6 +290,9 @@ class _Shape:
             for number in summary.tops
         }
         self.template = _Template(self, summary)
+        # The template's names and its last rendering, read without it by
+        # the walk every answer makes.
+        self.free, self.rendered = self.template.free, self.template.rendered
         self._unresolved: _Template | None = None
 
     def binding(self, kind: SymbolKind, start: int) -> Binding:
