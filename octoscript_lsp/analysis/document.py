@@ -8,13 +8,14 @@ from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import SourceTooLarge, SyntaxResult, analyze_syntax
 from ..syntax.formatter import FormattedSourceTooLarge, format_statements
 from ..syntax.outline import Declaration, StatementOutline, outline_of, placed_declarations
+from ..syntax.statements import HEAD, Statement
 from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
 from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
 from .imports import ImportReport
 from .lexical import EMPTY_INDEX, LexicalIndex
 from .records import RecordReport, empty_report
-from .sites import DelimiterIndex, TextRegions
+from .sites import DelimiterIndex, TextRegions, settles
 from .statement_facts import (
     STATEMENT_FACTS,
     Anchored,
@@ -117,7 +118,22 @@ class DocumentAnalysis:
 
     @cached_property
     def delimiters(self) -> DelimiterIndex:
-        return DelimiterIndex(self.source, self.regions)
+        return DelimiterIndex(self.source, self.regions, self._delimiter_scan_start)
+
+    def _delimiter_scan_start(self, offset: int) -> int:
+        """The start of the statement holding `offset` when every statement
+        before it settles the delimiter scan (`sites.settles`, a statement
+        view), else the top."""
+        if self.syntax is None:
+            return 0
+        found = self.syntax.statements
+        position = found.at(offset)
+        if position <= 0:
+            return 0
+        earlier = [found.head, *found.statements[:position]]
+        if all(not item.in_comment and item.view(SETTLES, _settles) for item in earlier):
+            return found.starts[position]
+        return 0
 
     @cached_property
     def completion_index(self) -> LexicalIndex | StatementIndex:
@@ -215,3 +231,11 @@ def _prefix_through_line_columns(source: str, syntax: SyntaxResult) -> int:
     if len(found) != len(wanted):
         return 0
     return min(found.values())
+
+
+SETTLES = "settles the delimiter scan"
+
+
+def _settles(statement: Statement) -> bool:
+    start = statement.origin if statement.step != HEAD else 0
+    return settles(statement.build.text[start : statement.end])

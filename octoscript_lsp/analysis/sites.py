@@ -10,7 +10,8 @@ the cursor. Strings and comments come from one cached scan (`TextRegions`).
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..limits import (
@@ -298,16 +299,25 @@ class DelimiterIndex:
     the brackets and commas between the strings and comments of its
     `TextRegions`."""
 
-    __slots__ = ("source", "regions")
+    __slots__ = ("source", "regions", "resume")
 
-    def __init__(self, source: str, regions: TextRegions | None = None) -> None:
+    def __init__(
+        self,
+        source: str,
+        regions: TextRegions | None = None,
+        resume: Callable[[int], int] | None = None,
+    ) -> None:
         self.source = source
         self.regions = TextRegions(source) if regions is None else regions
+        # Where the scan for an offset may start: a place before it where the
+        # scan from the top has nothing open and has refused nothing.
+        self.resume = resume
 
     def open_before(self, offset: int) -> list[list]:
         """[kind, offset, commas] of each delimiter open at `offset`, outermost
         first; raises _Refused where help must not be offered."""
-        code = self._code_before(offset)
+        start = self.resume(offset) if self.resume is not None else 0
+        code = self._code_before(offset, start)
         stack: list[list] = []
         find = code.find
         at = 0
@@ -317,7 +327,7 @@ class DelimiterIndex:
                     raise _Refused
                 # The delimiters come in order: this is the first such opener left.
                 at = find(char, at)
-                stack.append([char, at, 0])
+                stack.append([char, at + start, 0])
                 at += 1
             elif char != ",":
                 if not stack or CLOSING_CHAR[stack.pop()[0]] != char:
@@ -332,13 +342,17 @@ class DelimiterIndex:
                         raise _Refused
         return stack
 
-    def _code_before(self, offset: int) -> str:
-        """The text the scan reads before `offset`, its strings and comments
-        blanked out (offsets kept), up to a string or a `//` the cursor is in;
-        raises _Refused for a cursor in a comment or past a broken string."""
-        source, strings, comments = self.source, self.regions.strings, self.regions.comments
+    def _code_before(self, offset: int, start: int) -> str:
+        """The text the scan reads from `start` to `offset`, its strings and
+        comments blanked out (offsets kept, counted from `start`), up to a
+        string or a `//` the cursor is in; raises _Refused for a cursor in a
+        comment or past a broken string."""
+        source, regions = self.source, self.regions
+        strings, comments = regions.strings, regions.comments
         pieces: list[str] = []
-        index = next_string = next_comment = 0
+        index = start
+        next_string = bisect_left(regions.string_starts, start)
+        next_comment = bisect_left(regions.comment_starts, start)
         while True:
             string_start = (
                 strings[next_string].content_start - 1 if next_string < len(strings) else offset
@@ -370,6 +384,21 @@ class DelimiterIndex:
                     break  # closed at the cursor, or a `//` split by it
             pieces.append(" " * (index - start))
         return "".join(pieces)
+
+
+def settles(text: str) -> bool:
+    """Whether the delimiter scan, read over `text` alone, ends where it
+    started: no string or comment running to its end, nothing open, nothing
+    refused. Then a scan from the top is in that state after `text` too."""
+    regions = TextRegions(text)
+    if any(not region.terminated for region in regions.strings):
+        return False
+    if regions.comments and regions.comments[-1][1] >= len(text):
+        return False
+    try:
+        return not DelimiterIndex(text, regions).open_before(len(text))
+    except _Refused:
+        return False
 
 
 @dataclass(frozen=True, slots=True)
