@@ -307,8 +307,37 @@ class DelimiterIndex:
     def open_before(self, offset: int) -> list[list]:
         """[kind, offset, commas] of each delimiter open at `offset`, outermost
         first; raises _Refused where help must not be offered."""
-        source, strings, comments = self.source, self.regions.strings, self.regions.comments
+        code = self._code_before(offset)
         stack: list[list] = []
+        find = code.find
+        at = 0
+        for char in _DELIMITER.findall(code):
+            if char in CLOSING_CHAR:
+                if len(stack) == MAX_SIGNATURE_DELIMITER_DEPTH:
+                    raise _Refused
+                # The delimiters come in order: this is the first such opener left.
+                at = find(char, at)
+                stack.append([char, at, 0])
+                at += 1
+            elif char != ",":
+                if not stack or CLOSING_CHAR[stack.pop()[0]] != char:
+                    raise _Refused
+            elif not stack:
+                raise _Refused
+            else:
+                top = stack[-1]
+                if top[0] == "(":
+                    top[2] += 1
+                    if top[2] >= MAX_SIGNATURE_ARGUMENTS:
+                        raise _Refused
+        return stack
+
+    def _code_before(self, offset: int) -> str:
+        """The text the scan reads before `offset`, its strings and comments
+        blanked out (offsets kept), up to a string or a `//` the cursor is in;
+        raises _Refused for a cursor in a comment or past a broken string."""
+        source, strings, comments = self.source, self.regions.strings, self.regions.comments
+        pieces: list[str] = []
         index = next_string = next_comment = 0
         while True:
             string_start = (
@@ -316,54 +345,31 @@ class DelimiterIndex:
             )
             comment_start = comments[next_comment][0] if next_comment < len(comments) else offset
             start = min(string_start, comment_start, offset)
-            _scan_gap(source, index, start, stack)
+            pieces.append(source[index:start])
             if start == offset:
-                return stack
+                break
             if start == string_start:
                 region = strings[next_string]
                 next_string += 1
                 if region.content_end >= offset:
-                    return stack  # the cursor is in it: an argument being typed
+                    break  # the cursor is in it: an argument being typed
                 if not region.terminated:
                     raise _Refused  # broken by a line break
                 index = region.content_end + 1
-                continue
-            next_comment += 1
-            if is_line_comment(source, start):
-                end = line_comment_end(source, start, offset)
-                if end == offset:
-                    raise _Refused  # the cursor is in it
             else:
-                end = block_comment_end(source, start, offset)
-                if end is None:
-                    raise _Refused  # the cursor is in it
-            if end >= offset:
-                return stack  # closed at the cursor, or a `//` split by it
-            index = end
-
-
-def _scan_gap(source: str, start: int, end: int, stack: list[list]) -> None:
-    """Read the delimiters of `source[start:end]` (no string or comment in it) onto `stack`."""
-    find = source.find
-    for char in _DELIMITER.findall(source, start, end):
-        if char in CLOSING_CHAR:
-            if len(stack) == MAX_SIGNATURE_DELIMITER_DEPTH:
-                raise _Refused
-            # The delimiters come in order, so this is the first such opener left.
-            start = find(char, start)
-            stack.append([char, start, 0])
-            start += 1
-        elif char != ",":
-            if not stack or CLOSING_CHAR[stack.pop()[0]] != char:
-                raise _Refused
-        elif not stack:
-            raise _Refused
-        else:
-            top = stack[-1]
-            if top[0] == "(":
-                top[2] += 1
-                if top[2] >= MAX_SIGNATURE_ARGUMENTS:
-                    raise _Refused
+                next_comment += 1
+                if is_line_comment(source, start):
+                    index = line_comment_end(source, start, offset)
+                    if index == offset:
+                        raise _Refused  # the cursor is in it
+                else:
+                    index = block_comment_end(source, start, offset)
+                    if index is None:
+                        raise _Refused  # the cursor is in it
+                if index >= offset:
+                    break  # closed at the cursor, or a `//` split by it
+            pieces.append(" " * (index - start))
+        return "".join(pieces)
 
 
 @dataclass(frozen=True, slots=True)
