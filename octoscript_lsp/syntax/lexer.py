@@ -374,10 +374,3 @@ def _report_operator(operator: str, start: int, sink: DiagnosticSink) -> None:
         f"operator `{operator}` is not part of canonical Octoscript",
         SyntaxCode.UNSUPPORTED_OPERATOR,
     )
-
-
-def starts_in_initial_state(lex: LexResult, index: int) -> bool:
-    """Whether token `index` was scanned from the lexer's initial state: every
-    token is, except a newline inside a block comment."""
-    token = lex.tokens[index]
-    return token.kind is not Kind.NEWLINE or not inside_comment(lex.comments, token.start)

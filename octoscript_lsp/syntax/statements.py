@@ -30,7 +30,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any, Generic, TypeVar
+from typing import Any, TypeVar
 
 from ..limits import MAX_SYNTAX_DIAGNOSTICS, MAX_SYNTAX_NESTING, MAX_SYNTAX_TOKENS
 from .diagnostics import Diagnostic
@@ -604,71 +604,3 @@ def _runs(statements: list[Statement], starts: list[int]) -> list[tuple[int, int
         runs.append((low, position))
         low = position
     return runs[: len(runs) if statements else 0]
-
-
-def events_of(events: Sequence[tuple], units: list[Unit], position: int) -> list[tuple]:
-    """The scope events the top-level step at `position` recorded."""
-    start = units[position - 1][EVENTS_END] if position > 0 else 0
-    return events[start : units[position][EVENTS_END]]
-
-
-def children_of(units: list[Unit], position: int) -> tuple[int, int]:
-    """Where the top-level step at `position`'s nodes lie among the program's
-    children: [start, end), empty for a step without a statement (a stray `}`)."""
-    start = units[position - 1][CHILDREN_END] if position > 0 else 0
-    return start, units[position][CHILDREN_END]
-
-
-# TEMPORARY: the memo interface the views used before `Statement.view`;
-# nothing is carried, every call computes afresh. Gone once each view asks
-# `Statement.view`.
-@dataclass(frozen=True, slots=True)
-class StepMap:
-    runs: tuple = ()
-
-
-NOTHING_KEPT = StepMap()
-
-
-@dataclass(frozen=True, slots=True)
-class StatementMemo(Generic[T]):
-    found: list
-    since: StepMap = NOTHING_KEPT
-
-    def advanced(self, kept: object) -> StatementMemo:
-        return EMPTY_MEMO
-
-
-EMPTY_MEMO = StatementMemo([])
-
-
-def per_statement(source, lex, units, previous, compute, move):
-    tokens = lex.tokens
-    found = [(tokens[unit[FIRST_TOKEN]].start, compute(at)) for at, unit in enumerate(units)]
-    return found, EMPTY_MEMO
-
-
-def walk_statements(units, offsets, previous, visit):
-    for at, unit in enumerate(units):
-        visit(at, unit[FIRST_TOKEN], unit[AFTER_TOKEN], None)
-    return EMPTY_MEMO
-
-
-def walk_runs(units, offsets, previous, visit, take_run):
-    return walk_statements(units, offsets, previous, visit)
-
-
-def carried_values(previous, count):
-    return [None] * count
-
-
-def carried_value(previous, position):
-    return None
-
-
-def memo_of(offsets, values):
-    return EMPTY_MEMO
-
-
-def memo_replacing(previous, offsets, replaced):
-    return EMPTY_MEMO

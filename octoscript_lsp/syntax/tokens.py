@@ -166,13 +166,5 @@ def _token_start(token: Token) -> int:
     return token.start
 
 
-def token_start(tokens: Sequence[Token], index: int) -> int:
-    return tokens[index].start
-
-
-def token_end(tokens: Sequence[Token], index: int) -> int:
-    return tokens[index].end
-
-
 def is_reserved(name: str) -> bool:
     return name in RESERVED_WORDS

@@ -341,7 +341,7 @@ _STEP_MAKERS = {
     "octoscript_lsp.syntax.cursor",
     "octoscript_lsp.syntax.statements",
 }
-# Every full pass walks through `statements.walk_statements`.
+# Every full pass goes over `Statements.statements` instead.
 _WINDOW_LOOPS: set[str] = set()
 
 
@@ -355,8 +355,8 @@ def _reads_units(node: ast.AST) -> bool:
 
 def test_one_loop_over_top_level_statements():
     """No module but `syntax/statements.py` loops over the parser's top-level
-    steps (`per_statement`, `walk_statements`): no `for` or comprehension
-    over `units`, and no loop whose body reads `units` but the splice's."""
+    steps (the others go over `Statements`): no `for` or comprehension over
+    `units`, and no loop whose body reads `units`."""
     offenders = []
     for module, (_, tree) in _trees().items():
         if module in _STEP_MAKERS:
@@ -390,11 +390,10 @@ _PER_STATEMENT_MODULES = {
 }
 
 
-def test_per_statement_work_is_keyed_by_the_parsers_step_map():
-    """Per-statement views key their work one way, by the parser's map of
-    kept statements (`statements.StatementMemo`): none of them calls `id()`
-    or slices a statement's text for a key, and nothing uses `Reuse.shared`
-    (a cache filled in place instead of advanced over that map)."""
+def test_per_statement_work_is_keyed_by_its_statement():
+    """Per-statement views key their work one way, by the statement they are
+    a view of (`Statement.view`): none of them calls `id()` or slices a
+    statement's text for a key of its own."""
     trees = _trees()
     identities = [
         f"{module}:{node.lineno}"
