@@ -303,9 +303,12 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
     delta = len(source) - len(old)
     old_starts = previous.starts
     count = len(old_starts)
-    # The statement before the one the edit touches read the edited token as
-    # its token after: the window starts there.
-    first = max(bisect_right(old_starts, unchanged) - 2, 0)
+    # The edit may change the token that ends where it starts (`/` + `/`),
+    # and the lexer looks a character past a token: the statement holding
+    # the two characters before the edit may change, and the one before it
+    # read that statement's first token as its token after. The window
+    # starts there.
+    first = max(bisect_right(old_starts, max(unchanged - 2, 0)) - 2, 0)
     while first > 0 and previous.statements[first].in_comment:
         first -= 1
     from_head = first == 0

@@ -363,3 +363,16 @@ def test_typing_on_the_first_line_reparses_one_statement(monkeypatch):
     assert deleted.statements.statements[1:] == previous.statements.statements[1:]
     assert deleted.lex.tokens == previous.lex.tokens
     assert snapshot(deleted) == snapshot(previous)
+
+
+def test_an_edit_that_joins_the_token_before_it_reparses_the_statement_before():
+    """Deleting `}` from `/}/` makes `//` a comment: the token that ended
+    where the edit starts changes, and so does the statement before it."""
+    base = (
+        '/* head */  let s = "text" // line\n\n// alone\n  let t = s\nfn g() {\n return |x| x\n}\n'
+    )
+    broken = base.replace("// alone", "/}/ alone")
+    previous = analyze_syntax(broken, previous=analyze_syntax(base))
+    undone = analyze_syntax(base, previous=previous)
+    assert snapshot(undone) == snapshot(analyze_syntax(base))
+    assert undone.valid
