@@ -87,27 +87,24 @@ class Statement:
 
     @property
     def events(self) -> list[tuple]:
-        if self.step == HEAD:
-            return []
-        units = self.build.parsed.units
-        low = units[self.step - 1][EVENTS_END] if self.step else 0
-        return self.build.parsed.events[low : units[self.step][EVENTS_END]]
+        return self._own(self.build.parsed.events, EVENTS_END)
 
     @property
     def nodes(self) -> list[Node]:
-        if self.step == HEAD:
-            return []
-        units = self.build.parsed.units
-        low = units[self.step - 1][CHILDREN_END] if self.step else 0
-        return self.build.parsed.tree.children[low : units[self.step][CHILDREN_END]]
+        return self._own(self.build.parsed.tree.children, CHILDREN_END)
 
     @property
     def parse_diagnostics(self) -> list[Diagnostic]:
+        return self._own(self.build.parsed.all_diagnostics, DIAGNOSTICS_END)
+
+    def _own(self, items: Sequence, column: int) -> list:
+        """Its part of one of the build's per-step lists (`column`: where
+        each step's part ends in the parser's step entries)."""
         if self.step == HEAD:
             return []
         units = self.build.parsed.units
-        low = units[self.step - 1][DIAGNOSTICS_END] if self.step else 0
-        return self.build.parsed.all_diagnostics[low : units[self.step][DIAGNOSTICS_END]]
+        low = units[self.step - 1][column] if self.step else 0
+        return items[low : units[self.step][column]]
 
     @property
     def lex_diagnostics(self) -> list[Diagnostic]:
