@@ -39,10 +39,11 @@ from ..syntax.tree import SymbolKind
 from ..syntax.trivia import skip_trivia
 from .alias_chains import ChainEnd, Stop, walk_chain
 from .imports import ModuleImport
-from .lexical import EMPTY_INDEX, LexicalIndex, Symbol
+from .lexical import Symbol
 from .record_scan import RecordAlias
 from .records import RecordReport, alias_symbol, empty_report
 from .sites import may_mutate
+from .statement_index import StatementIndex
 
 Span = tuple[int, int]
 
@@ -78,14 +79,12 @@ _NO_ROOT_EDGE = Stop("no root edge")
 class AliasGraph:
     """Alias edges of one document version, resolved on demand."""
 
-    def __init__(self, source: str, index: LexicalIndex, report: RecordReport) -> None:
+    def __init__(self, source: str, index: StatementIndex, report: RecordReport) -> None:
         self.source = source
         self.index = index
         self.report = report
         #: alias binding start -> the symbol its target names where written
         self._targets: dict[int, Symbol | None] = {}
-        #: symbols met while walking, by definition start
-        self._known: dict[int, Symbol] = {}
         self._imports: dict[int, int | None] = {}
 
     @property
@@ -106,20 +105,7 @@ class AliasGraph:
         alias = self.report.alias_for(binding_start)
         if alias is None or not alias.is_root:
             return None
-        return self._remember(self.target_of(alias))
-
-    def _remember(self, symbol: Symbol | None) -> Symbol | None:
-        if symbol is not None:
-            self._known[symbol.start] = symbol
-        return symbol
-
-    def _edge_symbol(self, alias: RecordAlias) -> Symbol | None:
-        return self._remember(alias_symbol(self.source, self.index, alias))
-
-    def symbol_at(self, start: int) -> Symbol | None:
-        """A group member's symbol (the walks met every one of them)."""
-        known = self._known.get(start)
-        return known if known is not None else self.index.symbols_by_start().get(start)
+        return self.target_of(alias)
 
     # -- imports -------------------------------------------------------------
 
@@ -141,7 +127,6 @@ class AliasGraph:
 
     def import_binding_for(self, symbol: Symbol, import_bindings: set[int]) -> int | None:
         """The import binding a root-alias chain from `symbol` reaches within 16 hops."""
-        self._remember(symbol)
         if symbol.start not in self._imports:
             self._imports[symbol.start] = self._chain_import(symbol, import_bindings)
         return self._imports[symbol.start]
@@ -173,7 +158,7 @@ class AliasGraph:
     def import_group(self, import_binding: int, import_bindings: set[int]) -> set[int]:
         group = {import_binding}
         for alias in self._root_edges():
-            symbol = self._edge_symbol(alias)
+            symbol = alias_symbol(self.source, self.index, alias)
             if symbol is not None and (
                 self.import_binding_for(symbol, import_bindings) == import_binding
             ):
@@ -196,7 +181,7 @@ class AliasGraph:
         `edges` or `allowed`."""
         group_targets = {alias.target for alias in edges if alias.binding[0] in group}
         for start in group:
-            symbol = self.symbol_at(start)
+            symbol = self.index.symbol_defined_at(start)
             if symbol is None:
                 return False
             for reference in symbol.references:
@@ -233,7 +218,6 @@ class AliasGraph:
 
     def output_group(self, root: Symbol) -> set[int] | None:
         """Every alias reaching `root`; None when a child edge or an over-long chain touches it."""
-        self._remember(root)
         children: dict[int, list[RecordAlias]] = {}
         for alias in self.report.aliases:
             target = self.target_of(alias)
@@ -249,7 +233,6 @@ class AliasGraph:
                         return None
                     start = alias.binding[0]
                     if start not in depths:
-                        self._edge_symbol(alias)
                         depths[start] = depths[member] + 1
                         following.append(start)
             frontier = following
@@ -263,9 +246,4 @@ class AliasGraph:
         )
 
 
-def build_alias_graph(source: str, index: LexicalIndex, report: RecordReport) -> AliasGraph:
-    """The graph over the record report's exact alias initializers (nothing resolved yet)."""
-    return AliasGraph(source, index, report)
-
-
-EMPTY_GRAPH = AliasGraph("", EMPTY_INDEX, empty_report())
+EMPTY_GRAPH = AliasGraph("", StatementIndex([], 0), empty_report())

@@ -11,9 +11,8 @@ from ..syntax.outline import Declaration, StatementOutline, outline_of, placed_d
 from ..syntax.statements import HEAD, Statement
 from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
-from .aliases import EMPTY_GRAPH, AliasGraph, build_alias_graph
+from .aliases import EMPTY_GRAPH, AliasGraph
 from .imports import ImportReport
-from .lexical import EMPTY_INDEX, LexicalIndex
 from .records import RecordReport, empty_report
 from .sites import DelimiterIndex, TextRegions, settles
 from .statement_facts import (
@@ -24,7 +23,7 @@ from .statement_facts import (
     facts_of,
     import_report,
 )
-from .statement_index import StatementIndex, piecewise_index, whole_text_index
+from .statement_index import StatementIndex, index_of
 from .tool_call_review import EMPTY_HINTS, HintReport, collect_hints
 from .unit_summary import LEXICAL_SUMMARY, UnitSummary, lexical_summary
 
@@ -136,18 +135,14 @@ class DocumentAnalysis:
         return 0
 
     @cached_property
-    def completion_index(self) -> LexicalIndex | StatementIndex:
+    def completion_index(self) -> StatementIndex:
         """The lexical index of the whole parse, broken source included.
 
         Completion and signature help use it together with the safe prefix.
         """
-        syntax = self.syntax
-        if syntax is None:
-            return EMPTY_INDEX
-        index = piecewise_index(syntax.statements, len(self.source))
-        if index is not None:
-            return index
-        return whole_text_index(syntax.tokens, syntax.parsed.events, len(self.source))
+        if self.syntax is None:
+            return StatementIndex([], 0)
+        return index_of(self.syntax.statements, len(self.source))
 
     @cached_property
     def statement_summaries(self) -> list[tuple[int, UnitSummary]]:
@@ -158,9 +153,9 @@ class DocumentAnalysis:
         return self.syntax.statements.values(LEXICAL_SUMMARY, lexical_summary)
 
     @cached_property
-    def lexical(self) -> LexicalIndex | StatementIndex:
+    def lexical(self) -> StatementIndex:
         """The navigation index: only valid source has one."""
-        return self.completion_index if self.valid else EMPTY_INDEX
+        return self.completion_index if self.valid else StatementIndex([], 0)
 
     @cached_property
     def statement_facts(self) -> PrefixFacts:
@@ -199,7 +194,7 @@ class DocumentAnalysis:
         """Exact `let a = b[.c[.d]]` edges inside the metadata prefix, resolved on demand."""
         if self.syntax is None:
             return EMPTY_GRAPH
-        return build_alias_graph(self.source, self.completion_index, self.records)
+        return AliasGraph(self.source, self.completion_index, self.records)
 
     def visible_import(self, name_start: int, name_end: int):
         """The `use` record of the binding a receiver name resolves to, if it is one."""

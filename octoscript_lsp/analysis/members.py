@@ -19,7 +19,7 @@ from ..limits import MAX_MODULE_PATH_SEGMENTS
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from . import surfaces
-from .aliases import build_alias_graph
+from .aliases import AliasGraph
 from .imports import ModuleImport
 from .lexical import Symbol
 from .output_calls import OutputCall, output_call_binding
@@ -231,7 +231,7 @@ class MemberReceiver:
         graph = (
             analysis.aliases
             if index is analysis.completion_index
-            else build_alias_graph(self.source, index, analysis.records)
+            else AliasGraph(self.source, index, analysis.records)
         )
         resolver = analysis.records.resolver(self.source, graph)
         return resolver.fields_for(self.site.receivers, prefix_end, binding)

@@ -33,7 +33,7 @@ from ..limits import (
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from .alias_chains import ChainEnd, Stop, walk_chain
-from .lexical import LexicalIndex, Symbol
+from .lexical import Symbol
 from .record_scan import RecordAlias, RecordField, RecordShape, Span
 from .sites import may_mutate
 from .statement_facts import PrefixFacts
@@ -41,6 +41,7 @@ from .statement_facts import PrefixFacts
 if TYPE_CHECKING:
     # The graph's module imports this one; a resolver is handed its graph.
     from .aliases import AliasGraph
+    from .statement_index import StatementIndex
 
 # ---------------------------------------------------------------- the report
 
@@ -158,14 +159,14 @@ def empty_report() -> RecordReport:
     return RecordReport(PrefixFacts([], 0))
 
 
-def alias_symbol(source: str, index: LexicalIndex, alias: RecordAlias) -> Symbol | None:
+def alias_symbol(source: str, index: StatementIndex, alias: RecordAlias) -> Symbol | None:
     """The `let` symbol an alias edge binds: visible from the statement end."""
     start, end = alias.binding
     symbol = index.visible(source[start:end], alias.visible_from)
     if symbol is not None and symbol.start == start:
         return symbol
     # Not visible there (a scope closing right after it): the full table.
-    return index.symbols_by_start().get(start)
+    return index.symbol_defined_at(start)
 
 
 # ---------------------------------------------------------------- resolution

@@ -1,24 +1,24 @@
-"""The lexical index as per-statement pieces.
+"""The document's lexical index, built from per-statement pieces.
 
 A top-level statement's scope events depend only on its own text: the parser
-starts every top-level step in the same state. So each statement is replayed
-once into a position-independent `UnitSummary` (`unit_summary.py`: offsets
-relative to its first token, kept in the statement's cache). The document's
-index (`StatementIndex`) is those summaries plus their offsets, built plainly
-per version: a query at an offset looks at the one statement there, and at
-the top-level bindings of the statements before it, which two by-name tables
-(top-level bindings and unresolved references) answer, made on first use.
+starts every top-level step in the same state, and every scope a step opens
+it closes. So each statement is replayed once into a position-independent
+`UnitSummary` (`unit_summary.py`: offsets relative to its first token, kept
+in the statement's cache). The document's index (`StatementIndex`) is those
+summaries plus their offsets, built plainly per version: a query at an
+offset looks at the one statement there, and at the top-level bindings of
+the statements before it, which two by-name tables (top-level bindings and
+unresolved references) answer, made on first use.
 
-The answers are exactly what `whole_text_index` (the same replay over every
-event at once) gives when every statement before the last closes the scopes
-it opens and the site budget holds; otherwise `piecewise_index` answers None
-and the caller builds the whole-text index.
+Its answers are those of one replay of every event at once (the tests'
+reference); the two budgets are settled the same way: sites past
+`MAX_LEXICAL_COMPLETION_SITES` are dropped, and nothing is recorded past the
+statement where `MAX_LEXICAL_SYMBOL_OCCURRENCES` runs out.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
 from itertools import compress, repeat
 from itertools import count as counting
 from operator import attrgetter, contains, itemgetter
@@ -26,9 +26,8 @@ from typing import NamedTuple
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.statements import Statement, Statements
-from ..syntax.tokens import Token
 from ..syntax.tree import SymbolKind
-from .lexical import OPEN_END, Binding, LexicalIndex, Occurrence, Symbol, innermost_visible
+from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
 from .unit_summary import (
     LEXICAL_SUMMARY,
     Budget,
@@ -57,56 +56,17 @@ class _Free(NamedTuple):
 _statement_of = attrgetter("statement")
 _base_of = itemgetter(0)
 _summary_of = itemgetter(1)
-_is_balanced = attrgetter("balanced")
 _sites_of = attrgetter("sites")
 _occurrences_of = attrgetter("occurrences")
 _free_of = attrgetter("free")
 _exports_of = attrgetter("exports")
 
 
-def whole_text_index(tokens: Sequence[Token], events: Sequence[tuple], length: int) -> LexicalIndex:
-    """The index of every scope event replayed at once, as one statement."""
-    summary = summarize_unit(tokens, events, 0, Budget(MAX_LEXICAL_SYMBOL_OCCURRENCES, _unbound))
-    symbols = [summary.symbols[number] for number in summary.ordered]
-    return LexicalIndex(
-        [
-            Symbol(
-                local.kind,
-                local.name,
-                local.start,
-                local.end,
-                local.visible_start,
-                length if local.visible_end == OPEN_END else local.visible_end,
-                list(local.references),
-            )
-            for local in symbols
-        ],
-        list(summary.sites[:MAX_LEXICAL_COMPLETION_SITES]),
-        summary.stopped,
-        len(summary.sites) > MAX_LEXICAL_COMPLETION_SITES,
-    )
-
-
-def _unbound(name: str) -> bool:
-    return False
-
-
-def piecewise_index(found: Statements, source_length: int) -> StatementIndex | None:
-    """The index over the statements' summaries; None when the site budget
-    could run out or a statement before the last leaves a scope open.
-
-    When the occurrence budget runs out, the statement where it does is
-    replayed with what is left of it, and the index is cut there
-    (`StatementIndex.cut`): that statement's summary holds what the
-    whole-text replay records, the later ones only their sites."""
-    pieces = found.values(LEXICAL_SUMMARY, lexical_summary)
-    summaries = list(map(_summary_of, pieces))
-    open_scopes = len(summaries) - sum(map(_is_balanced, summaries))
-    if open_scopes and (open_scopes > 1 or summaries[-1].balanced):
-        return None
-    if sum(map(len, map(_sites_of, summaries))) > MAX_LEXICAL_COMPLETION_SITES:
-        return None
-    index = StatementIndex(pieces, source_length)
+def index_of(found: Statements, source_length: int) -> StatementIndex:
+    """The index over the statements' summaries, cut where the occurrence
+    budget runs out (`StatementIndex.cut_at_budget`)."""
+    index = StatementIndex(found.values(LEXICAL_SUMMARY, lexical_summary), source_length)
+    summaries = index._summaries
     total = sum(map(_occurrences_of, summaries)) + sum(map(len, map(_free_of, summaries)))
     if total <= MAX_LEXICAL_SYMBOL_OCCURRENCES:
         return index
@@ -123,30 +83,26 @@ def _sites_only(statement: Statement) -> UnitSummary:
 _SITES_ONLY = "lexical sites only"
 
 
-class _StartLookup:
-    """`symbols_by_start()` of a statement index: a lookup, not a table."""
-
-    __slots__ = ("index",)
-
-    def __init__(self, index: StatementIndex) -> None:
-        self.index = index
-
-    def get(self, start: int, default: Symbol | None = None) -> Symbol | None:
-        found = self.index.symbol_defined_at(start)
-        return default if found is None else found
+def _site_cut(summaries: list[UnitSummary]) -> tuple[int, int] | None:
+    """Where the site budget runs out: (statement position, sites kept in it)."""
+    if sum(map(len, map(_sites_of, summaries))) <= MAX_LEXICAL_COMPLETION_SITES:
+        return None
+    left = MAX_LEXICAL_COMPLETION_SITES
+    for position, summary in enumerate(summaries):
+        if len(summary.sites) > left:
+            return position, left
+        left -= len(summary.sites)
+    return None
 
 
 class StatementIndex:
     """The lexical index of a document as (offset, summary) per top-level statement.
 
-    Answers the same queries as `LexicalIndex`. Symbols are made on first
-    use (and kept, so one version hands out one object per binding); a
-    top-level binding's references in later statements and where a later
-    top-level binding of its name ends its visibility come from the
-    by-name tables, built on first use.
+    Symbols are made on first use (and kept, so one version hands out one
+    object per binding); a top-level binding's references in later
+    statements and where a later top-level binding of its name ends its
+    visibility come from the by-name tables, built on first use.
     """
-
-    sites_truncated = False
 
     def __init__(
         self, pieces: list[tuple[int, UnitSummary]], source_length: int, cut: int | None = None
@@ -154,10 +110,13 @@ class StatementIndex:
         self.pieces = pieces
         # Where the occurrence budget ran out (the statement's position).
         self.cut = cut
-        self.truncated = self.incomplete = cut is not None
+        self.truncated = cut is not None
         self.source_length = source_length
         self.bases = list(map(_base_of, pieces))
         self._summaries = list(map(_summary_of, pieces))
+        self.site_cut = _site_cut(self._summaries)
+        self.sites_truncated = self.site_cut is not None
+        self.incomplete = self.truncated or self.sites_truncated
         self._tops: dict[str, list[_Top]] = {}
         self._free: dict[str, list[_Free]] = {}
         self._made: dict[tuple[int, int], Symbol] = {}
@@ -316,29 +275,17 @@ class StatementIndex:
     def sites(self) -> list[tuple[int, int]]:
         return [
             (start + base, end + base)
-            for base, summary in self.pieces
-            for start, end in summary.sites
+            for position, base in enumerate(self.bases)
+            for start, end in self._sites(position)
         ]
 
-    def last_occurrence(self) -> int:
-        """Start of the last definition or resolved reference recorded (-1:
-        none): in the statement where the budget ran out or before it."""
-        last = self.cut if self.cut is not None else len(self.pieces) - 1
-        for position in range(last, -1, -1):
-            base, summary = self.pieces[position]
-            found = [local.start for local in summary.symbols]
-            found.extend(start for local in summary.symbols for start, _ in local.references)
-            found.extend(
-                free.start
-                for free in summary.free
-                if self._resolving_entry(position, free.name) is not None
-            )
-            if found:
-                return base + max(found)
-        return -1
-
-    def symbols_by_start(self) -> _StartLookup:
-        return _StartLookup(self)
+    def _sites(self, position: int) -> tuple[tuple[int, int], ...]:
+        """A statement's sites (relative) that the site budget keeps."""
+        sites = self._summaries[position].sites
+        cut = self.site_cut
+        if cut is None or position < cut[0]:
+            return sites
+        return sites[: cut[1]] if position == cut[0] else ()
 
     def symbol_defined_at(self, start: int) -> Symbol | None:
         position = self._statement_at(start)
@@ -443,21 +390,20 @@ class StatementIndex:
         for candidate in (position - 1, position):
             if candidate < 0:
                 continue
-            base, summary = self.pieces[candidate]
-            relative = offset - base
-            sites = summary.sites
-            at = bisect_right(sites, (relative, OPEN_END)) - 1
-            for index in (at - 1, at):
-                if index >= 0 and sites[index][0] <= relative <= sites[index][1]:
-                    return (sites[index][0] + base, sites[index][1] + base)
+            base = self.bases[candidate]
+            sites = self._sites(candidate)
+            at = bisect_right(sites, (offset - base, OPEN_END)) - 1
+            for start, end in sites[max(at - 1, 0) : at + 1]:
+                if start + base <= offset <= end + base:
+                    return (start + base, end + base)
         return None
 
     def is_site(self, start: int, end: int) -> bool:
         position = self._statement_at(start)
         if position < 0:
             return False
-        base, summary = self.pieces[position]
-        sites = summary.sites
+        base = self.bases[position]
+        sites = self._sites(position)
         at = bisect_left(sites, (start - base, end - base))
         return at < len(sites) and sites[at] == (start - base, end - base)
 

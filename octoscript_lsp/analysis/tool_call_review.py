@@ -35,10 +35,9 @@ from ..syntax.tokens import Kind, Token
 from ..syntax.trivia import decode_string_literal
 from .aliases import AliasGraph
 from .imports import ImportReport
-from .lexical import LexicalIndex
 from .records import RecordReport
 from .statement_facts import PrefixFacts, facts_of, import_report
-from .statement_index import whole_text_index
+from .statement_index import StatementIndex, index_of
 from .surfaces import TOOL_BINDING, TOOL_MODULE_PATH, is_fixed_core_path, tool_method
 
 if TYPE_CHECKING:
@@ -144,7 +143,7 @@ def collect_tool_calls(source: str, tokens: list[Token]) -> tuple[tuple[ToolCall
 
 def collect_imported_module_calls(
     tokens: list[Token],
-    lexical: LexicalIndex,
+    lexical: StatementIndex,
     imports: ImportReport,
     aliases: AliasGraph,
 ) -> tuple[tuple[ImportedModuleCallHint, ...], bool]:
@@ -182,7 +181,7 @@ def collect_imported_module_calls(
 
 
 def collect_hints(
-    syntax: SyntaxResult, lexical: LexicalIndex, imports: ImportReport, aliases: AliasGraph
+    syntax: SyntaxResult, lexical: StatementIndex, imports: ImportReport, aliases: AliasGraph
 ) -> HintReport:
     """Both reports for one parsed text; empty for invalid source."""
     if not syntax.valid:
@@ -198,7 +197,7 @@ def hints_for_syntax(syntax: SyntaxResult) -> HintReport:
     if not syntax.valid:
         return EMPTY_HINTS
     length = len(syntax.source)
-    lexical = whole_text_index(syntax.tokens, syntax.parsed.events, length)
+    lexical = index_of(syntax.statements, length)
     # One piece for the whole text: a single pass serves imports and aliases.
     facts = PrefixFacts([(0, (0, facts_of(syntax.tokens, syntax.parsed.events)))], length)
     aliases = AliasGraph(syntax.source, lexical, RecordReport(facts))

@@ -4,9 +4,8 @@ summary: its bindings, references and sites, relative to its first token.
 The parser starts every top-level step in the same state, so a statement's
 scope events depend on its own text only: `summarize_unit` replays them once
 into a position-independent `UnitSummary`, asked of the statement's cache
-(`lexical_summary`). The per-statement index (`statement_index`) is built
-from these; the whole-document index (`statement_index.whole_text_index`)
-is the same replay over every event at once.
+(`lexical_summary`). The document's index (`statement_index`) is joined
+from these.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from bisect import bisect_left
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.lexical import LexicalIndex, Occurrence, Symbol
+from ..analysis.lexical import Occurrence, Symbol
 from ..analysis.site_resolution import (
     INDEX_INCOMPLETE,
     INDEX_REFUSAL,
@@ -15,6 +15,7 @@ from ..analysis.site_resolution import (
     Request,
     resolve_binding,
 )
+from ..analysis.statement_index import StatementIndex
 from ..limits import MAX_SOURCE_BYTES
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
@@ -92,7 +93,7 @@ def _rewrite(source: str, spans: list[tuple[int, int]], new_name: str) -> str:
 
 
 def _validate(
-    old: LexicalIndex,
+    old: StatementIndex,
     renamed_source: str,
     renamed: Symbol,
     spans: list[tuple[int, int]],

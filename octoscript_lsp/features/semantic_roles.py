@@ -13,8 +13,9 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from ..analysis.lexical import LexicalIndex, Symbol
+from ..analysis.lexical import Symbol
 from ..analysis.resolution import AwaitKeyword, StdModuleMember, classify_member_token
+from ..analysis.statement_index import StatementIndex
 from ..syntax.tokens import IDENT, LPAREN, RESERVED_WORDS, Token, first_token_from
 from ..syntax.tokens import NUMBER as NUMBER_TOKEN
 from ..syntax.tokens import OPERATOR as OPERATOR_TOKEN
@@ -89,7 +90,7 @@ def member_role(path: tuple[str, ...] | None, member: str, called: bool) -> Role
 # --------------------------------------------------------------------------- roles
 
 
-def occurrence_map(index: LexicalIndex) -> dict[int, Symbol]:
+def occurrence_map(index: StatementIndex) -> dict[int, Symbol]:
     """Start offset of every definition and resolved reference -> its symbol."""
     found: dict[int, Symbol] = {}
     for symbol in index.symbols:
@@ -203,7 +204,7 @@ def _member_role(
     roles[token.start] = member_token_role(symbol, token.text, called, import_paths)
 
 
-def apply_index_roles(roles: dict[int, Role], index: LexicalIndex) -> None:
+def apply_index_roles(roles: dict[int, Role], index: StatementIndex) -> None:
     for symbol in index.symbols:
         token_type = SYMBOL_TYPES_BY_NAME[symbol.kind._name_]
         roles[symbol.start] = (token_type, DECLARATION)

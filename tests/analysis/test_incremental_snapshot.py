@@ -6,10 +6,11 @@ import pytest
 from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
+from octoscript_lsp.analysis import statement_index
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.lexical import LexicalIndex
 from octoscript_lsp.analysis.sites import open_delimiters_before
-from octoscript_lsp.analysis.statement_index import StatementIndex, whole_text_index
+from octoscript_lsp.analysis.statement_index import StatementIndex
+from octoscript_lsp.analysis.unit_summary import Budget, summarize_unit
 from octoscript_lsp.limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens
@@ -46,7 +47,7 @@ def edited_versions(base: str, changes):
         previous = current
 
 
-def index_view(index: LexicalIndex) -> tuple:
+def index_view(index: StatementIndex) -> tuple:
     return (index.symbols, index.sites, index.truncated, index.sites_truncated)
 
 
@@ -108,7 +109,6 @@ def answers(index, text: str) -> tuple:
     # Every name of a short text; of a long one, a spread of them.
     every = sorted({symbol.name for symbol in index.symbols})
     names = [*every[:: max(1, len(every) // 12)], "undefined"]
-    by_start = index.symbols_by_start()
     return (
         index_view(index),
         [
@@ -123,9 +123,8 @@ def answers(index, text: str) -> tuple:
         ],
         [index.is_site(start, end) for start, end in index.sites],
         [index.is_site(start, end + 1) for start, end in index.sites],
-        [by_start.get(symbol.start) for symbol in index.symbols],
-        [by_start.get(symbol.start + 1) for symbol in index.symbols],
-        index.last_occurrence(),
+        [index.symbol_defined_at(symbol.start) for symbol in index.symbols],
+        [index.symbol_defined_at(symbol.start + 1) for symbol in index.symbols],
     )
 
 
@@ -138,9 +137,13 @@ def _offsets(text: str) -> list[int]:
     return sorted({near for edge in spread for near in (edge - 1, edge, edge + 1) if near >= 0})
 
 
-def plain_index(text: str) -> LexicalIndex:
+def plain_index(text: str) -> StatementIndex:
+    """Every scope event of `text` replayed at once, as one piece: what the
+    per-statement index must answer as."""
     syntax = analyze_syntax(text)
-    return whole_text_index(syntax.tokens, syntax.parsed.events, len(text))
+    budget = Budget(statement_index.MAX_LEXICAL_SYMBOL_OCCURRENCES, lambda name: False)
+    summary = summarize_unit(syntax.tokens, syntax.parsed.events, 0, budget)
+    return StatementIndex([(0, summary)], len(text), 0 if summary.stopped else None)
 
 
 @pytest.mark.slow  # a plain replay of a 1,000-line document, answered at every offset

@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.lexical import LexicalIndex, Symbol
+from octoscript_lsp.analysis.lexical import Symbol
+from octoscript_lsp.analysis.statement_index import StatementIndex
 from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from octoscript_lsp.syntax.tree import SymbolKind as K
 
 
-def index_of(source: str, *, valid: bool = True) -> LexicalIndex:
+def index_of(source: str, *, valid: bool = True) -> StatementIndex:
     analysis = DocumentAnalysis(source)
     assert analysis.valid is valid, analysis.syntax.diagnostics
     return analysis.completion_index
 
 
-def table(index: LexicalIndex) -> list[tuple]:
+def table(index: StatementIndex) -> list[tuple]:
     """Every symbol as (kind, name, definition, visibility, references)."""
     return [
         (s.kind, s.name, s.span, (s.visible_start, s.visible_end), s.references)
@@ -22,11 +23,11 @@ def table(index: LexicalIndex) -> list[tuple]:
     ]
 
 
-def only(index: LexicalIndex, name: str, nth: int = 0) -> Symbol:
+def only(index: StatementIndex, name: str, nth: int = 0) -> Symbol:
     return [symbol for symbol in index.symbols if symbol.name == name][nth]
 
 
-def resolved(index: LexicalIndex, source: str, needle: str, nth: int = 0) -> Symbol | None:
+def resolved(index: StatementIndex, source: str, needle: str, nth: int = 0) -> Symbol | None:
     """The symbol the nth occurrence of `needle` (as a reference) belongs to."""
     at = -1
     for _ in range(nth + 1):

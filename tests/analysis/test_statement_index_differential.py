@@ -19,7 +19,6 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.analysis import statement_index
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.statement_index import StatementIndex
 from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from tests.analysis.test_incremental_snapshot import answers, index_view, plain_index, snapshot
 
@@ -122,7 +121,7 @@ def test_occurrence_and_site_budgets_decide_as_the_plain_index():
     for count in (MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_COMPLETION_SITES + 1):
         text = "q\n" * count
         index, plain = DocumentAnalysis(text).completion_index, plain_index(text)
-        assert isinstance(index, StatementIndex) == (count <= MAX_LEXICAL_COMPLETION_SITES)
+        assert index.site_cut == (None if count <= MAX_LEXICAL_COMPLETION_SITES else (count - 1, 0))
         assert index.incomplete == plain.incomplete == (count > MAX_LEXICAL_COMPLETION_SITES)
         assert index_view(index) == index_view(plain)
 
@@ -302,8 +301,7 @@ def test_typing_inside_a_statement_cuts_as_a_fresh_version():
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(statements, min_size=1, max_size=8), changes, st.integers(0, 12))
 def test_edited_versions_decide_as_a_fresh_version(parts: list[str], edits, budget: int):
-    """An edited version decides as a fresh one: per-statement index or
-    not, cut or not, and where."""
+    """An edited version decides as a fresh one: cut or not, and where."""
     text = "".join(parts)
     with occurrence_budget(budget):
         previous = DocumentAnalysis(text, 0)
@@ -313,8 +311,7 @@ def test_edited_versions_decide_as_a_fresh_version(parts: list[str], edits, budg
             current = DocumentAnalysis(text, version, previous)
             if use != "skip":
                 index, fresh = current.completion_index, DocumentAnalysis(text).completion_index
-                assert type(index) is type(fresh)
-                if isinstance(index, StatementIndex):
-                    assert index.cut == fresh.cut
-                    assert index.pieces == fresh.pieces
+                assert index.cut == fresh.cut
+                assert index.site_cut == fresh.site_cut
+                assert index.pieces == fresh.pieces
             previous = current

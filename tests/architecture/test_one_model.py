@@ -434,10 +434,9 @@ def test_every_per_statement_view_is_a_statement_view():
 
 
 def test_one_replay_of_a_statements_scope_events():
-    """Scope events are replayed by `summarize_unit` alone, a statement's
-    (the lexical summaries every per-statement view reads) and a whole
-    document's (`statement_index.whole_text_index`); the parser writes them
-    and `parse_result` moves them."""
+    """Scope events are replayed by `summarize_unit` alone (the lexical
+    summaries every per-statement view reads); the parser writes them and
+    `parse_result` moves them."""
     allowed = {
         "octoscript_lsp.analysis.unit_summary.summarize_unit",
         "octoscript_lsp.syntax.parse_result.shifted_event",

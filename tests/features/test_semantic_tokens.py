@@ -20,6 +20,7 @@ from octoscript_lsp.features.semantic_tokens import (
     range_tokens,
 )
 from octoscript_lsp.features.wire import integer_items
+from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.conftest import quick_and_full
 from tests.sync.differential import spec_column
@@ -272,6 +273,20 @@ def test_statements_past_the_occurrence_budget_equal_a_fresh_answer(where) -> No
     # Early calls resolve to their function, the last ones no longer do.
     assert ("f1", "function", ()) in texts(OVER_BUDGET)[:40]
     assert texts(OVER_BUDGET)[-2] == ("f699", "variable", ())
+
+
+def test_statements_past_the_site_budget_equal_a_fresh_answer() -> None:
+    text = "use mod.tool\nlet a = 1\n" + "zz\n" * MAX_LEXICAL_COMPLETION_SITES + "tool.call(a)\n"
+    analysis = DocumentAnalysis(text)
+    assert analysis.completion_index.sites_truncated
+    assert not analysis.completion_index.truncated
+    assert json.loads(full_wire(analysis, True)) == {"data": full(DocumentAnalysis(text)).data}
+    # The statements past the site budget are classified all the same.
+    assert texts(text)[-3:] == [
+        ("tool", "namespace", ()),
+        ("call", "property", ()),
+        ("a", "variable", ()),
+    ]
 
 
 def test_a_changed_binding_reclassifies_the_statements_reading_it() -> None:
