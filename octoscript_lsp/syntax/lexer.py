@@ -11,7 +11,6 @@ structure in step with the reference checker.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -182,12 +181,6 @@ def common_suffix(left: str, right: str, limit: int) -> int:
         else:
             high = middle - 1
     return low
-
-
-def inside_comment(comments: list[tuple[int, int]], offset: int) -> bool:
-    """Whether `offset` lies in one of the (sorted, disjoint) comment spans."""
-    index = bisect_right(comments, offset, key=lambda span: span[0]) - 1
-    return index >= 0 and offset < comments[index][1]
 
 
 def _lex(source: str, pos: int, out: _TokenBuffer, comments: list[tuple[int, int]]) -> None:

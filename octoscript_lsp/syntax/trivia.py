@@ -237,17 +237,6 @@ def as_double_quoted_body(body: str) -> str:
     return "".join(out)
 
 
-def skip_string(source: str, index: int, limit: int) -> tuple[int | None, bool]:
-    """Skip a string literal's body from `index` (just after its opening quote).
-
-    (after the closing quote, True) when it closes before `limit`; (None,
-    False) at a line break, which ends an unterminated string as the lexer
-    sees it; (where the scan stopped, False) when `limit` comes first.
-    """
-    found = string_end(source, index, limit)
-    return (None, False) if found.at_line_break else (found.end, found.closed)
-
-
 class StringRegion(NamedTuple):
     """A string literal's contents; an unterminated one's run to its line break or the end."""
 
@@ -316,15 +305,3 @@ def skip_trivia(source: str, index: int, limit: int | None = None) -> int | None
         if end is None:
             return None
         index = end
-
-
-# What an edit must not add, remove or split for the text around it to keep
-# its comments and strings where they were: comment openers and closers, quotes.
-_TRIVIA_MARKS = ("/*", "*/", "//", '"', "'")
-
-
-def touches_trivia_marks(text: str, start: int, end: int) -> bool:
-    """Whether `text[start:end]`, with one character either side, holds a
-    comment mark or a quote (an edit there may move where one ends)."""
-    around = text[max(0, start - 1) : end + 1]
-    return any(mark in around for mark in _TRIVIA_MARKS)

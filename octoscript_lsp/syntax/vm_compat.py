@@ -57,16 +57,8 @@ Relative = tuple[tuple[int, str, SyntaxCode], ...]
 RUNTIME_CHECKS = "runtime-parser checks"
 
 
-def vm_diagnostics(tree: Node, tokens: Sequence[Token]) -> list[Diagnostic]:
-    found: list[Diagnostic] = []
-    for statement in tree.children:
-        _statement_diagnostics(statement, tokens, found)
-    found.sort(key=lambda diagnostic: diagnostic.offset)
-    return found
-
-
 def vm_diagnostics_of(statements: Statements) -> list[Diagnostic]:
-    """`vm_diagnostics` of valid source, one statement at a time.
+    """The runtime parser's findings in valid source, one statement at a time.
 
     In valid source a top-level statement's parse, and so what these rules
     find in it, depends only on its own text (`statements.py`).
@@ -86,12 +78,13 @@ def _relative_findings(statement: Statement) -> Relative:
     if not nodes:
         return ()  # a stray `}`
     fresh: list[Diagnostic] = []
-    _statement_diagnostics(nodes[-1], statement.tokens, fresh)
+    statement_findings(nodes[-1], statement.tokens, fresh)
     origin = statement.origin
     return tuple((item.offset - origin, item.message, item.code) for item in fresh)
 
 
-def _statement_diagnostics(statement: Node, tokens: Sequence[Token], found: list) -> None:
+def statement_findings(statement: Node, tokens: Sequence[Token], found: list) -> None:
+    """Add what the rules find in one top-level statement to `found`."""
     # Each node with the innermost bracketing construct around it.
     stack: list[tuple[Node, str]] = [(statement, "program")]
     push = stack.append
