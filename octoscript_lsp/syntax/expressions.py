@@ -31,6 +31,10 @@ from .tree import REFERENCE, SYMBOL_LAMBDA_PARAMETER, Node
 
 _LITERAL_WORDS = frozenset({"true", "false", "nil"})
 _UNARY_OPERATORS = ("!", "-", "+", "~")
+# Tokens that can make a whole expression alone, and the kinds of the next
+# token that would make it part of a larger one.
+_OPERANDS = (IDENT, NUMBER, STRING)
+_OPERAND_GOES_ON = (OPERATOR, LPAREN, LBRACKET)
 _BINARY_PRECEDENCE = {
     "||": 1,
     "&&": 2,
@@ -57,6 +61,10 @@ class ExpressionRules(ControlExpressions):
             return self.node("error", token.start)
         if token.kind is IDENT and token.text in CONTROL_WORDS:
             result = self.parse_control(token.text, token.start, self.index)
+        elif token.kind in _OPERANDS and self.tokens[self.index + 1].kind not in _OPERAND_GOES_ON:
+            # A lone name or literal, a third of all expressions: skips the
+            # levels that would hand it up unchanged.
+            result = self.parse_primary()
         else:
             result = self.parse_assignment()
         self.leave_nesting()
