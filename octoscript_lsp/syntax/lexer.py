@@ -24,16 +24,11 @@ from .literals import (
     char_at,
     scan_number,
     scan_string,
-    skip_line_comment,
     skip_single_quoted_string,
 )
 from .text import IDENT_START, IDENTIFIER, identifier_end
-from .tokens import (
-    CANONICAL_OPERATORS,
-    OPERATOR_CHARS,
-    Kind,
-    Token,
-)
+from .tokens import CANONICAL_OPERATORS, OPERATOR_CHARS, Kind, Token
+from .trivia import is_line_comment, line_comment_end, opens_comment
 
 _HORIZONTAL_SPACE = frozenset(" \t\f")
 _SINGLE = {
@@ -274,12 +269,11 @@ def _scan_rare(
         return end
     if char == "'":
         return skip_single_quoted_string(source, pos, sink)
-    if char == "/" and pos + 1 < length and source[pos + 1] == "/":
-        end = skip_line_comment(source, pos)
-        comments.append((pos, end))
-        return end
-    if char == "/" and pos + 1 < length and source[pos + 1] == "*":
-        end = _skip_block_comment(source, pos, out, sink)
+    if opens_comment(source, pos):
+        if is_line_comment(source, pos):
+            end = line_comment_end(source, pos)
+        else:
+            end = _skip_block_comment(source, pos, out, sink)
         comments.append((pos, end))
         return end
     if char in _SINGLE:
@@ -303,16 +297,10 @@ def _describe(char: str) -> str:
 
 def _scan_line_break(source: str, pos: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
     """LF or CRLF: a newline token (block comments emit them too); a bare CR is an error."""
-    if source[pos] == "\n":
-        out.emit(Kind.NEWLINE, "\n", pos, pos + 1)
-        return pos + 1
-    return _scan_carriage_return(source, pos, out, sink)
-
-
-def _scan_carriage_return(source: str, pos: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
-    if pos + 1 < len(source) and source[pos + 1] == "\n":
-        out.emit(Kind.NEWLINE, "\r\n", pos, pos + 2)
-        return pos + 2
+    for line_break in ("\n", "\r\n"):
+        if source.startswith(line_break, pos):
+            out.emit(Kind.NEWLINE, line_break, pos, pos + len(line_break))
+            return pos + len(line_break)
     sink.report(
         pos,
         "bare carriage returns are not supported; use LF or CRLF line endings",

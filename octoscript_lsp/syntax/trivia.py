@@ -1,33 +1,24 @@
 """Comments, strings and escapes, by the lexer's rules: the one trivia reader.
 
-Code outside the lexer that reads raw text (the string and comment regions
-the cursor sites use, a `let` initializer's shape, the text between a call's
-parentheses) must skip comments and strings exactly where the lexer does, or
-a site inside what the lexer calls a comment gets answers. So every such
-reader asks this module, and so do the lexer's literal scanners
-(`literals.py`) and whoever needs a literal's value: none reads a comment
-mark or an escape itself (`tests/architecture/test_trivia_reader.py` keeps
-it so), and `tests/syntax/test_trivia.py` compares these rules with the
-lexer on random text.
+Whatever reads raw text outside the lexer (the cursor sites' string and
+comment regions, a `let` initializer's shape, a call's argument text) and the
+lexer's own literal scanners ask here, so a comment or string ends exactly
+where the lexer ends it (`tests/architecture/test_trivia_reader.py`;
+`tests/syntax/test_trivia.py` compares these rules with the lexer).
 
-The rules, as the lexer applies them (`lexer._skip_block_comment`,
-`literals.scan_string`):
-
-- a line comment runs to the next line break (LF or CR) or the end;
-- a block comment closes at `*/`, except that a `*` not followed by `/`
-  consumes the character after it too, so `**/` does not close one (the
-  inherited tokenizer's rule) while `***/` does;
-- a double-quoted string closes at `"` and is cut short by a line break; an
-  escape is read whole (`read_escape`): `\\` and one character, `\\u` and at
-  most four hexadecimal digits, or `\\u{...}` (a malformed one runs to the
-  next `}` or LF, past quotes and CRs); only `\\"`, `\\\\`, `\\n`, `\\r`,
-  `\\t` and a `\\u` of four digits, or of one to six in braces, naming a
-  Unicode scalar value are canonical;
-- a single-quoted string (rejected) closes at `'`, a backslash taking the
+- A line comment runs to the next LF or CR, or the end.
+- A block comment closes at `*/`; a `*` not followed by `/` takes the next
+  character with it, so `**/` does not close one while `***/` does (the
+  inherited tokenizer's rule).
+- A double-quoted string closes at `"` and is cut short by a line break; an
+  escape is `\\` and one character, `\\u` and up to four hex digits, or
+  `\\u{...}` (a malformed one runs to the next `}` or LF). Canonical ones:
+  `\\"`, `\\\\`, `\\n`, `\\r`, `\\t`, and a `\\u` of four digits, or one to six
+  in braces, naming a Unicode scalar value.
+- A single-quoted string (rejected) closes at `'`, a backslash taking the
   next character, and is cut short by a line break.
 
-Callers decide where a comment or string starts (a `/` followed by `/` or
-`*`, a `"`); a `'` is an ordinary character here.
+Callers decide where a comment or string starts.
 """
 
 from __future__ import annotations

@@ -182,26 +182,13 @@ def _check_conditions(node: Node, tokens: Sequence[Token], found: list) -> None:
 
 
 def _assigns_to_member(node: Node) -> bool:
-    if node.kind != "assign":
-        return False
+    # `a = b = c` nests as assign(assign(a, b), c): its targets are a and b.
     targets: list[Node] = []
     while node.kind == "assign":
-        targets.append(node.children[0])
-        node = node.children[0]
-    # The chain is left-nested: the innermost left operand is a target too,
-    # and every right operand but the last is an intermediate target.
-    return any(_ends_in_member(target) for target in _chain_targets(targets))
-
-
-def _chain_targets(lefts: list[Node]) -> list[Node]:
-    """`a = b = c` nests as assign(assign(a, b), c): its targets are a and b."""
-    targets = []
-    for left in lefts:
-        if left.kind == "assign":
-            targets.append(left.children[1])
-        else:
-            targets.append(left)
-    return targets
+        left = node.children[0]
+        targets.append(left.children[1] if left.kind == "assign" else left)
+        node = left
+    return any(_ends_in_member(target) for target in targets)
 
 
 def _ends_in_member(node: Node) -> bool:
