@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from lsprotocol import types
+
 from ..catalogs.model import CallMode, ModuleDescriptor, ModuleField, WorkflowField
 from ..catalogs.store import CatalogStore
 
@@ -30,6 +32,11 @@ MEMBER_DETAILS = {
     CallMode.DEFERRED: "host module member, deferred call returning a promise (advisory)",
     None: "host module member (advisory)",
 }
+
+
+def plain(text: str | None) -> types.MarkupContent | None:
+    """`text` as plain-text documentation; None when empty."""
+    return types.MarkupContent(kind=types.MarkupKind.PlainText, value=text) if text else None
 
 
 def advisory_text(description: str | None, mode: CallMode | None) -> str | None:

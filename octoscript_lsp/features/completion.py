@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from lsprotocol import types
 
@@ -45,11 +46,10 @@ from ..analysis.site_resolution import (
     resolve_site,
 )
 from ..analysis.sites import ImportPathSite, MemberSite, ToolLiteralSite
-from ..catalogs.model import WorkflowField
+from ..catalogs.model import ModuleField, WorkflowField
 from ..catalogs.store import CatalogStore
 from ..syntax.tree import SymbolKind
 from . import catalog_assist, completion_kinds
-from .completion_context import CompletionContext, answer, item, nothing
 from .positions import PositionMap
 from .prefill import with_required_fields
 from .wire import WireDict, WireText
@@ -62,6 +62,62 @@ _VARIABLE_KIND = int(types.CompletionItemKind.Variable)
 _TOOL_FORMAT_LABELS = {"text": "Text", "json": "JSON"}
 FIELD_KIND = types.CompletionItemKind.Field  # members, record keys, workflow data
 FIXED_ROOT_CHILDREN = frozenset(child.name for child in surfaces.ROOT_IMPORT_CHILDREN)
+
+
+@dataclass(slots=True)
+class CompletionContext:
+    """What every completion step needs about one request."""
+
+    analysis: DocumentAnalysis
+    positions: PositionMap
+    offset: int
+    catalogs: CatalogStore
+    prefill: bool = False  # catalog methods may come with required fields (prefill.py)
+
+    @property
+    def lexical_incomplete(self) -> bool:
+        return self.analysis.completion_index.incomplete
+
+    @property
+    def imports_incomplete(self) -> bool:
+        return self.lexical_incomplete or self.analysis.imports.truncated
+
+    def range(self, start: int, end: int) -> types.Range:
+        return self.positions.range(start, end)
+
+    def members(self, site: MemberSite) -> types.Range:
+        """The edit range of a member site: its member name."""
+        return self.positions.range(site.member_start, site.member_end)
+
+
+def item(
+    label: str,
+    kind: int,
+    edit_range: types.Range,
+    detail: str | None = None,
+    documentation: str | None = None,
+) -> types.CompletionItem:
+    """An item replacing `edit_range` by its label; documentation in plain text."""
+    return types.CompletionItem(
+        label=label,
+        kind=types.CompletionItemKind(kind),
+        detail=detail,
+        documentation=catalog_assist.plain(documentation),
+        text_edit=types.TextEdit(range=edit_range, new_text=label),
+    )
+
+
+def answer(
+    items: list[types.CompletionItem], incomplete: bool, by_label: bool = True
+) -> types.CompletionList:
+    """The list of `items`, sorted by label unless they come in their order already."""
+    if by_label:
+        items = sorted(items, key=lambda entry: entry.label)
+    return types.CompletionList(is_incomplete=incomplete, items=items)
+
+
+def nothing(incomplete: bool) -> types.CompletionList:
+    return types.CompletionList(is_incomplete=incomplete, items=[])
 
 
 def _wire_item(
@@ -176,7 +232,7 @@ def _member(
         case WorkflowNamespace(path=path):
             return _workflow_member_completion(context, site, path)
         case ToolMethodMember():
-            edit_range = context.range(site.member_start, site.member_end)
+            edit_range = context.members(site)
             kind = completion_kinds.KIND_TOOL_METHOD
             items = [
                 item(method.name, kind, edit_range, method.signature_label)
@@ -184,7 +240,7 @@ def _member(
             ]
             return answer(items, context.imports_incomplete, by_label=False)
         case StdModuleMember(module=module):
-            edit_range = context.range(site.member_start, site.member_end)
+            edit_range = context.members(site)
             receiver = context.analysis.source[site.receiver[0] : site.receiver[1]]
             items = [
                 item(
@@ -198,7 +254,7 @@ def _member(
             ]
             return answer(items, context.imports_incomplete, by_label=False)
         case StdNamespaceChild():  # `use mod.std` then `std.`: the fixed children
-            edit_range = context.range(site.member_start, site.member_end)
+            edit_range = context.members(site)
             kind = completion_kinds.KIND_STD_NAMESPACE_MEMBER
             items = [
                 item(child.name, kind, edit_range, child.detail, child.documentation)
@@ -240,7 +296,7 @@ def _record_fields(
         analysis.metadata_prefix_end, report.prefix_end
     ):
         return nothing(incomplete)
-    edit_range = context.range(site.member_start, site.member_end)
+    edit_range = context.members(site)
     items = [item(entry.name, FIELD_KIND, edit_range, _RECORD_FIELD_DETAIL) for entry in fields]
     return answer(items, incomplete)
 
@@ -291,7 +347,7 @@ def _module_member_completion(
     catalog = catalogs.module_catalog
     if catalog is None:
         return nothing(incomplete)
-    edit_range = context.range(site.member_start, site.member_end)
+    edit_range = context.members(site)
     items = [
         item(
             child.name,
@@ -312,25 +368,13 @@ def _output_field_completion(
     context: CompletionContext, site: MemberSite, call: OutputCall, parent: tuple[str, ...]
 ) -> types.CompletionList:
     """The output fields of the call a result binding holds, below `parent`."""
-    analysis = context.analysis
     # Classified only where the catalog and the alias metadata are usable.
     incomplete = context.imports_incomplete
-    roots = call_outputs(analysis, call, context.catalogs)
+    roots = call_outputs(context.analysis, call, context.catalogs)
     fields = None if roots is None else fields_at(roots, parent)
     if fields is None:
         return nothing(incomplete)
-    edit_range = context.range(site.member_start, site.member_end)
-    items = [
-        item(
-            field.name,
-            FIELD_KIND,
-            edit_range,
-            f"module output field, {catalog_assist.required(field)}",
-            catalog_assist.record_field_text(field, "Module output"),
-        )
-        for field in fields
-    ]
-    return answer(items, incomplete)
+    return answer(_module_fields(fields, context.members(site), "Module output"), incomplete)
 
 
 # ---------------------------------------------------------------- input records
@@ -339,26 +383,30 @@ def _output_field_completion(
 def _input_record_completion(
     context: CompletionContext, site: InputRecordSite, alias_truncated: bool
 ) -> types.CompletionList:
-    analysis = context.analysis
     incomplete = (
         context.imports_incomplete or context.catalogs.modules.state.unavailable or alias_truncated
     )
-    fields = input_fields_for_site(analysis, site, context.catalogs)
+    fields = input_fields_for_site(context.analysis, site, context.catalogs)
     if fields is None:
         return nothing(incomplete)
-    edit_range = context.range(*site.field)
-    items = [
+    fresh = [field for field in fields if field.name not in site.declared]
+    return answer(_module_fields(fresh, context.range(*site.field), "Module input"), incomplete)
+
+
+def _module_fields(
+    fields: Sequence[ModuleField], edit_range: types.Range, role: str
+) -> list[types.CompletionItem]:
+    """A module call's input or output fields (`role`: "Module input" or "Module output")."""
+    return [
         item(
             field.name,
             FIELD_KIND,
             edit_range,
-            f"module input field, {catalog_assist.required(field)}",
-            catalog_assist.record_field_text(field, "Module input"),
+            f"{role.lower()} field, {catalog_assist.required(field)}",
+            catalog_assist.record_field_text(field, role),
         )
         for field in fields
-        if field.name not in site.declared
     ]
-    return answer(items, incomplete)
 
 
 # ---------------------------------------------------------------- workflow data
@@ -368,14 +416,11 @@ def _workflow_member_completion(
     context: CompletionContext, site: MemberSite, path: tuple[str, ...]
 ) -> types.CompletionList:
     """`workflow.` (the receiver names `path`) while a workflow catalog is configured."""
-    catalogs = context.catalogs
-    state = catalogs.workflow.state
-    analysis = context.analysis
-    incomplete = context.lexical_incomplete or state.unavailable
-    data = catalogs.workflow_data
-    if data is None or site.member_end > analysis.metadata_prefix_end:
+    incomplete = context.lexical_incomplete or context.catalogs.workflow.state.unavailable
+    data = context.catalogs.workflow_data
+    if data is None or site.member_end > context.analysis.metadata_prefix_end:
         return nothing(incomplete)
-    edit_range = context.range(site.member_start, site.member_end)
+    edit_range = context.members(site)
     items: list[types.CompletionItem] = []
     if path == ("workflow",):
         items = [

@@ -24,7 +24,7 @@ from ..analysis.site_resolution import (
 )
 from ..analysis.sites import CallContext, MemberSite
 from ..catalogs.model import CallMode, ModuleDescriptor
-from .catalog_assist import Catalogs, leaf_text
+from .catalog_assist import Catalogs, leaf_text, plain
 
 INPUT_PARAMETER = "input"
 
@@ -34,11 +34,7 @@ def _help(
 ) -> types.SignatureHelp:
     signature = types.SignatureInformation(
         label=label,
-        documentation=(
-            types.MarkupContent(kind=types.MarkupKind.PlainText, value=documentation)
-            if documentation
-            else None
-        ),
+        documentation=plain(documentation),
         parameters=[types.ParameterInformation(label=name) for name in parameters],
     )
     return types.SignatureHelp(

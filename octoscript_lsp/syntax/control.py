@@ -104,7 +104,7 @@ class ControlExpressions(ParserCursor):
         statements: list[Node] = []
         while not self.at_end() and not self.at_kind(RBRACE):
             before = self.index
-            token = self.current
+            token = self.tokens[self.index]
             ends_with_value = not (token.kind is IDENT and token.text in _NON_VALUE_TRY_TAIL)
             statements.append(self.parse_statement())
             self.require_statement_end()

@@ -1,6 +1,5 @@
-"""The parser's state and token cursor: position, diagnostics, nesting, statement ends
-and scope events.
-`parser._Parser` adds the grammar on top of it."""
+"""The parser's state and token cursor: position, diagnostics, nesting,
+statement ends and scope events; `parser._Parser` adds the grammar."""
 
 from __future__ import annotations
 
@@ -26,6 +25,7 @@ from .tree import DEFINE, POP, PUSH, Node, SymbolKind
 CONTROL_WORDS = frozenset({"if", "try", "for", "loop", "while"})
 # Tokens that end a statement (a tuple: `in` compares enum members by identity).
 STATEMENT_ENDS = (NEWLINE, SEMICOLON)
+_EXPRESSION_ENDS = (NEWLINE, SEMICOLON, RBRACE, END, COMMA, RPAREN, RBRACKET)
 
 
 class ParserCursor:
@@ -48,10 +48,6 @@ class ParserCursor:
         self.runtime_suspect = False
 
     # ---------------------------------------------------------------- cursor
-
-    @property
-    def current(self) -> Token:
-        return self.tokens[self.index]
 
     def at_end(self) -> bool:
         return self.tokens[self.index].kind is END
@@ -100,22 +96,13 @@ class ParserCursor:
         return None
 
     def at_statement_boundary(self) -> bool:
-        kind = self.tokens[self.index].kind
-        return kind in (NEWLINE, SEMICOLON, RBRACE, END)
+        return self.tokens[self.index].kind in (NEWLINE, SEMICOLON, RBRACE, END)
 
     def at_import_statement_end(self) -> bool:
         return self.tokens[self.index].kind in (NEWLINE, SEMICOLON, END)
 
     def at_expression_boundary(self) -> bool:
-        return self.tokens[self.index].kind in (
-            NEWLINE,
-            SEMICOLON,
-            RBRACE,
-            END,
-            COMMA,
-            RPAREN,
-            RBRACKET,
-        )
+        return self.tokens[self.index].kind in _EXPRESSION_ENDS
 
     def starts_lambda(self) -> bool:
         token = self.tokens[self.index]
@@ -124,9 +111,6 @@ class ParserCursor:
     def starts_control_expression(self) -> bool:
         token = self.tokens[self.index]
         return token.kind is IDENT and token.text in CONTROL_WORDS
-
-    def previous_end(self, fallback: int) -> int:
-        return self.tokens[self.index - 1].end if self.index > 0 else fallback
 
     def node(
         self, kind: str, start: int, children: list[Node] | None = None, token: int = -1
@@ -137,9 +121,10 @@ class ParserCursor:
             end = start
         return Node(kind, start, end, children if children is not None else [], token)
 
-    def _name(self, index: int) -> Node:
+    def _name(self, index: int, kind: str = "name") -> Node:
+        """The node of the one token at `index`."""
         token = self.tokens[index]
-        return Node("name", token.start, token.end, [], index)
+        return Node(kind, token.start, token.end, [], index)
 
     # ---------------------------------------------------------------- reports
 
@@ -184,15 +169,6 @@ class ParserCursor:
     def end_statement(self, before: int) -> None:
         """After a statement that started at token `before`: step over its
         end, or report the missing end and resynchronise; never stay put."""
-        tokens, index = self.tokens, self.index
-        kind = tokens[index].kind
-        if kind is NEWLINE or kind is SEMICOLON:
-            # `require_statement_end` inlined for the usual case, which moves.
-            index += 1
-            while tokens[index].kind in STATEMENT_ENDS:
-                index += 1
-            self.index = index
-            return
         self.require_statement_end()
         if self.index == before:
             self.advance()
@@ -208,23 +184,14 @@ class ParserCursor:
             self.synchronize_statement()
 
     def synchronize_statement(self) -> None:
-        while self.tokens[self.index].kind not in (
-            END,
-            NEWLINE,
-            SEMICOLON,
-            RBRACE,
-        ):
+        while not self.at_statement_boundary():
             self.advance()
         self.consume_statement_ends()
 
     def consume_statement_ends(self) -> None:
-        tokens, index = self.tokens, self.index
-        while tokens[index].kind in STATEMENT_ENDS:
-            index += 1
-        self.index = index
+        while self.tokens[self.index].kind in STATEMENT_ENDS:
+            self.index += 1
 
     def consume_newlines(self) -> None:
-        tokens, index = self.tokens, self.index
-        while tokens[index].kind is NEWLINE:
-            index += 1
-        self.index = index
+        while self.tokens[self.index].kind is NEWLINE:
+            self.index += 1

@@ -67,7 +67,3 @@ class LineIndex:
 
     def line_start(self, line_zero_based: int) -> int:
         return self.line_starts[line_zero_based]
-
-    @property
-    def line_count(self) -> int:
-        return len(self.line_starts)

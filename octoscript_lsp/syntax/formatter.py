@@ -66,16 +66,10 @@ FORMATTED = "formatted"
 def format_statements(statements: Statements, max_tokens: int) -> str:
     """`format_tokens` of valid source, one top-level statement at a time.
 
-    After a line break outside every brace and lambda parameter list the
-    formatter is in its initial state, and a statement of valid source starts
-    with a token that is no line break; so a statement that starts in that
-    state and leaves the pass in it again after its tokens formats the same
-    wherever it stands: its formatted text depends only on its own text (its
-    key), and is the statement's view. The text after its tokens (up to the
-    next statement) is written as the gap before the next token would be,
-    and with the indentation at 0 the next token is then written as at a
-    line start. A statement that does not end in that state is formatted
-    plainly with the ones after it until the pass is in it again.
+    A statement that starts and ends with the pass in its initial state (at
+    a line start outside every brace and lambda parameter list) formats the
+    same wherever it stands, so its text is its view; one that does not end
+    so is formatted plainly with the ones after it until the pass is back.
     """
     every = [statements.head, *statements.statements]
     last = len(every) - 1
@@ -126,12 +120,9 @@ def _format_plainly(
 
 
 class _Pass:
-    """One left-to-right formatting pass over tokens from `cursor` on.
-
-    `feed` is the formatter's one loop over tokens: it runs once per token
-    of every stretch formatted, so its state lives in locals and the
-    spacing rule (`_needs_space`) is read from a table (`_SPACES`).
-    """
+    """One left-to-right formatting pass over tokens from `cursor` on; `feed`
+    runs once per token, so its state lives in locals and the spacing rule
+    is read from a table (`_SPACES`)."""
 
     __slots__ = ("source", "parts", "indentation", "at_line_start", "cursor", "previous", "bars")
 

@@ -11,7 +11,6 @@ structure in step with the reference checker.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,16 +24,11 @@ from .literals import (
     char_at,
     scan_number,
     scan_string,
-    skip_line_comment,
     skip_single_quoted_string,
 )
 from .text import IDENT_START, IDENTIFIER, identifier_end
-from .tokens import (
-    CANONICAL_OPERATORS,
-    OPERATOR_CHARS,
-    Kind,
-    Token,
-)
+from .tokens import CANONICAL_OPERATORS, OPERATOR_CHARS, Kind, Token
+from .trivia import is_line_comment, line_comment_end, opens_comment
 
 _HORIZONTAL_SPACE = frozenset(" \t\f")
 _SINGLE = {
@@ -184,12 +178,6 @@ def common_suffix(left: str, right: str, limit: int) -> int:
     return low
 
 
-def inside_comment(comments: list[tuple[int, int]], offset: int) -> bool:
-    """Whether `offset` lies in one of the (sorted, disjoint) comment spans."""
-    index = bisect_right(comments, offset, key=lambda span: span[0]) - 1
-    return index >= 0 and offset < comments[index][1]
-
-
 def _lex(source: str, pos: int, out: _TokenBuffer, comments: list[tuple[int, int]]) -> None:
     """Lex from `pos` to the end of the text. Runs of common tokens come from
     the `_COMMON` scanner; where it does not match, `_scan_rare` takes one
@@ -281,12 +269,11 @@ def _scan_rare(
         return end
     if char == "'":
         return skip_single_quoted_string(source, pos, sink)
-    if char == "/" and pos + 1 < length and source[pos + 1] == "/":
-        end = skip_line_comment(source, pos)
-        comments.append((pos, end))
-        return end
-    if char == "/" and pos + 1 < length and source[pos + 1] == "*":
-        end = _skip_block_comment(source, pos, out, sink)
+    if opens_comment(source, pos):
+        if is_line_comment(source, pos):
+            end = line_comment_end(source, pos)
+        else:
+            end = _skip_block_comment(source, pos, out, sink)
         comments.append((pos, end))
         return end
     if char in _SINGLE:
@@ -310,16 +297,10 @@ def _describe(char: str) -> str:
 
 def _scan_line_break(source: str, pos: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
     """LF or CRLF: a newline token (block comments emit them too); a bare CR is an error."""
-    if source[pos] == "\n":
-        out.emit(Kind.NEWLINE, "\n", pos, pos + 1)
-        return pos + 1
-    return _scan_carriage_return(source, pos, out, sink)
-
-
-def _scan_carriage_return(source: str, pos: int, out: _TokenBuffer, sink: DiagnosticSink) -> int:
-    if pos + 1 < len(source) and source[pos + 1] == "\n":
-        out.emit(Kind.NEWLINE, "\r\n", pos, pos + 2)
-        return pos + 2
+    for line_break in ("\n", "\r\n"):
+        if source.startswith(line_break, pos):
+            out.emit(Kind.NEWLINE, line_break, pos, pos + len(line_break))
+            return pos + len(line_break)
     sink.report(
         pos,
         "bare carriage returns are not supported; use LF or CRLF line endings",

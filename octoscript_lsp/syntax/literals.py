@@ -1,18 +1,14 @@
-"""Character-level scanners for literals and line comments, as the lexer
-runs them where its regular expressions do not match: numbers, strings and
-their escapes, single-quoted strings (rejected), line comments. Where a
-string, an escape or a comment ends is the trivia reader's (`trivia.py`);
-these report the problems.
-
-Each takes the source and a position, reports problems to a sink and
-returns the position after what it consumed.
+"""The lexer's character-level literal scanners, for what its regular
+expressions do not match: numbers, strings and single-quoted strings. Each
+reports problems to a sink and returns the position after what it consumed;
+where a string or escape ends is the trivia reader's (`trivia.py`).
 """
 
 from __future__ import annotations
 
 from .codes import SyntaxCode
 from .diagnostics import DiagnosticSink
-from .trivia import Escape, EscapeProblem, line_comment_end, single_quoted_end, string_end
+from .trivia import Escape, EscapeProblem, single_quoted_end, string_end
 
 DIGITS = frozenset("0123456789")
 
@@ -97,7 +93,3 @@ def skip_single_quoted_string(source: str, start: int, sink: DiagnosticSink) -> 
         SyntaxCode.SINGLE_QUOTED_STRING,
     )
     return single_quoted_end(source, start + 1).end
-
-
-def skip_line_comment(source: str, pos: int) -> int:
-    return line_comment_end(source, pos)

@@ -1,18 +1,8 @@
-"""The one recognizer of a member call `recv.m(` (and `recv.a.b(`).
-
-Its callers hold one of two representations, so it reads either:
-
-- tokens (the tool-call review, the import quick fix, the tool-name
-  literal `recv.m("|`): an identifier, `.`,
-  an identifier, `(` as consecutive tokens, so comments and spaces may sit
-  between them but a line break may not (it is a token);
-- text (the alias-group rule, the call-result binding, which the reference
-  reads as text): `MemberCallText` says whether trivia may separate the
-  parts, how many member names may follow the receiver and whether each
-  name must be a canonical identifier.
-
-A new place that must know "is this a member call" asks here instead of
-matching the shape again (`tests/architecture/test_one_model.py`).
+"""The one recognizer of a member call `recv.m(` (and `recv.a.b(`), over
+tokens (identifier, `.`, identifier, `(` as consecutive tokens: no line
+break between them) or over text (`MemberCallText` says how strictly, for
+the rules the reference reads as text). `tests/architecture/test_one_model.py`
+keeps other modules from matching the shape themselves.
 """
 
 from __future__ import annotations
@@ -46,11 +36,8 @@ def is_member_call(tokens: list[Token], index: int) -> bool:
 
 
 def member_call_receivers(tokens: list[Token]) -> list[int]:
-    """Indices of every `receiver . method (` not itself after a dot, in one pass.
-
-    The same shape as `is_member_call` and `follows_dot`, with the token
-    tests written out because this runs over the whole stream.
-    """
+    """Indices of every `receiver . method (` not itself after a dot: the
+    shape of `is_member_call` and `follows_dot`, written out for a whole stream."""
     found = []
     ident, operator, paren = Kind.IDENT, Kind.OPERATOR, Kind.LPAREN
     for index in range(len(tokens) - 3):

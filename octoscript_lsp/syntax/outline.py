@@ -17,9 +17,7 @@ from .tokens import (
 
 
 class Declaration(NamedTuple):
-    """One top-level declaration. A named tuple: an outline makes one per
-    top-level `fn` and `let` (a frozen dataclass's `__init__` sets each
-    field through `object.__setattr__`, several times the cost)."""
+    """One top-level declaration (a named tuple: cheaper to make than a frozen dataclass)."""
 
     kind: str  # "function" or "let"
     name: str
@@ -32,20 +30,13 @@ class Declaration(NamedTuple):
 def statement_declarations(
     tokens: Sequence[Token], first: int, after: int
 ) -> tuple[Declaration, ...]:
-    """The `fn` and `let` declarations outside every brace in a top-level
-    statement of valid source (tokens `first` to `after`, its line breaks
-    and `;` after it included), reading only its first two tokens and its last.
+    """The top-level `fn` or `let` a top-level statement of valid source
+    declares (tokens `first` to `after`, its statement ends included).
 
-    The grammar takes `fn` and `let` only where a statement starts (in an
-    expression they are reserved words: an error). A top-level statement
-    starts outside every brace and each statement inside it starts in a
-    block, inside braces; so only its first token can start a declaration
-    outside every brace. And a declaration is the whole statement: a
-    function's parameters are names (its first `{` opens its body, whose
-    `}` ends the statement), a `let` ends at the first line break or `;`
-    outside brackets, where its statement ends. (A test compares it with a
-    walk over every token, `tests/syntax/outline_reference.py`, over every
-    valid text it has.)
+    Only a statement's first token can start a declaration outside every
+    brace, and a declaration is the whole statement; so its first two
+    tokens and its last say it all (`tests/syntax/outline_reference.py`
+    walks every token to check).
     """
     if after - first < 2:
         return ()

@@ -16,19 +16,15 @@ from .codes import SyntaxCode
 from .expressions import ExpressionRules
 from .parse_result import ParseResult
 from .tokens import (
-    COMMA,
     END,
     IDENT,
     LBRACE,
     LPAREN,
-    OPERATOR,
     RBRACE,
-    RESERVED_WORDS,
     RPAREN,
     Token,
 )
 from .tree import (
-    DEFINE,
     IMPORT,
     LET_INIT,
     SYMBOL_FUNCTION,
@@ -83,12 +79,7 @@ def _stack_depth() -> int:
 
 
 class _Parser(ExpressionRules):
-    """Recursive descent over canonical grammar v0.2, one method per rule.
-
-    The hot rules make their nodes directly (`Node(...)`) where they have
-    taken at least one token since the node's start: the node then ends
-    where the last taken token does, all that `node()` would work out.
-    """
+    """Recursive descent over canonical grammar v0.2, one method per rule."""
 
     # ---------------------------------------------------------------- statements
 
@@ -126,32 +117,25 @@ class _Parser(ExpressionRules):
     def parse_statement_list(self) -> list[Node]:
         statements: list[Node] = []
         self.consume_statement_ends()
-        tokens = self.tokens
-        # `at_end`/`at_kind` inlined: this loop runs once per statement.
-        while (kind := tokens[self.index].kind) is not END and kind is not RBRACE:
+        while not self.at_end() and not self.at_kind(RBRACE):
             before = self.index
             statements.append(self.parse_statement())
             self.end_statement(before)
         return statements
 
     def parse_block(self) -> Node:
-        tokens = self.tokens
-        opening = tokens[self.index]
-        start = opening.start
+        start = self.tokens[self.index].start
         if not self.enter_nesting():
             return self.node("error", start)
-        if opening.kind is not LBRACE:
+        if not self.take_kind(LBRACE):
             self.report_current("expected `{` to start a block", SyntaxCode.EXPECTED_TOKEN)
             self.leave_nesting()
             return self.node("error", start)
-        self.index += 1
         statements = self.parse_statement_list()
-        if tokens[self.index].kind is RBRACE:
-            self.index += 1
-        else:
+        if not self.take_kind(RBRACE):
             self.report_current("expected `}` to close a block", SyntaxCode.EXPECTED_TOKEN)
-        self.nesting -= 1  # `leave_nesting`: entered above
-        return Node("block", start, tokens[self.index - 1].end, statements, -1)
+        self.leave_nesting()
+        return self.node("block", start, statements)
 
     def parse_statement(self) -> Node:
         keyword = self.index
@@ -161,23 +145,6 @@ class _Parser(ExpressionRules):
         start, word = token.start, token.text
         self.index = keyword + 1  # an identifier is never the END token
         if word == "let":
-            tokens = self.tokens
-            binding = keyword + 1
-            name = tokens[binding]
-            if (
-                name.kind is IDENT
-                and name.text not in RESERVED_WORDS
-                and tokens[binding + 1].kind is OPERATOR  # after an identifier: at worst END
-                and tokens[binding + 1].text == "="
-            ):
-                # `let name = value`, nearly every declaration: what
-                # `parse_declaration` does then, without its checks and calls.
-                self.index = binding + 2
-                made = Node("name", name.start, name.end, [], binding)
-                children = [made, self.parse_expression()]
-                self.events.append((LET_INIT, binding, binding + 2))
-                self.events.append((DEFINE, binding, SYMBOL_LET, tokens[self.index].start))
-                return Node("let", start, tokens[self.index - 1].end, children, binding)
             return self.parse_declaration(start, keyword)
         if word == "fn":
             return self.parse_function_declaration(start, keyword)
@@ -199,27 +166,21 @@ class _Parser(ExpressionRules):
         path = ["mod"]
         path_start = self.tokens[module_token].start
         path_end = self.tokens[module_token].end
-        segments = [Node("segment", path_start, path_end, [], module_token)]
+        segments = [self._name(module_token, "segment")]
         binding = self.take_plain_ident("expected a module identifier after `use mod.`")
-        if binding is not None:
-            path.append(self.tokens[binding].text)
-            path_end = self.tokens[binding].end
-            segments.append(self._segment(binding))
-        while self.take_op("."):
-            binding = self.take_plain_ident("expected a module identifier after `.`")
+        while True:
             if binding is not None:
                 path.append(self.tokens[binding].text)
                 path_end = self.tokens[binding].end
-                segments.append(self._segment(binding))
+                segments.append(self._name(binding, "segment"))
+            if not self.take_op("."):
+                break
+            binding = self.take_plain_ident("expected a module identifier after `.`")
         if binding is not None:
             if self.at_import_statement_end():
                 self.events.append((IMPORT, tuple(path), path_start, path_end, binding))
             self.define(binding, SYMBOL_IMPORT)
         return segments
-
-    def _segment(self, index: int) -> Node:
-        token = self.tokens[index]
-        return Node("segment", token.start, token.end, [], index)
 
     def parse_declaration(self, start: int, keyword: int) -> Node:
         binding = self.take_plain_ident("expected an identifier after `let`")
@@ -254,41 +215,17 @@ class _Parser(ExpressionRules):
 
     def parse_parameter_list(self) -> Node:
         start = self.tokens[self.index].start
-        names: list[Node] = []
         if not self.take_kind(LPAREN):
             self.report_current("expected `(` after a function name", SyntaxCode.EXPECTED_TOKEN)
-            return self.node("params", start, names)
-        if self.take_kind(RPAREN):
-            return self.node("params", start, names)
-        tokens = self.tokens
-        while True:
-            parameter = self.index
-            token = tokens[parameter]
-            if token.kind is IDENT and token.text not in RESERVED_WORDS:
-                # `take_plain_ident`, `_name` and `define` inlined: once per parameter.
-                self.index = parameter + 1
-                names.append(Node("name", token.start, token.end, [], parameter))
-                self.events.append(
-                    (DEFINE, parameter, SYMBOL_PARAMETER, tokens[parameter + 1].start)
-                )
-            else:
-                self.take_plain_ident("expected a parameter identifier")  # reports
-            kind = tokens[self.index].kind  # `take_kind` inlined below: never END
-            if kind is COMMA:
-                self.index += 1
-                if tokens[self.index].kind is RPAREN:
-                    self.report_current(
-                        "trailing commas are not part of the canonical parameter grammar",
-                        SyntaxCode.TRAILING_COMMA,
-                    )
-                    self.advance()
-                    return self.node("params", start, names)
-                continue
-            if kind is RPAREN:
-                self.index += 1
-            else:
-                self.report_current(
-                    "expected `,` or `)` after a parameter",
-                    SyntaxCode.EXPECTED_TOKEN,
-                )
-            return self.node("params", start, names)
+            return self.node("params", start, [])
+        names = self.comma_list(
+            RPAREN, "parameter", "expected `,` or `)` after a parameter", self._parameter
+        )
+        return self.node("params", start, names)
+
+    def _parameter(self) -> Node | None:
+        parameter = self.take_plain_ident("expected a parameter identifier")
+        if parameter is None:
+            return None
+        self.define(parameter, SYMBOL_PARAMETER)
+        return self._name(parameter)

@@ -43,13 +43,6 @@ def identifier_start_before(source: str, end: int) -> int:
     return end
 
 
-def skip_space_forward(source: str, start: int) -> int:
-    length = len(source)
-    while start < length and source[start] in ASCII_SPACE:
-        start += 1
-    return start
-
-
 def skip_space_backward(source: str, end: int) -> int:
     while end > 0 and source[end - 1] in ASCII_SPACE:
         end -= 1

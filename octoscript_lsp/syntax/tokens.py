@@ -164,7 +164,3 @@ def first_token_from(tokens: Sequence[Token], offset: int) -> int:
 
 def _token_start(token: Token) -> int:
     return token.start
-
-
-def is_reserved(name: str) -> bool:
-    return name in RESERVED_WORDS

@@ -1,33 +1,24 @@
 """Comments, strings and escapes, by the lexer's rules: the one trivia reader.
 
-Code outside the lexer that reads raw text (the string and comment regions
-the cursor sites use, a `let` initializer's shape, the text between a call's
-parentheses) must skip comments and strings exactly where the lexer does, or
-a site inside what the lexer calls a comment gets answers. So every such
-reader asks this module, and so do the lexer's literal scanners
-(`literals.py`) and whoever needs a literal's value: none reads a comment
-mark or an escape itself (`tests/architecture/test_trivia_reader.py` keeps
-it so), and `tests/syntax/test_trivia.py` compares these rules with the
-lexer on random text.
+Whatever reads raw text outside the lexer (the cursor sites' string and
+comment regions, a `let` initializer's shape, a call's argument text) and the
+lexer's own literal scanners ask here, so a comment or string ends exactly
+where the lexer ends it (`tests/architecture/test_trivia_reader.py`;
+`tests/syntax/test_trivia.py` compares these rules with the lexer).
 
-The rules, as the lexer applies them (`lexer._skip_block_comment`,
-`literals.scan_string`):
-
-- a line comment runs to the next line break (LF or CR) or the end;
-- a block comment closes at `*/`, except that a `*` not followed by `/`
-  consumes the character after it too, so `**/` does not close one (the
-  inherited tokenizer's rule) while `***/` does;
-- a double-quoted string closes at `"` and is cut short by a line break; an
-  escape is read whole (`read_escape`): `\\` and one character, `\\u` and at
-  most four hexadecimal digits, or `\\u{...}` (a malformed one runs to the
-  next `}` or LF, past quotes and CRs); only `\\"`, `\\\\`, `\\n`, `\\r`,
-  `\\t` and a `\\u` of four digits, or of one to six in braces, naming a
-  Unicode scalar value are canonical;
-- a single-quoted string (rejected) closes at `'`, a backslash taking the
+- A line comment runs to the next LF or CR, or the end.
+- A block comment closes at `*/`; a `*` not followed by `/` takes the next
+  character with it, so `**/` does not close one while `***/` does (the
+  inherited tokenizer's rule).
+- A double-quoted string closes at `"` and is cut short by a line break; an
+  escape is `\\` and one character, `\\u` and up to four hex digits, or
+  `\\u{...}` (a malformed one runs to the next `}` or LF). Canonical ones:
+  `\\"`, `\\\\`, `\\n`, `\\r`, `\\t`, and a `\\u` of four digits, or one to six
+  in braces, naming a Unicode scalar value.
+- A single-quoted string (rejected) closes at `'`, a backslash taking the
   next character, and is cut short by a line break.
 
-Callers decide where a comment or string starts (a `/` followed by `/` or
-`*`, a `"`); a `'` is an ordinary character here.
+Callers decide where a comment or string starts.
 """
 
 from __future__ import annotations
@@ -237,17 +228,6 @@ def as_double_quoted_body(body: str) -> str:
     return "".join(out)
 
 
-def skip_string(source: str, index: int, limit: int) -> tuple[int | None, bool]:
-    """Skip a string literal's body from `index` (just after its opening quote).
-
-    (after the closing quote, True) when it closes before `limit`; (None,
-    False) at a line break, which ends an unterminated string as the lexer
-    sees it; (where the scan stopped, False) when `limit` comes first.
-    """
-    found = string_end(source, index, limit)
-    return (None, False) if found.at_line_break else (found.end, found.closed)
-
-
 class StringRegion(NamedTuple):
     """A string literal's contents; an unterminated one's run to its line break or the end."""
 
@@ -316,15 +296,3 @@ def skip_trivia(source: str, index: int, limit: int | None = None) -> int | None
         if end is None:
             return None
         index = end
-
-
-# What an edit must not add, remove or split for the text around it to keep
-# its comments and strings where they were: comment openers and closers, quotes.
-_TRIVIA_MARKS = ("/*", "*/", "//", '"', "'")
-
-
-def touches_trivia_marks(text: str, start: int, end: int) -> bool:
-    """Whether `text[start:end]`, with one character either side, holds a
-    comment mark or a quote (an edit there may move where one ends)."""
-    around = text[max(0, start - 1) : end + 1]
-    return any(mark in around for mark in _TRIVIA_MARKS)

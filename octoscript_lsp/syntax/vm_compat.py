@@ -57,16 +57,8 @@ Relative = tuple[tuple[int, str, SyntaxCode], ...]
 RUNTIME_CHECKS = "runtime-parser checks"
 
 
-def vm_diagnostics(tree: Node, tokens: Sequence[Token]) -> list[Diagnostic]:
-    found: list[Diagnostic] = []
-    for statement in tree.children:
-        _statement_diagnostics(statement, tokens, found)
-    found.sort(key=lambda diagnostic: diagnostic.offset)
-    return found
-
-
 def vm_diagnostics_of(statements: Statements) -> list[Diagnostic]:
-    """`vm_diagnostics` of valid source, one statement at a time.
+    """The runtime parser's findings in valid source, one statement at a time.
 
     In valid source a top-level statement's parse, and so what these rules
     find in it, depends only on its own text (`statements.py`).
@@ -86,12 +78,13 @@ def _relative_findings(statement: Statement) -> Relative:
     if not nodes:
         return ()  # a stray `}`
     fresh: list[Diagnostic] = []
-    _statement_diagnostics(nodes[-1], statement.tokens, fresh)
+    statement_findings(nodes[-1], statement.tokens, fresh)
     origin = statement.origin
     return tuple((item.offset - origin, item.message, item.code) for item in fresh)
 
 
-def _statement_diagnostics(statement: Node, tokens: Sequence[Token], found: list) -> None:
+def statement_findings(statement: Node, tokens: Sequence[Token], found: list) -> None:
+    """Add what the rules find in one top-level statement to `found`."""
     # Each node with the innermost bracketing construct around it.
     stack: list[tuple[Node, str]] = [(statement, "program")]
     push = stack.append
@@ -189,26 +182,13 @@ def _check_conditions(node: Node, tokens: Sequence[Token], found: list) -> None:
 
 
 def _assigns_to_member(node: Node) -> bool:
-    if node.kind != "assign":
-        return False
+    # `a = b = c` nests as assign(assign(a, b), c): its targets are a and b.
     targets: list[Node] = []
     while node.kind == "assign":
-        targets.append(node.children[0])
-        node = node.children[0]
-    # The chain is left-nested: the innermost left operand is a target too,
-    # and every right operand but the last is an intermediate target.
-    return any(_ends_in_member(target) for target in _chain_targets(targets))
-
-
-def _chain_targets(lefts: list[Node]) -> list[Node]:
-    """`a = b = c` nests as assign(assign(a, b), c): its targets are a and b."""
-    targets = []
-    for left in lefts:
-        if left.kind == "assign":
-            targets.append(left.children[1])
-        else:
-            targets.append(left)
-    return targets
+        left = node.children[0]
+        targets.append(left.children[1] if left.kind == "assign" else left)
+        node = left
+    return any(_ends_in_member(target) for target in targets)
 
 
 def _ends_in_member(node: Node) -> bool:

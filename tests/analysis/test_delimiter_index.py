@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from octoscript_lsp.analysis.sites import DelimiterIndex, OpenDelimiter, open_delimiters_before
 from octoscript_lsp.limits import MAX_SIGNATURE_ARGUMENTS, MAX_SIGNATURE_DELIMITER_DEPTH
-from octoscript_lsp.syntax.trivia import block_comment_end, line_comment_end, skip_string
+from octoscript_lsp.syntax.trivia import block_comment_end, line_comment_end, string_end
 
 FRAGMENTS = [
     "(",
@@ -44,10 +44,11 @@ def _scan_by_characters(text: str, offset: int) -> list[OpenDelimiter] | None:
         char = text[index]
         following = text[index + 1 : index + 2]
         if char == '"':
-            index, terminated = skip_string(text, index + 1, offset)
-            if index is None:
+            found = string_end(text, index + 1, offset)
+            if found.at_line_break:
                 return None
-            if not terminated:
+            index = found.end
+            if not found.closed:
                 break
             continue
         if char == "/" and following == "/":

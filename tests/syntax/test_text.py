@@ -8,7 +8,6 @@ from octoscript_lsp.syntax.text import (
     identifier_start_before,
     is_canonical_identifier,
     skip_space_backward,
-    skip_space_forward,
 )
 
 
@@ -25,7 +24,6 @@ def test_identifier_runs():
 
 
 def test_space():
-    assert skip_space_forward(" \v\tx", 0) == 3
     assert skip_space_backward("x \v\t", 4) == 1
 
 

@@ -15,10 +15,8 @@ from octoscript_lsp.syntax.trivia import (
     decode_string_literal,
     line_comment_end,
     opens_comment,
-    skip_string,
     skip_trivia,
     string_end,
-    touches_trivia_marks,
 )
 
 # Pieces that stress the endings: stars before slashes, escapes (braced and
@@ -85,9 +83,9 @@ def test_line_comments_end_at_either_line_break():
 def test_strings():
     source = 'say("a \\" b", "c")'
     body = source.index('"') + 1
-    assert skip_string(source, body, len(source)) == (source.index(","), True)
-    assert skip_string('"open\nnext"', 1, 11) == (None, False)
-    assert skip_string('"abc"', 1, 3) == (3, False)
+    assert string_end(source, body, len(source)) == (source.index(","), True, False)
+    assert string_end('"open\nnext"', 1, 11) == (5, False, True)
+    assert string_end('"abc"', 1, 3) == (3, False, False)
     # A malformed braced escape runs to its `}`, past a quote.
     assert string_end('"\\u{zz" }"', 1) == (len('"\\u{zz" }"'), True, False)
     assert string_end('"\\u{1F600}"', 1).end == len('"\\u{1F600}"')
@@ -151,13 +149,6 @@ def test_skip_trivia_lands_on_the_lexer_next_token(source: str):
     newline_first = lexed.tokens[0].kind is Kind.NEWLINE
     if first is not None and not newline_first and not lexed.diagnostics:
         assert found == first.start
-
-
-def test_touches_trivia_marks_sees_marks_in_and_beside_the_span():
-    assert touches_trivia_marks("let a = 1 /* x */", 10, 11)  # the opener starts in it
-    assert touches_trivia_marks('let a = "x"', 7, 8)  # a quote right after it
-    assert touches_trivia_marks("a// b", 2, 2)  # an insertion inside the `//`
-    assert not touches_trivia_marks("let a = 1 + 2", 8, 9)
 
 
 @pytest.mark.parametrize(

@@ -12,11 +12,20 @@ import random
 
 from octoscript_lsp.limits import MAX_SYNTAX_DIAGNOSTICS
 from octoscript_lsp.syntax.check import SyntaxResult, analyze_syntax
+from octoscript_lsp.syntax.tokens import Token
 from octoscript_lsp.syntax.tree import Node
-from octoscript_lsp.syntax.vm_compat import vm_diagnostics
+from octoscript_lsp.syntax.vm_compat import statement_findings
 
 from .program_generator import PRELUDE, SEPARATORS, EditedProgram, ProgramGenerator
 from .test_incremental import assert_same_parse
+
+
+def vm_diagnostics(tree: Node, tokens: list[Token]) -> list:
+    """The plain walk: the rules over every top-level statement of the tree."""
+    found: list = []
+    for statement in tree.children:
+        statement_findings(statement, tokens, found)
+    return sorted(found, key=lambda diagnostic: diagnostic.offset)
 
 
 def canonically_valid(result: SyntaxResult) -> bool:
