@@ -51,11 +51,11 @@ class Typist:
 def main() -> None:
     typist = Typist(2500)
     # Carried across versions, as the server does.
-    semantic_tokens.full_wire(typist.keystroke().analysis, carried=True)  # warm up
+    semantic_tokens.full_items(typist.keystroke().analysis)  # warm up
     profiler = cProfile.Profile()
     profiler.enable()
     for _ in range(KEYSTROKES):
-        semantic_tokens.full_wire(typist.keystroke().analysis, carried=True)
+        semantic_tokens.full_items(typist.keystroke().analysis)
     profiler.disable()
     out = io.StringIO()
     stats = pstats.Stats(profiler, stream=out).strip_dirs().sort_stats("cumulative")

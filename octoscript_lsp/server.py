@@ -583,7 +583,7 @@ def semantic_tokens_delta(
 
 def _semantic_items(state: OpenDocument) -> str:
     """This version's encoded tokens, statement by statement."""
-    return semantic_tokens.full_items(state.analysis, True, state.positions.encoding)
+    return semantic_tokens.full_items(state.analysis, state.positions.encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
@@ -595,7 +595,7 @@ def semantic_tokens_range(
         return types.SemanticTokens(data=[])
     start, end = _span(state, params.range)
     encoding = state.positions.encoding
-    return semantic_tokens.range_tokens(state.analysis, start, end, True, encoding)
+    return semantic_tokens.range_tokens(state.analysis, start, end, encoding)
 
 
 @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

@@ -1,6 +1,6 @@
-"""textDocument/semanticTokens: full and range, classified from tokens and the index.
+"""textDocument/semanticTokens: full and range, one top-level statement at a time.
 
-Classification has three layers, later ones winning:
+A token's role comes from three layers, later ones winning:
 
 1. the syntax tree gives structural roles (`use` path segments, definitions,
    members after `.`, record keys, references, the contextual `catch`);
@@ -10,16 +10,15 @@ Classification has three layers, later ones winning:
 3. keywords, reserved words, literals, operators and comments come straight
    from the tokens and the lexer's comment spans.
 
-`classify` without `carried` does that over the whole document at once. An
-open document is answered statement by statement instead, through the one
-per-statement cache (`Statement.view`): a statement's `_Shape` holds what its
-own text decides (its tokens' roles from its own tree and bindings, its
-comments, the top-level bindings it makes), relative to its first token, and
-the names it reads that no binding of its own resolves. What those are bound
-to (the last top-level binding of the name in an earlier statement: its kind
-and, for an import, its `use` path) is all it reads from outside; each
-version walks the statements once to find it, and a statement's items are
-made again only where that changed. An answer joins the statements' encoded
+Each statement's part is kept in the one per-statement cache
+(`Statement.view`): a statement's `_Shape` holds what its own text decides
+(its tokens' roles from its own tree and bindings, its comments, the
+top-level bindings it makes), relative to its first token, and the names it
+reads that no binding of its own resolves. What those are bound to (the
+last top-level binding of the name in an earlier statement: its kind and,
+for an import, its `use` path) is all it reads from outside; each version
+walks the statements once to find it, and a statement's items are made
+again only where that changed. An answer joins the statements' encoded
 items: LSP's relative encoding makes only each statement's first token's two
 numbers depend on what lies before it.
 
@@ -35,62 +34,79 @@ from collections.abc import Iterator
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
-from ..analysis.statement_index import StatementIndex
+from ..analysis.resolution import AwaitKeyword, StdModuleMember, classify_member_token
 from ..analysis.unit_summary import LEXICAL_SUMMARY, UnitSummary, lexical_summary
-from ..syntax.statements import Statement, Statements
-from ..syntax.tokens import IDENT, LPAREN, RESERVED_WORDS
+from ..syntax.statements import Statement
+from ..syntax.tokens import IDENT, LPAREN, RESERVED_WORDS, Token, first_token_from
 from ..syntax.tokens import NUMBER as NUMBER_TOKEN
 from ..syntax.tokens import OPERATOR as OPERATOR_TOKEN
 from ..syntax.tokens import STRING as STRING_TOKEN
-from ..syntax.tree import SYMBOL_IMPORT, SymbolKind
+from ..syntax.tree import SYMBOL_IMPORT, Node, SymbolKind
 from .positions import UTF16, PositionEncoding
 from .semantic_encoding import Fragment, Item, encode, encode_fragment
-from .semantic_roles import (
-    DECLARATION,
-    KEYWORD,
-    NUMBER,
-    PUNCTUATION_OPERATORS,
-    STRING,
-    SYMBOL_TYPES_BY_NAME,
-    apply_index_roles,
-    comment_items,
-    member_role,
-    merge,
-    occurrence_map,
-    token_items,
-    tree_roles,
+
+TOKEN_TYPES: tuple[str, ...] = (
+    "namespace",
+    "function",
+    "parameter",
+    "variable",
+    "property",
+    "keyword",
+    "string",
+    "number",
+    "comment",
+    "operator",
 )
-from .semantic_roles import LEGEND as LEGEND  # the server's and tests' names for them
-from .semantic_roles import OPERATOR as OPERATOR
-from .semantic_roles import TOKEN_MODIFIERS as TOKEN_MODIFIERS
-from .semantic_roles import TOKEN_TYPES as TOKEN_TYPES
-from .wire import WireText, integer_items
+TOKEN_MODIFIERS: tuple[str, ...] = ("declaration", "readonly")
+
+LEGEND = types.SemanticTokensLegend(
+    token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS)
+)
+
+NAMESPACE, FUNCTION, PARAMETER, VARIABLE, PROPERTY = 0, 1, 2, 3, 4
+KEYWORD, STRING, NUMBER, COMMENT, OPERATOR = 5, 6, 7, 8, 9
+DECLARATION = 1 << 0
+READONLY = 1 << 1
+
+# Punctuation spelled as operators that is not worth colouring.
+PUNCTUATION_OPERATORS = frozenset({".", ":"})
+
+_SYMBOL_TYPES = {
+    SymbolKind.IMPORT: NAMESPACE,
+    SymbolKind.FUNCTION: FUNCTION,
+    SymbolKind.PARAMETER: PARAMETER,
+    SymbolKind.LAMBDA_PARAMETER: PARAMETER,
+    SymbolKind.LET: VARIABLE,
+    SymbolKind.LOOP_BINDING: VARIABLE,
+}
+# The same by the kind's name: an Enum member hashes through a Python-level
+# `__hash__` (CPython 3.11), its name (a str) in C; a first answer looks up
+# the kind of every definition and resolved reference.
+SYMBOL_TYPES_BY_NAME = {kind._name_: token_type for kind, token_type in _SYMBOL_TYPES.items()}
+
+Role = tuple[int, int]
 
 
-def full(
-    analysis: DocumentAnalysis, carried: bool = False, encoding: PositionEncoding = UTF16
-) -> types.SemanticTokens:
-    """Every semantic token of the document, columns and lengths in
-    `encoding` (`carried`: statement by statement, see the module)."""
-    text = full_items(analysis, carried, encoding)
+def member_role(path: tuple[str, ...] | None, member: str, called: bool) -> Role:
+    """The role of a member token whose receiver is the import of `path` (None: not one)."""
+    match classify_member_token(path, member, called):
+        case AwaitKeyword():
+            return (KEYWORD, 0)
+        case StdModuleMember(member=found) if found is not None:
+            return (PROPERTY, READONLY)
+        case _:
+            return (PROPERTY, 0)
+
+
+def full(analysis: DocumentAnalysis, encoding: PositionEncoding = UTF16) -> types.SemanticTokens:
+    """Every semantic token of the document, columns and lengths in `encoding`."""
+    text = full_items(analysis, encoding)
     return types.SemanticTokens(data=[int(number) for number in text.split(",")] if text else [])
 
 
-def full_wire(
-    analysis: DocumentAnalysis, carried: bool = False, encoding: PositionEncoding = UTF16
-) -> WireText:
-    """`full`'s answer as JSON text: the encoded numbers are most of the answer."""
-    return WireText('{"data":[' + full_items(analysis, carried, encoding) + "]}")
-
-
-def full_items(
-    analysis: DocumentAnalysis, carried: bool = False, encoding: PositionEncoding = UTF16
-) -> str:
+def full_items(analysis: DocumentAnalysis, encoding: PositionEncoding = UTF16) -> str:
     """`full`'s numbers as the comma-separated items of a JSON array."""
-    placed = _placed(analysis) if carried else None
-    if placed is None:
-        return integer_items(encode(analysis.source, classify(analysis), encoding))
-    return _joined(analysis.source, placed, encoding)
+    return _joined(analysis.source, _walk(analysis), encoding)
 
 
 def _joined(source: str, placed: Iterator[_Placed], encoding: PositionEncoding) -> str:
@@ -133,37 +149,21 @@ def range_tokens(
     analysis: DocumentAnalysis,
     start_offset: int,
     end_offset: int,
-    carried: bool = False,
     encoding: PositionEncoding = UTF16,
 ) -> types.SemanticTokens:
     """The semantic tokens intersecting [start_offset, end_offset] (still absolute-encoded)."""
-    items = [
-        item
-        for item in classify(analysis, carried)
-        if item[0] < end_offset and item[1] > start_offset
-    ]
+    items = [item for item in classify(analysis) if item[0] < end_offset and item[1] > start_offset]
     return types.SemanticTokens(data=encode(analysis.source, items, encoding))
 
 
-def classify(analysis: DocumentAnalysis, carried: bool = False) -> list[Item]:
-    """Classified spans in source order, block comments already split per
-    line (`carried`: statement by statement, see the module)."""
-    syntax = analysis.syntax
-    if syntax is None:
-        return []
-    placed = _placed(analysis) if carried else None
-    if placed is not None:
-        items: list[Item] = []
-        for base, _, rendered in placed:
-            numbers = iter(rendered.items)
-            for start, end, token_type, modifiers in zip(*(numbers,) * 4, strict=True):
-                items.append((start + base, end + base, token_type, modifiers))
-        return items
-    index = analysis.completion_index
-    tokens = syntax.tokens
-    roles = tree_roles([syntax.parsed.tree], tokens, occurrence_map(index))[0]
-    apply_index_roles(roles, index)
-    return merge(token_items(tokens, roles), comment_items(analysis.source, syntax.lex.comments))
+def classify(analysis: DocumentAnalysis) -> list[Item]:
+    """Classified spans in source order, block comments already split per line."""
+    items: list[Item] = []
+    for base, _, rendered in _walk(analysis):
+        numbers = iter(rendered.items)
+        for start, end, token_type, modifiers in zip(*(numbers,) * 4, strict=True):
+            items.append((start + base, end + base, token_type, modifiers))
+    return items
 
 
 # ------------------------------------------------------------- per statement
@@ -178,24 +178,15 @@ _VIEW = "semantic tokens"
 _Placed = tuple[int, "_Shape", "_Rendered"]
 
 
-def _placed(analysis: DocumentAnalysis) -> Iterator[_Placed] | None:
-    """The head and every statement with items, in order; None where the
-    index is not the per-statement one (a scope left open before the last
-    statement, a budget run out: the plain way decides)."""
-    syntax = analysis.syntax
-    if syntax is None or (syntax.statements.plain and syntax.lex.token_limit_offset is not None):
-        return None  # past the token budget the statements do not cover the text
-    index = analysis.completion_index
-    if not isinstance(index, StatementIndex):
-        return None
-    return _walk(syntax.statements, index)
-
-
-def _walk(found: Statements, index: StatementIndex) -> Iterator[_Placed]:
+def _walk(analysis: DocumentAnalysis) -> Iterator[_Placed]:
+    """The head and every statement with items, in order."""
     # A generator: an answer holds no tuple per statement at once (each
     # would count towards the cyclic collector's next pass). It runs once
     # per statement of every answer, so the usual case (the bindings a
     # statement reads unchanged) makes no call but the cache's.
+    if analysis.syntax is None:
+        return
+    found, index = analysis.syntax.statements, analysis.completion_index
     statements, starts = found.statements, found.starts
     cut = len(statements) if index.cut is None else index.cut
     head = found.head.view(_VIEW, _Shape)
@@ -245,14 +236,19 @@ class _Shape:
 
     def __init__(self, statement: Statement) -> None:
         tokens, origin = statement.tokens, statement.origin
-        roles, members, imported = tree_roles(statement.nodes, tokens, {})
-        # Member tokens after a plain-name receiver: (receiver start, called).
+        roles, members, imported = tree_roles(statement.nodes, tokens)
+        # Member tokens, their roles as if the receiver were no import, and
+        # after a plain-name receiver: (receiver start, called).
         receivers: dict[int, tuple[int, bool]] = {}
         for node in members:
-            if node.token >= 0 and node.children and node.children[0].kind == "name":
-                following = node.token + 1
-                called = following < len(tokens) and tokens[following].kind is LPAREN
-                receivers[tokens[node.token].start] = (node.children[0].start - origin, called)
+            if node.token < 0:
+                continue
+            token = tokens[node.token]
+            following = node.token + 1
+            called = following < len(tokens) and tokens[following].kind is LPAREN
+            roles[token.start] = member_role(None, token.text, called)
+            if node.children and node.children[0].kind == "name":
+                receivers[token.start] = (node.children[0].start - origin, called)
         # Per token with an item: (start, end, type, modifiers, receiver start
         # or -1, member text, called), its role as if nothing resolved.
         found: list[tuple] = []
@@ -395,3 +391,110 @@ class _Rendered:
             self.encoded = encode_fragment(text, 0, self.items, encoding)
             self.encoding = encoding
         return self.encoded
+
+
+# --------------------------------------------------------------------------- roles
+
+
+def tree_roles(
+    roots: list[Node], tokens: list[Token]
+) -> tuple[dict[int, Role], list[Node], dict[int, tuple[str, ...]]]:
+    """Structural roles keyed by token start offset, with the member nodes
+    and the `use` paths by binding start found on the same walk (of the
+    trees `roots`, each node before its children, as `Node.walk`)."""
+    roles: dict[int, Role] = {}
+    import_paths: dict[int, tuple[str, ...]] = {}
+    members: list[Node] = []
+    # One walk over every node of the document on a first answer: the
+    # stack is kept here rather than in a generator, and names (a third
+    # of the nodes) are tried first.
+    stack = roots[::-1]
+    pop, push = stack.pop, stack.extend
+    set_default = roles.setdefault
+    while stack:
+        node = pop()
+        kind = node.kind
+        if kind == "name":
+            set_default(node.start, _VARIABLE_ROLE)
+        elif kind in _ROLE_KINDS:
+            if kind == "member":
+                members.append(node)
+            elif kind == "field":
+                if node.token >= 0:
+                    roles[tokens[node.token].start] = _PROPERTY_ROLE
+            elif kind == "params":
+                for child in node.children:
+                    roles[tokens[child.token].start] = _PARAMETER_DECLARATION
+            elif kind == "use":
+                _use_roles(node, tokens, roles, import_paths)
+            elif kind == "try":
+                _catch_role(node, tokens, roles)
+            else:
+                _definition_roles(node, roles)
+        children = node.children
+        if children:
+            push(reversed(children))
+    return roles, members, import_paths
+
+
+# The node kinds `tree_roles` gives roles from, besides `name`.
+_ROLE_KINDS = frozenset({"use", "let", "fn", "for", "params", "member", "field", "try"})
+_VARIABLE_ROLE = (VARIABLE, 0)
+_PROPERTY_ROLE = (PROPERTY, 0)
+_PARAMETER_DECLARATION = (PARAMETER, DECLARATION)
+
+
+def _use_roles(
+    node: Node,
+    tokens: list[Token],
+    roles: dict[int, Role],
+    import_paths: dict[int, tuple[str, ...]],
+) -> None:
+    segments = node.children
+    for segment in segments:
+        roles[segment.start] = (NAMESPACE, 0)
+    if len(segments) > 1:
+        binding = segments[-1]
+        roles[binding.start] = (NAMESPACE, DECLARATION)
+        import_paths[binding.start] = tuple(tokens[item.token].text for item in segments)
+
+
+def _definition_roles(node: Node, roles: dict[int, Role]) -> None:
+    if node.kind == "for":
+        children = node.children
+        names = children if not children or children[-1].kind == "name" else children[:-2]
+        for child in names:
+            roles[child.start] = (VARIABLE, DECLARATION)
+        return
+    first = node.children[0] if node.children else None
+    if first is not None and first.kind == "name" and first.token == node.token:
+        roles[first.start] = (FUNCTION if node.kind == "fn" else VARIABLE, DECLARATION)
+
+
+def _catch_role(node: Node, tokens: list[Token], roles: dict[int, Role]) -> None:
+    if not node.children:
+        return
+    after = first_token_from(tokens, node.children[0].end)
+    if after < len(tokens) and tokens[after].is_ident("catch"):
+        roles[tokens[after].start] = (KEYWORD, 0)
+
+
+def comment_items(source: str, comments: list[tuple[int, int]]) -> list[Item]:
+    """One item per comment line: LSP tokens may not span lines."""
+    items: list[Item] = []
+    for start, end in comments:
+        piece_start = start
+        newline = source.find("\n", piece_start, end)
+        while newline != -1:
+            _append_comment_piece(items, source, piece_start, newline)
+            piece_start = newline + 1
+            newline = source.find("\n", piece_start, end)
+        _append_comment_piece(items, source, piece_start, end)
+    return items
+
+
+def _append_comment_piece(items: list[Item], source: str, start: int, end: int) -> None:
+    if end > start and source[end - 1] == "\r":
+        end -= 1
+    if end > start:
+        items.append((start, end, COMMENT, 0))

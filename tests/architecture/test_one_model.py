@@ -166,11 +166,7 @@ def test_semantic_tokens_render_the_one_member_classification():
     """Semantic tokens classify member tokens from the tree, through
     `resolution.classify_member_token` (the classifier's values, mapped to
     roles by a `match`): no std or tool table, no `await` of their own."""
-    # The roles module holds the tree's and the members' part of the classification.
-    trees = [
-        ast.parse((PACKAGE / "features" / name).read_text())
-        for name in ("semantic_tokens.py", "semantic_roles.py")
-    ]
+    trees = [ast.parse((PACKAGE / "features" / "semantic_tokens.py").read_text())]
     offenders = []
     for node in (node for tree in trees for node in ast.walk(tree)):
         if isinstance(node, ast.ImportFrom) and node.module in ("analysis.members", "members"):
@@ -422,7 +418,7 @@ def test_every_per_statement_view_is_a_statement_view():
     first = DocumentAnalysis(text, 1)
     assert first.formatted == text
     assert first.imports.for_binding(12, 16) is not None  # `math`: the statement facts
-    semantic_tokens.full_wire(first, True)
+    semantic_tokens.full_items(first)
     symbols.document_symbols(first, PositionMap(text))
     second = DocumentAnalysis(text.replace("1", "7"), 2, first)
     # Formatting and the outline are views of the statements themselves

@@ -16,10 +16,11 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features import semantic_delta, semantic_tokens
 from octoscript_lsp.features.semantic_delta import Edit, edit_between
-from octoscript_lsp.features.semantic_tokens import full, full_items
+from octoscript_lsp.features.semantic_tokens import full_items
 from octoscript_lsp.features.wire import integer_items
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.conftest import quick_and_full
+from tests.features.semantic_reference import reference_full
 from tests.features.test_semantic_tokens import COMMENTED, OVER_BUDGET
 from tests.syntax.test_incremental import BASES, apply
 
@@ -93,15 +94,15 @@ def test_a_delta_names_the_last_answer_or_gets_a_full_one():
 
 def _deltas_over_random_edits_equal_a_fresh_full_answer(base: str, changes):
     previous = DocumentAnalysis(base, 0)
-    last, answer = semantic_delta.full(None, full_items(previous, True))
+    last, answer = semantic_delta.full(None, full_items(previous))
     held = apply_answer([], answer)
     text = base
     for version, (where, removed, inserted) in enumerate(changes, start=1):
         text = apply(text, where, removed, inserted)
         current = DocumentAnalysis(text, version, previous)
-        last, answer = semantic_delta.delta(last, last.result_id, full_items(current, True))
+        last, answer = semantic_delta.delta(last, last.result_id, full_items(current))
         held = apply_answer(held, answer)
-        assert held == full(DocumentAnalysis(text)).data
+        assert held == reference_full(DocumentAnalysis(text)).data
         previous = current
 
 
@@ -149,16 +150,16 @@ LINE_END_BASES = [_ENDED, _ENDED.replace("\n", "\r\n"), _ENDED.replace("\n", "\r
 
 def _deltas_over_line_end_and_comment_edits_equal_a_fresh_answer(base: str, changes):
     previous = DocumentAnalysis(base, 0)
-    last, answer = semantic_delta.full(None, full_items(previous, True))
+    last, answer = semantic_delta.full(None, full_items(previous))
     held = apply_answer([], answer)
     text = base
     for version, (where, removed, inserted, asked) in enumerate(changes, start=1):
         text = apply(text, where, removed, inserted)
         current = DocumentAnalysis(text, version, previous)
         if asked:
-            last, answer = semantic_delta.delta(last, last.result_id, full_items(current, True))
+            last, answer = semantic_delta.delta(last, last.result_id, full_items(current))
             held = apply_answer(held, answer)
-            assert held == full(DocumentAnalysis(text)).data
+            assert held == reference_full(DocumentAnalysis(text)).data
         previous = current
 
 
@@ -182,14 +183,14 @@ def test_a_keystroke_inside_a_statement_renders_only_that_statement_again():
     again too); the answer equals a fresh one, typing and deleting."""
     for base, needle in ((LONG, "(v"), (OVER_BUDGET, "math.p")):
         previous = DocumentAnalysis(base, 0)
-        before = list(semantic_tokens._placed(previous))
+        before = list(semantic_tokens._walk(previous))
         at = base.index(needle, len(base) // 2) + len(needle)  # inside a name it reads
         text = base
         for version, edit in enumerate(["1", "", "7", ""], start=1):
             text = text[:at] + edit + text[at + (0 if edit else 1) :]
             current = DocumentAnalysis(text, version, previous)
-            assert full_items(current, True) == integer_items(full(DocumentAnalysis(text)).data)
-            after = list(semantic_tokens._placed(current))
+            assert full_items(current) == integer_items(reference_full(DocumentAnalysis(text)).data)
+            after = list(semantic_tokens._walk(current))
             assert len(after) == len(before)
             again = [new for old, new in zip(before, after, strict=True) if old[2] is not new[2]]
             assert 1 <= len(again) <= (1 if current.completion_index.cut is None else 2)

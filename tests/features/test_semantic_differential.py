@@ -13,6 +13,7 @@ from octoscript_lsp.features.positions import UTF8, UTF16, UTF32, PositionMap
 from octoscript_lsp.features.semantic_tokens import full, full_items, range_tokens
 from octoscript_lsp.features.symbols import document_symbols_wire
 from tests.conftest import quick_and_full
+from tests.features.semantic_reference import reference_full, reference_range
 from tests.features.test_semantic_delta import apply_answer
 from tests.features.test_semantic_tokens import COMMENTED
 from tests.syntax.test_incremental import apply
@@ -37,7 +38,7 @@ BASES = [_LINES, _LINES.replace("\n", "\r\n"), _LINES.replace("\n", "\r"), COMME
 
 def _answers_equal_a_fresh_open(base: str, changes, encoding):
     previous = DocumentAnalysis(base, 0)
-    last, answer = semantic_delta.full(None, full_items(previous, True, encoding))
+    last, answer = semantic_delta.full(None, full_items(previous, encoding))
     held = apply_answer([], answer)
     text = base
     for version, (where, removed, inserted, asked) in enumerate(changes, start=1):
@@ -47,15 +48,15 @@ def _answers_equal_a_fresh_open(base: str, changes, encoding):
         if not asked and version < len(changes):
             continue  # versions no request reads: the next one comes over several edits
         fresh = DocumentAnalysis(text)
-        expected = full(fresh, encoding=encoding).data
-        items = full_items(current, True, encoding)
+        expected = reference_full(fresh, encoding).data
+        items = full_items(current, encoding)
         last, answer = semantic_delta.delta(last, last.result_id, items)
         held = apply_answer(held, answer)
         assert held == expected
-        assert full(current, True, encoding).data == expected
+        assert full(current, encoding).data == expected
         middle = len(text) // 2
-        assert range_tokens(current, middle - 30, middle + 30, True, encoding) == range_tokens(
-            fresh, middle - 30, middle + 30, encoding=encoding
+        assert range_tokens(current, middle - 30, middle + 30, encoding) == reference_range(
+            fresh, middle - 30, middle + 30, encoding
         )
         positions = PositionMap(text, None, encoding)
         assert document_symbols_wire(current, positions) == document_symbols_wire(

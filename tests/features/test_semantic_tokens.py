@@ -16,13 +16,14 @@ from octoscript_lsp.features.semantic_tokens import (
     TOKEN_TYPES,
     classify,
     full,
-    full_wire,
+    full_items,
     range_tokens,
 )
 from octoscript_lsp.features.wire import integer_items
 from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES
 from tests.analysis.test_incremental_snapshot import LONG, edits
 from tests.conftest import quick_and_full
+from tests.features.semantic_reference import reference_classify, reference_full, reference_range
 from tests.sync.differential import spec_column
 from tests.syntax.test_incremental import BASES, apply
 
@@ -185,12 +186,12 @@ def test_too_large_source_has_no_tokens() -> None:
 
 def _statement_roles_carried_across_versions_equal_a_fresh_classification(base, changes):
     previous = DocumentAnalysis(base, 0)
-    assert classify(previous, True) == classify(DocumentAnalysis(base))
+    assert classify(previous) == reference_classify(DocumentAnalysis(base))
     text = base
     for version, (where, removed, inserted) in enumerate(changes, start=1):
         text = apply(text, where, removed, inserted)
         current = DocumentAnalysis(text, version, previous)
-        assert classify(current, True) == classify(DocumentAnalysis(text))
+        assert classify(current) == reference_classify(DocumentAnalysis(text))
         previous = current
 
 
@@ -210,16 +211,16 @@ def _statement_roles_carried_across_versions_equal_a_fresh_classification(base, 
 
 def _rendered_statements_carried_across_versions_equal_a_fresh_answer(base, changes):
     previous = DocumentAnalysis(base, 0)
-    assert json.loads(full_wire(previous, True)) == {"data": full(DocumentAnalysis(base)).data}
+    assert full(previous) == reference_full(DocumentAnalysis(base))
     text = base
     for version, (where, removed, inserted) in enumerate(changes, start=1):
         text = apply(text, where, removed, inserted)
         current = DocumentAnalysis(text, version, previous)
         fresh = DocumentAnalysis(text)
-        assert json.loads(full_wire(current, True)) == {"data": full(fresh).data}
-        assert full_wire(fresh) == full_wire(DocumentAnalysis(text), True)
+        assert full(current) == reference_full(fresh)
+        assert full(fresh) == reference_full(fresh)
         middle = len(text) // 2
-        assert range_tokens(current, middle - 40, middle + 40, True) == range_tokens(
+        assert range_tokens(current, middle - 40, middle + 40) == reference_range(
             fresh, middle - 40, middle + 40
         )
         previous = current
@@ -261,14 +262,12 @@ OVER_BUDGET = "use mod.std.math\nlet v0 = 1\n" + "".join(
 def test_statements_past_the_occurrence_budget_equal_a_fresh_answer(where) -> None:
     previous = DocumentAnalysis(OVER_BUDGET, 0)
     assert previous.completion_index.truncated
-    assert json.loads(full_wire(previous, True)) == {
-        "data": full(DocumentAnalysis(OVER_BUDGET)).data
-    }
+    assert full(previous) == reference_full(DocumentAnalysis(OVER_BUDGET))
     text = OVER_BUDGET
     for version, inserted in enumerate(["let w = v3\n", "fn g(v5) { v5 }\n", ""], start=1):
         text = apply(text, where, 0 if inserted else 12, inserted)
         current = DocumentAnalysis(text, version, previous)
-        assert json.loads(full_wire(current, True)) == {"data": full(DocumentAnalysis(text)).data}
+        assert full(current) == reference_full(DocumentAnalysis(text))
         previous = current
     # Early calls resolve to their function, the last ones no longer do.
     assert ("f1", "function", ()) in texts(OVER_BUDGET)[:40]
@@ -280,7 +279,7 @@ def test_statements_past_the_site_budget_equal_a_fresh_answer() -> None:
     analysis = DocumentAnalysis(text)
     assert analysis.completion_index.sites_truncated
     assert not analysis.completion_index.truncated
-    assert json.loads(full_wire(analysis, True)) == {"data": full(DocumentAnalysis(text)).data}
+    assert full(analysis) == reference_full(DocumentAnalysis(text))
     # The statements past the site budget are classified all the same.
     assert texts(text)[-3:] == [
         ("tool", "namespace", ()),
@@ -292,11 +291,11 @@ def test_statements_past_the_site_budget_equal_a_fresh_answer() -> None:
 def test_a_changed_binding_reclassifies_the_statements_reading_it() -> None:
     source = "use mod.std.math\nlet a = 1\nfn f(x) { return math.pi + a + x }\n"
     first = DocumentAnalysis(source, 1)
-    assert json.loads(full_wire(first, True)) == {"data": full(DocumentAnalysis(source)).data}
+    assert full(first) == reference_full(DocumentAnalysis(source))
     # Only the first two statements change; the function reads both.
     edited = "let math = {pi: 3}\nfn a() {}\nfn f(x) { return math.pi + a + x }\n"
-    answer = json.loads(full_wire(DocumentAnalysis(edited, 2, first), True))["data"]
-    assert answer == full(DocumentAnalysis(edited)).data
+    answer = full(DocumentAnalysis(edited, 2, first))
+    assert answer == reference_full(DocumentAnalysis(edited))
     assert ("pi", "property", ("readonly",)) in texts(source)
     assert ("math", "variable", ()) in texts(edited)
     assert ("pi", "property", ()) in texts(edited)  # no longer a std member
@@ -306,7 +305,8 @@ def test_a_changed_binding_reclassifies_the_statements_reading_it() -> None:
 def test_wire_answer_is_the_full_answer_as_json() -> None:
     source = 'use std.math\n/* a\n b */ fn area(r) { let x = math.pi * r * r\n return "é" + x }\n'
     analysis = DocumentAnalysis(source, 1)
-    assert json.loads(full_wire(analysis)) == {"data": full(analysis).data}
+    assert json.loads(f"[{full_items(analysis)}]") == full(analysis).data
+    assert full(analysis) == reference_full(analysis)
 
 
 def test_integer_array_past_the_digit_table() -> None:
@@ -336,9 +336,9 @@ def test_answers_carried_from_another_encoding_are_encoded_again(encoding):
     """What a version carries was encoded in the encoding first asked for: a
     later answer in another one equals a fresh answer in it."""
     previous = DocumentAnalysis(WIDE, 0)
-    full_wire(previous, True, UTF16 if encoding is not UTF16 else UTF8)
+    full_items(previous, UTF16 if encoding is not UTF16 else UTF8)
     text = WIDE.replace("let y = x + 1", "let y = x + 2")
     current = DocumentAnalysis(text, 1, previous)
-    assert full_wire(current, True, encoding) == full_wire(DocumentAnalysis(text), False, encoding)
-    assert full(current, True, encoding) == full(DocumentAnalysis(text), encoding=encoding)
-    assert range_tokens(current, 0, len(text), True, encoding) == full(current, True, encoding)
+    assert full_items(current, encoding) == full_items(DocumentAnalysis(text), encoding)
+    assert full(current, encoding) == reference_full(DocumentAnalysis(text), encoding)
+    assert range_tokens(current, 0, len(text), encoding) == full(current, encoding)

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features import semantic_delta
 from octoscript_lsp.features.positions import PositionMap
-from octoscript_lsp.features.semantic_tokens import full, full_items
+from octoscript_lsp.features.semantic_tokens import full_items
 from octoscript_lsp.features.symbols import document_symbols_wire
 from octoscript_lsp.syntax.formatter import format_tokens
+from tests.features.semantic_reference import reference_full
 from tests.features.test_semantic_delta import apply_answer
 
 PRELUDE = "use mod.tool\nlet a = 1\n"
@@ -114,7 +115,7 @@ def test_views_carried_over_valid_edits_equal_fresh_answers(doc, changes, asked)
     text = render(*doc)
     previous = DocumentAnalysis(text, 0)
     assert previous.valid
-    last, answer = semantic_delta.full(None, full_items(previous, True))
+    last, answer = semantic_delta.full(None, full_items(previous))
     held = apply_answer([], answer)
     assert previous.formatted == format_tokens(text, previous.syntax.tokens, 1 << 20)
     document_symbols_wire(previous, PositionMap(text))
@@ -129,9 +130,9 @@ def test_views_carried_over_valid_edits_equal_fresh_answers(doc, changes, asked)
             assert current.formatted == fresh.formatted
             assert current.formatted == format_tokens(text, fresh.syntax.tokens, 1 << 20)
         if asked[3 * version - 2]:
-            last, answer = semantic_delta.delta(last, last.result_id, full_items(current, True))
+            last, answer = semantic_delta.delta(last, last.result_id, full_items(current))
             held = apply_answer(held, answer)
-            assert held == full(fresh).data
+            assert held == reference_full(fresh).data
         if asked[3 * version - 1]:
             wire = document_symbols_wire(current, PositionMap(text))
             assert json.loads(wire) == json.loads(document_symbols_wire(fresh, PositionMap(text)))

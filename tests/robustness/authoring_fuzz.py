@@ -103,7 +103,7 @@ def feature_answers(state, store: CatalogStore, offsets: list[int]) -> dict:
         return {"too_large": str(analysis.too_large)}
     size = len(analysis.source)
     out: dict = {
-        "semantic_carried": semantic_tokens.full(analysis, carried=True).data,
+        "semantic_carried": semantic_tokens.full(analysis).data,
         "symbols_carried": symbols.document_symbols(analysis, positions),
         "inlay_all": inlay_hints.inlay_hints(analysis, positions, 0, size, store),
         "actions_all": code_actions.code_actions(analysis, positions, URI, 0, size, store),

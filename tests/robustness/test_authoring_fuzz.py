@@ -40,11 +40,11 @@ def _carried_tokens(before: str, after: str) -> list[int]:
     store = DocumentStore(texts.get)
     store.track("u", 1)
     state = store.cached("u")
-    semantic_tokens.full(state.analysis, carried=True)
+    semantic_tokens.full(state.analysis)
     texts["u"] = after
     store.track("u", 2)
     state = store.cached("u")
-    return semantic_tokens.full(state.analysis, carried=True).data
+    return semantic_tokens.full(state.analysis).data
 
 
 def test_statement_text_starting_inside_a_new_block_comment_is_not_reused():

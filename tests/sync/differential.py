@@ -210,7 +210,7 @@ def answers(store: DocumentStore, uri: str) -> dict:
         "semantic_tokens": semantic_tokens.full(analysis).data,
         # What the server answers: the last answer's layout spliced where an
         # edit allows (a fresh open has none, so it lays the answer out anew).
-        "semantic_tokens_carried": semantic_tokens.full_items(analysis, carried=True),
+        "semantic_tokens_carried": semantic_tokens.full_items(analysis),
         "folding": folding.folding_ranges(analysis),
         "formatting": formatted,
     }
