@@ -32,20 +32,91 @@ report in, plain values out.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING
 
 from ..limits import MAX_ALIAS_HOPS, MAX_IMPORTED_MODULE_ALIAS_DEPTH, MAX_MODULE_PATH_SEGMENTS
 from ..syntax.member_calls import MemberCallText, member_call_after
 from ..syntax.tree import SymbolKind
 from ..syntax.trivia import skip_trivia
-from .alias_chains import ChainEnd, Stop, walk_chain
-from .imports import ModuleImport
 from .lexical import Symbol
 from .record_scan import RecordAlias
-from .records import RecordReport, alias_symbol, empty_report
 from .sites import may_mutate
+from .statement_facts import ModuleImport
 from .statement_index import StatementIndex
 
+if TYPE_CHECKING:
+    from .records import RecordReport
+
 Span = tuple[int, int]
+
+
+# ---------------------------------------------------------------- the chain walk
+#
+# Imports (`AliasGraph._chain_import`), call results (`AliasGraph.output_root`)
+# and record shapes (`records.RecordResolver._walk`) follow a chain from a
+# binding until it *arrives*; they differ only in where it arrives and how one
+# step is taken. The one stopping rule: a binding met twice is a `CYCLE`; one
+# that arrives ends the chain `ARRIVED`; after `max_hops` steps one that has not
+# arrived ends it `TOO_LONG` (the spec's hop limits); otherwise the step names
+# the next binding or says why the chain cannot go on (`STOPPED`, its reason).
+
+
+class ChainEnd(Enum):
+    ARRIVED = "arrived"
+    STOPPED = "stopped"
+    CYCLE = "cycle"
+    TOO_LONG = "too long"
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """A step that cannot go on, and why (the caller's own value)."""
+
+    reason: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChainWalk:
+    end: ChainEnd
+    node: Symbol  # where the chain ended (the binding that arrived or stopped)
+    reason: object = None  # a `Stop`'s reason
+
+
+def walk_chain(
+    start: Symbol,
+    arrived: Callable[[Symbol], bool],
+    step: Callable[[Symbol], Symbol | Stop],
+    max_hops: int,
+) -> ChainWalk:
+    """Follow `step` from `start` by the one stopping rule; bindings are told
+    apart by where they are defined."""
+    current = start
+    visited: set[int] = set()
+    for hops in range(max_hops + 1):
+        if current.start in visited:
+            return ChainWalk(ChainEnd.CYCLE, current)
+        visited.add(current.start)
+        if arrived(current):
+            return ChainWalk(ChainEnd.ARRIVED, current)
+        if hops == max_hops:
+            break
+        following = step(current)
+        if isinstance(following, Stop):
+            return ChainWalk(ChainEnd.STOPPED, current, following.reason)
+        current = following
+    return ChainWalk(ChainEnd.TOO_LONG, current)
+
+
+def alias_symbol(source: str, index: StatementIndex, alias: RecordAlias) -> Symbol | None:
+    """The `let` symbol an alias edge binds: visible from the statement end."""
+    start, end = alias.binding
+    symbol = index.visible(source[start:end], alias.visible_from)
+    if symbol is not None and symbol.start == start:
+        return symbol
+    # Not visible there (a scope closing right after it): the full table.
+    return index.symbol_defined_at(start)
 
 
 # ---------------------------------------------------------------- reference checks
@@ -199,22 +270,12 @@ class AliasGraph:
 
     def output_root(self, initial: Symbol) -> Symbol | None:
         """Follow root edges between `let`s to the first binding that is no alias."""
-        walk = walk_chain(
-            initial,
-            self._is_no_let_alias,
-            self._let_target,
-            MAX_ALIAS_HOPS,
-        )
+        walk = walk_chain(initial, self._is_no_let_alias, self._root_step, MAX_ALIAS_HOPS)
         return walk.node if walk.end is ChainEnd.ARRIVED else None
 
     def _is_no_let_alias(self, symbol: Symbol) -> bool:
         target = self.root_target(symbol.start)
         return target is None or target.kind is not SymbolKind.LET
-
-    def _let_target(self, symbol: Symbol) -> Symbol | Stop:
-        # Only asked after `_is_no_let_alias` said the target is a `let`.
-        target = self.root_target(symbol.start)
-        return _NO_ROOT_EDGE if target is None else target
 
     def output_group(self, root: Symbol) -> set[int] | None:
         """Every alias reaching `root`; None when a child edge or an over-long chain touches it."""
@@ -244,6 +305,3 @@ class AliasGraph:
             self.report.aliases,
             lambda reference: reference == receiver or is_stable_member_read(source, reference[1]),
         )
-
-
-EMPTY_GRAPH = AliasGraph("", StatementIndex([], 0), empty_report())

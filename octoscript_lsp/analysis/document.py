@@ -11,17 +11,16 @@ from ..syntax.outline import Declaration, StatementOutline, outline_of, placed_d
 from ..syntax.statements import HEAD, Statement
 from ..syntax.text import has_bare_carriage_return
 from ..syntax.tree import SymbolKind
-from .aliases import EMPTY_GRAPH, AliasGraph
-from .imports import ImportReport
-from .records import RecordReport, empty_report
+from .aliases import AliasGraph
+from .records import RecordReport
 from .sites import DelimiterIndex, TextRegions, settles
 from .statement_facts import (
     STATEMENT_FACTS,
-    Anchored,
+    ImportReport,
     PrefixFacts,
     anchored_facts,
-    facts_of,
     import_report,
+    whole_text_facts,
 )
 from .statement_index import StatementIndex, index_of
 from .tool_call_review import EMPTY_HINTS, HintReport, collect_hints
@@ -166,9 +165,8 @@ class DocumentAnalysis:
             return PrefixFacts([], 0)
         if syntax.statements.plain and syntax.lex.token_limit_offset is not None:
             # Statement texts no longer determine their tokens: one piece, scanned plainly.
-            pieces = [(0, Anchored(0, facts_of(syntax.tokens, syntax.parsed.events)))]
-        else:
-            pieces = syntax.statements.values(STATEMENT_FACTS, anchored_facts)
+            return whole_text_facts(syntax.tokens, syntax.parsed.events, self.metadata_prefix_end)
+        pieces = syntax.statements.values(STATEMENT_FACTS, anchored_facts)
         return PrefixFacts(pieces, self.metadata_prefix_end)
 
     @cached_property
@@ -178,8 +176,6 @@ class DocumentAnalysis:
     @cached_property
     def records(self) -> RecordReport:
         """Static record shapes and alias edges inside the metadata prefix."""
-        if self.syntax is None:
-            return empty_report()
         return RecordReport(self.statement_facts)
 
     @cached_property
@@ -192,8 +188,6 @@ class DocumentAnalysis:
     @cached_property
     def aliases(self) -> AliasGraph:
         """Exact `let a = b[.c[.d]]` edges inside the metadata prefix, resolved on demand."""
-        if self.syntax is None:
-            return EMPTY_GRAPH
         return AliasGraph(self.source, self.completion_index, self.records)
 
     def visible_import(self, name_start: int, name_end: int):

@@ -20,11 +20,12 @@ from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
 from . import surfaces
 from .aliases import AliasGraph
-from .imports import ModuleImport
 from .lexical import Symbol
 from .output_calls import OutputCall, output_call_binding
 from .record_scan import RecordField
+from .records import RecordResolver
 from .sites import MemberSite
+from .statement_facts import ModuleImport
 
 if TYPE_CHECKING:
     from .document import DocumentAnalysis
@@ -65,11 +66,6 @@ def built_in_surface(path: tuple[str, ...]) -> BuiltInMember | None:
 
 _TOOL = BuiltInMember(BuiltIn.TOOL)
 _STD_ROOT = BuiltInMember(BuiltIn.STD_ROOT)
-
-
-def is_fixed_core(path: tuple[str, ...] | None) -> bool:
-    """Under `mod.std`: fixed surfaces only, never extended by a catalog."""
-    return path is not None and surfaces.is_fixed_core_path(path)
 
 
 class MemberReceiver:
@@ -128,7 +124,9 @@ class MemberReceiver:
 
     @property
     def is_fixed_core(self) -> bool:
-        return is_fixed_core(self.fixed_path)
+        """Under `mod.std`: fixed surfaces only, never extended by a catalog."""
+        path = self.fixed_path
+        return path is not None and surfaces.is_fixed_core_path(path)
 
     # ------------------------------------------------------------ catalog modules
 
@@ -233,7 +231,7 @@ class MemberReceiver:
             if index is analysis.completion_index
             else AliasGraph(self.source, index, analysis.records)
         )
-        resolver = analysis.records.resolver(self.source, graph)
+        resolver = RecordResolver(self.source, analysis.records, graph)
         return resolver.fields_for(self.site.receivers, prefix_end, binding)
 
 

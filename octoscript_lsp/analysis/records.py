@@ -21,7 +21,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 from ..limits import (
     MAX_ALIAS_HOPS,
@@ -32,16 +31,11 @@ from ..limits import (
 )
 from ..syntax.text import is_canonical_identifier
 from ..syntax.tree import SymbolKind
-from .alias_chains import ChainEnd, Stop, walk_chain
+from .aliases import AliasGraph, ChainEnd, Stop, alias_symbol, walk_chain
 from .lexical import Symbol
 from .record_scan import RecordAlias, RecordField, RecordShape, Span
 from .sites import may_mutate
 from .statement_facts import PrefixFacts
-
-if TYPE_CHECKING:
-    # The graph's module imports this one; a resolver is handed its graph.
-    from .aliases import AliasGraph
-    from .statement_index import StatementIndex
 
 # ---------------------------------------------------------------- the report
 
@@ -68,7 +62,7 @@ class RecordReport:
         kept: list[RecordShape] = []
         retained = 0
         dropped = False
-        for facts in self._facts.with_shapes:
+        for facts in self._facts.found:
             for shape, end in facts.shapes:
                 if end > self.prefix_end:
                     continue
@@ -116,7 +110,7 @@ class RecordReport:
     def _kept_aliases(self) -> tuple[list[RecordAlias], bool]:
         kept: list[RecordAlias] = []
         dropped = False
-        for facts in self._facts.with_aliases:
+        for facts in self._facts.found:
             for alias, end in facts.aliases:
                 if end > self.prefix_end:
                     continue
@@ -147,26 +141,6 @@ class RecordReport:
             return self._alias_by_binding.get(binding_start)
         found = self._facts.at(binding_start).alias_at(binding_start)
         return found.alias if found is not None and found.end <= self.prefix_end else None
-
-    # ------------------------------------------------------------ resolution
-
-    def resolver(self, source: str, graph: AliasGraph) -> RecordResolver:
-        """The resolver over the alias graph of one lexical index (the graph's)."""
-        return RecordResolver(source, self, graph)
-
-
-def empty_report() -> RecordReport:
-    return RecordReport(PrefixFacts([], 0))
-
-
-def alias_symbol(source: str, index: StatementIndex, alias: RecordAlias) -> Symbol | None:
-    """The `let` symbol an alias edge binds: visible from the statement end."""
-    start, end = alias.binding
-    symbol = index.visible(source[start:end], alias.visible_from)
-    if symbol is not None and symbol.start == start:
-        return symbol
-    # Not visible there (a scope closing right after it): the full table.
-    return index.symbol_defined_at(start)
 
 
 # ---------------------------------------------------------------- resolution
@@ -230,12 +204,13 @@ class RecordResolver:
         self._stable: dict[tuple[int, int], bool] = {}
 
     def _target_of(self, binding: int) -> _Target | None:
-        target = self._targets.get(binding)
-        if target is None:
-            alias = self.report.alias_for(binding)
-            if alias is None:
-                return None
-            target = self._targets[binding] = self._target(alias)
+        """The target of the alias edge `binding` introduces, as resolved
+        where it is written (None: no edge)."""
+        if binding in self._targets:
+            return self._targets[binding]
+        alias = self.report.alias_for(binding)
+        target = None if alias is None else self._target(alias)
+        self._targets[binding] = target
         return target
 
     def _target(self, alias: RecordAlias) -> _Target:

@@ -1,7 +1,7 @@
 """What each top-level statement declares for records, aliases and imports.
 
 One pass over a statement's scope events finds its record shapes, its alias
-edges (see `record_scan`) and its complete `use` imports. The facts of a
+edges (see `record_scan`) and its complete `use mod.a.b` imports. The facts of a
 statement depend only on its text, so they are kept in the statement's
 cache (`anchored_facts`); only new statements are scanned. Facts keep the
 offsets of the build they were found in, with the statement's start there
@@ -17,6 +17,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -24,7 +25,6 @@ from ..limits import MAX_MODULE_IMPORTS
 from ..syntax.statements import Statement
 from ..syntax.tokens import Token
 from ..syntax.tree import IMPORT, LET_INIT
-from .imports import ImportReport, ModuleImport
 from .record_scan import (
     AliasFound,
     ShapeFound,
@@ -33,6 +33,27 @@ from .record_scan import (
     shifted_alias,
     shifted_shape,
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleImport:
+    path: tuple[str, ...]
+    path_start: int
+    path_end: int
+    binding_start: int
+    binding_end: int
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    imports: tuple[ModuleImport, ...]
+    truncated: bool
+
+    def for_binding(self, start: int, end: int) -> ModuleImport | None:
+        for item in self.imports:
+            if item.binding_start == start and item.binding_end == end:
+                return item
+        return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,81 +162,35 @@ def _placed(offset: int, anchored: Anchored) -> StatementFacts:
     return facts if offset == origin else shifted_facts(facts, offset - origin)
 
 
-def _placed_all(found: list[tuple[int, Anchored]]) -> list[StatementFacts]:
-    return [_placed(offset, anchored) for offset, anchored in found]
-
-
 class PrefixFacts:
     """The statements' facts up to the metadata prefix, sorted out in one pass.
 
     Readers ask about one binding (`at`) or walk the few statements that have
-    what they need (`with_shapes`, `with_aliases`, `with_imports`); the totals
-    settle the budgets without collecting anything when everything fits.
-    Statements starting at or past `prefix_end` are left out: all they found
-    ends past it.
+    any facts (`found`); the totals settle the budgets without collecting
+    anything when everything fits. Statements starting at or past
+    `prefix_end` are left out: all they found ends past it.
     """
-
-    __slots__ = (
-        "pieces",
-        "prefix_end",
-        "_shapes",
-        "_aliases",
-        "_imports",
-        "shape_total",
-        "field_total",
-        "alias_total",
-        "_placed_shapes",
-        "_placed_aliases",
-        "_placed_imports",
-    )
 
     def __init__(self, pieces: FactPieces, prefix_end: int) -> None:
         self.pieces = pieces
         self.prefix_end = prefix_end
-        # (offset, anchored facts) of the statements that have each kind;
-        # shifted into place only when a reader asks (`with_*`).
-        self._shapes: list[tuple[int, Anchored]] = []
-        self._aliases: list[tuple[int, Anchored]] = []
-        self._imports: list[tuple[int, Anchored]] = []
-        shapes = fields = aliases = 0
+        # (offset, anchored facts) of the statements with any facts; shifted
+        # into place only when a reader asks (`found`).
+        self._found: list[tuple[int, Anchored]] = []
+        self.shape_total = self.field_total = self.alias_total = 0
         for offset, anchored in pieces:
             if offset >= prefix_end:
                 break
-            _, facts = anchored
-            if facts is NO_FACTS:
-                continue
-            if facts.shapes:
-                self._shapes.append((offset, anchored))
-                shapes += len(facts.shapes)
-                fields += facts.retained_fields
-            if facts.aliases:
-                self._aliases.append((offset, anchored))
-                aliases += len(facts.aliases)
-            if facts.imports:
-                self._imports.append((offset, anchored))
-        self.shape_total, self.field_total, self.alias_total = shapes, fields, aliases
-        # Each list above shifted into this version, made on first read.
-        self._placed_shapes: list[StatementFacts] | None = None
-        self._placed_aliases: list[StatementFacts] | None = None
-        self._placed_imports: list[StatementFacts] | None = None
+            facts = anchored.facts
+            if facts is not NO_FACTS:
+                self._found.append((offset, anchored))
+                self.shape_total += len(facts.shapes)
+                self.field_total += facts.retained_fields
+                self.alias_total += len(facts.aliases)
 
-    @property
-    def with_shapes(self) -> list[StatementFacts]:
-        if self._placed_shapes is None:
-            self._placed_shapes = _placed_all(self._shapes)
-        return self._placed_shapes
-
-    @property
-    def with_aliases(self) -> list[StatementFacts]:
-        if self._placed_aliases is None:
-            self._placed_aliases = _placed_all(self._aliases)
-        return self._placed_aliases
-
-    @property
-    def with_imports(self) -> list[StatementFacts]:
-        if self._placed_imports is None:
-            self._placed_imports = _placed_all(self._imports)
-        return self._placed_imports
+    @cached_property
+    def found(self) -> list[StatementFacts]:
+        return [_placed(offset, anchored) for offset, anchored in self._found]
 
     def at(self, offset: int) -> StatementFacts:
         """The facts of the statement an offset lies in (its first token or later)."""
@@ -229,11 +204,18 @@ class PrefixFacts:
         return [(offset, _placed(offset, anchored)) for offset, anchored in self.pieces]
 
 
+def whole_text_facts(
+    tokens: Sequence[Token], events: Sequence[tuple], prefix_end: int
+) -> PrefixFacts:
+    """The facts of a text read as one piece (no statement of it to keep)."""
+    return PrefixFacts([(0, Anchored(0, facts_of(tokens, events)))], prefix_end)
+
+
 def import_report(facts: PrefixFacts) -> ImportReport:
     """Complete imports ending inside the prefix, at most MAX_MODULE_IMPORTS."""
     found: list[ModuleImport] = []
     truncated = False
-    for statement in facts.with_imports:
+    for statement in facts.found:
         for item in statement.imports:
             if item.path_end > facts.prefix_end:
                 continue

@@ -34,9 +34,8 @@ from ..syntax.member_calls import follows_dot, is_member_call, member_call_recei
 from ..syntax.tokens import Kind, Token
 from ..syntax.trivia import decode_string_literal
 from .aliases import AliasGraph
-from .imports import ImportReport
 from .records import RecordReport
-from .statement_facts import PrefixFacts, facts_of, import_report
+from .statement_facts import ImportReport, import_report, whole_text_facts
 from .statement_index import StatementIndex, index_of
 from .surfaces import TOOL_BINDING, TOOL_MODULE_PATH, is_fixed_core_path, tool_method
 
@@ -199,7 +198,7 @@ def hints_for_syntax(syntax: SyntaxResult) -> HintReport:
     length = len(syntax.source)
     lexical = index_of(syntax.statements, length)
     # One piece for the whole text: a single pass serves imports and aliases.
-    facts = PrefixFacts([(0, (0, facts_of(syntax.tokens, syntax.parsed.events)))], length)
+    facts = whole_text_facts(syntax.tokens, syntax.parsed.events, length)
     aliases = AliasGraph(syntax.source, lexical, RecordReport(facts))
     return collect_hints(syntax, lexical, import_report(facts), aliases)
 

@@ -1,12 +1,13 @@
-"""The one alias-chain walk and its stopping rule (`analysis/alias_chains.py`)."""
+"""The one alias-chain walk and its stopping rule (`analysis/aliases.py`)."""
 
 from __future__ import annotations
 
 import pytest
 
-from octoscript_lsp.analysis.alias_chains import ChainEnd, Stop, walk_chain
+from octoscript_lsp.analysis.aliases import ChainEnd, Stop, walk_chain
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.lexical import Symbol
+from octoscript_lsp.analysis.records import RecordResolver
 from octoscript_lsp.limits import MAX_ALIAS_HOPS
 from octoscript_lsp.syntax.tree import SymbolKind
 
@@ -84,7 +85,7 @@ def test_the_three_walks_share_the_hop_limit(length: int):
 
     record = DocumentAnalysis(_chain(length, "let a0 = { x: 1 }"))
     last = next(s for s in record.completion_index.symbols if s.name == f"a{length}")
-    view = record.records.resolver(record.source, record.aliases).view_for(last)
+    view = RecordResolver(record.source, record.records, record.aliases).view_for(last)
     assert (view.state == "found") is within
 
     call = DocumentAnalysis(_chain(length, "let a0 = m.f(1)"))

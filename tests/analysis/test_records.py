@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
+from octoscript_lsp.analysis.records import RecordResolver
 from octoscript_lsp.analysis.sites import may_mutate, member_site
 from octoscript_lsp.limits import (
     MAX_STATIC_RECORD_ALIASES,
@@ -22,7 +23,7 @@ def fields_at(text: str) -> list[str] | None:
     analysis = DocumentAnalysis(source)
     site = member_site(source, analysis.regions, marks["x"])
     assert site is not None
-    resolver = analysis.records.resolver(source, analysis.aliases)
+    resolver = RecordResolver(source, analysis.records, analysis.aliases)
     found = resolver.fields_for(site.receivers, analysis.diagnostic_prefix_end)
     return None if found is None else sorted(entry.name for entry in found)
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from octoscript_lsp.analysis.aliases import alias_symbol
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.records import RecordReport, alias_symbol
+from octoscript_lsp.analysis.records import RecordReport
 from octoscript_lsp.analysis.statement_facts import (
     NO_FACTS,
     Anchored,
@@ -62,7 +63,8 @@ def test_prefix_facts_leave_out_statements_past_the_prefix():
     facts = analysis.statement_facts
     assert [item.path for item in analysis.imports.imports] == [("mod", "tool")]
     assert facts.shape_total == 1 and facts.alias_total == 0
-    assert len(facts.with_imports) == 1 and facts.with_aliases == []
+    assert sum(bool(item.imports) for item in facts.found) == 1
+    assert not any(item.aliases for item in facts.found)
 
 
 def test_import_report_applies_the_prefix_inside_one_piece():

@@ -228,7 +228,7 @@ _HOP_LIMITS = {"MAX_ALIAS_HOPS", "MAX_IMPORTED_MODULE_ALIAS_DEPTH"}
 
 
 def test_one_alias_chain_walk():
-    """Only `analysis/alias_chains.walk_chain` loops along an alias chain: no
+    """Only `analysis/aliases.walk_chain` loops along an alias chain: no
     other loop reads a hop limit. `AliasGraph.output_group` is the one other
     loop, a breadth-first walk over a call result's whole group (every alias
     reaching the root), not along one chain."""
