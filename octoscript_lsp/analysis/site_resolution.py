@@ -27,10 +27,8 @@ from ..syntax.text import is_canonical_identifier
 from ..syntax.tokens import Token
 from ..syntax.tree import SymbolKind
 from . import surfaces
-from .catalog_members import input_fields_for_site
 from .input_records import InputRecordSite, input_record_site
 from .lexical import Occurrence
-from .members import alias_metadata_truncated
 from .resolution import (
     CallOutputField,
     CatalogMember,
@@ -40,6 +38,8 @@ from .resolution import (
     StdModuleMember,
     StdNamespaceChild,
     WorkflowDataField,
+    alias_metadata_truncated,
+    input_fields_for_site,
     resolve_member,
 )
 from .signatures import function_parameters

@@ -5,7 +5,7 @@ A truncated lexical index answers nothing; otherwise the site classifier
 reference's order: a `use mod.` path segment, a tool-name string literal, a
 member site `x.|` (never falling back to plain identifiers), a record key in
 a module call's input record, or lexical identifiers. What the catalogs say
-is read through `analysis/catalog_members` (as hover and signature help read
+is read through `analysis/resolution` (as hover and signature help read
 it) and worded by `catalog_assist`.
 """
 
@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analysis import surfaces
-from ..analysis.catalog_members import call_outputs, fields_at, input_fields_for_site, output_role
 from ..analysis.document import DocumentAnalysis
 from ..analysis.input_records import InputRecordSite
 from ..analysis.lexical import KIND_LABELS, Binding
@@ -36,6 +35,10 @@ from ..analysis.resolution import (
     StdNamespaceChild,
     ToolMethodMember,
     WorkflowNamespace,
+    call_outputs,
+    fields_at,
+    input_fields_for_site,
+    output_role,
 )
 from ..analysis.site_resolution import (
     ImportSegment,

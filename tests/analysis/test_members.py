@@ -9,7 +9,7 @@ import pytest
 
 from octoscript_lsp.analysis import surfaces
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.analysis.members import BuiltIn, MemberReceiver
+from octoscript_lsp.analysis.resolution import BuiltIn, MemberReceiver
 from octoscript_lsp.analysis.sites import member_site
 from tests.conftest import strip_markers
 
