@@ -14,6 +14,8 @@ the feature layer gives them are in `features/completion_kinds.py`.
 
 from __future__ import annotations
 
+import re
+import textwrap
 from dataclasses import dataclass
 from enum import Enum
 
@@ -186,19 +188,26 @@ class StdModule:
         return f"{head}\n\n{member.description}\n\n{self.authority_note}"
 
 
-def _fn(name: str, parameters: tuple[str, ...], result: str, description: str) -> StdMember:
-    return StdMember(name, MemberKind.FUNCTION, parameters, result, description)
+def _members(table: str) -> tuple[StdMember, ...]:
+    """A module's members, sorted by name, from lines `name(a, b) -> result:
+    description` (a constant has no parameter list; an indented line goes on
+    with the description above it)."""
+    members = []
+    for entry in re.split(r"\n(?=\S)", textwrap.dedent(table).strip()):
+        head, description = entry.split(": ", 1)
+        signature, result = head.split(" -> ")
+        name, call, parameters = signature.partition("(")
+        members.append(
+            StdMember(
+                name,
+                MemberKind.FUNCTION if call else MemberKind.CONSTANT,
+                tuple(parameters.rstrip(")").split(", ")) if call else (),
+                result,
+                " ".join(description.split()),
+            )
+        )
+    return tuple(sorted(members, key=lambda item: item.name))
 
-
-def _const(name: str, description: str) -> StdMember:
-    return StdMember(name, MemberKind.CONSTANT, (), "number", description)
-
-
-def _sorted(*items: StdMember) -> tuple[StdMember, ...]:
-    return tuple(sorted(items, key=lambda item: item.name))
-
-
-_V = ("value",)
 
 MATH = StdModule(
     name="math",
@@ -209,36 +218,28 @@ MATH = StdModule(
         "module is looked up and nothing is granted."
     ),
     authority_note="Built-in, side-effect-free helper; it never reaches the host.",
-    members=_sorted(
-        _fn("abs", _V, "number", "Absolute value of a number."),
-        _fn("ceil", _V, "number", "Smallest whole number that is not below the input."),
-        _fn("floor", _V, "number", "Largest whole number that is not above the input."),
-        _fn("round", _V, "number", "The whole number closest to the input."),
-        _fn("sqrt", _V, "number", "Square root of a number."),
-        _fn("sin", _V, "number", "Sine of an angle given in radians."),
-        _fn("cos", _V, "number", "Cosine of an angle given in radians."),
-        _fn("tan", _V, "number", "Tangent of an angle given in radians."),
-        _fn("exp", _V, "number", "e raised to the given power."),
-        _fn("ln", _V, "number", "Logarithm to base e."),
-        _fn("log10", _V, "number", "Logarithm to base 10."),
-        _fn("pow", ("base", "exponent"), "number", "base raised to the power exponent."),
-        _fn("min", ("left", "right"), "number", "The lesser of two numbers."),
-        _fn("max", ("left", "right"), "number", "The greater of two numbers."),
-        _fn(
-            "atan2",
-            ("y", "x"),
-            "number",
-            "Angle in radians from the positive x axis to the point (x, y).",
-        ),
-        _fn(
-            "clamp",
-            ("value", "minimum", "maximum"),
-            "number",
-            "Keeps value within minimum..maximum (both inclusive); a minimum above the "
-            "maximum is a script error.",
-        ),
-        _const("pi", "Ratio of a circle's circumference to its diameter, about 3.14159."),
-        _const("e", "Euler's number, the base of natural logarithms, about 2.71828."),
+    members=_members(
+        """
+        abs(value) -> number: Absolute value of a number.
+        atan2(y, x) -> number: Angle in radians from the positive x axis to the point (x, y).
+        ceil(value) -> number: Smallest whole number that is not below the input.
+        clamp(value, minimum, maximum) -> number: Keeps value within minimum..maximum (both
+            inclusive); a minimum above the maximum is a script error.
+        cos(value) -> number: Cosine of an angle given in radians.
+        e -> number: Euler's number, the base of natural logarithms, about 2.71828.
+        exp(value) -> number: e raised to the given power.
+        floor(value) -> number: Largest whole number that is not above the input.
+        ln(value) -> number: Logarithm to base e.
+        log10(value) -> number: Logarithm to base 10.
+        max(left, right) -> number: The greater of two numbers.
+        min(left, right) -> number: The lesser of two numbers.
+        pi -> number: Ratio of a circle's circumference to its diameter, about 3.14159.
+        pow(base, exponent) -> number: base raised to the power exponent.
+        round(value) -> number: The whole number closest to the input.
+        sin(value) -> number: Sine of an angle given in radians.
+        sqrt(value) -> number: Square root of a number.
+        tan(value) -> number: Tangent of an angle given in radians.
+        """
     ),
 )
 
@@ -251,21 +252,13 @@ JSON = StdModule(
         "local; no host module is looked up and nothing is granted."
     ),
     authority_note="Built-in data helper with runtime bounds; it never reaches the host.",
-    members=_sorted(
-        _fn(
-            "parse",
-            ("document",),
-            "JSON value",
-            "Decodes strict JSON from a string or UTF-8 byte array, enforcing the "
-            "configured size and depth limits.",
-        ),
-        _fn(
-            "stringify",
-            _V,
-            "string",
-            "Encodes a JSON-safe value as JSON text, enforcing the configured size, depth "
-            "and cycle limits.",
-        ),
+    members=_members(
+        """
+        parse(document) -> JSON value: Decodes strict JSON from a string or UTF-8 byte array,
+            enforcing the configured size and depth limits.
+        stringify(value) -> string: Encodes a JSON-safe value as JSON text, enforcing the
+            configured size, depth and cycle limits.
+        """
     ),
 )
 
@@ -278,56 +271,28 @@ TEXT = StdModule(
         "looked up and nothing is granted."
     ),
     authority_note="Built-in string helper with runtime bounds; it never reaches the host.",
-    members=_sorted(
-        _fn("trim", _V, "string", "Drops Unicode whitespace from both ends."),
-        _fn("lower", _V, "string", "Lower-case copy of the string."),
-        _fn("upper", _V, "string", "Upper-case copy of the string."),
-        _fn("len", _V, "number", "Length counted in Unicode scalar values."),
-        _fn(
-            "slice",
-            ("value", "start", "end"),
-            "string",
-            "Substring from start up to, not including, end (Unicode scalar positions).",
-        ),
-        _fn(
-            "index_of",
-            ("value", "needle"),
-            "number",
-            "Position of the first literal occurrence of needle, -1 if none; an empty "
-            "needle gives 0.",
-        ),
-        _fn(
-            "last_index_of",
-            ("value", "needle"),
-            "number",
-            "Position of the last literal occurrence of needle, -1 if none; an empty "
-            "needle gives the string's length.",
-        ),
-        _fn(
-            "join",
-            ("values", "separator"),
-            "string",
-            "Glues up to 4,096 strings together with separator between neighbours.",
-        ),
-        _fn("contains", ("value", "needle"), "boolean", "Whether needle occurs literally."),
-        _fn(
-            "starts_with", ("value", "prefix"), "boolean", "Whether the string begins with prefix."
-        ),
-        _fn(
-            "ends_with", ("value", "suffix"), "boolean", "Whether the string finishes with suffix."
-        ),
-        _fn(
-            "replace_all",
-            ("value", "from", "to"),
-            "string",
-            "Swaps every non-overlapping literal occurrence of from for to.",
-        ),
-        _fn(
-            "split",
-            ("value", "delimiter"),
-            "array",
-            "Cuts at each literal occurrence of a non-empty delimiter, keeping empty pieces.",
-        ),
+    members=_members(
+        """
+        contains(value, needle) -> boolean: Whether needle occurs literally.
+        ends_with(value, suffix) -> boolean: Whether the string finishes with suffix.
+        index_of(value, needle) -> number: Position of the first literal occurrence of needle,
+            -1 if none; an empty needle gives 0.
+        join(values, separator) -> string: Glues up to 4,096 strings together with separator
+            between neighbours.
+        last_index_of(value, needle) -> number: Position of the last literal occurrence of
+            needle, -1 if none; an empty needle gives the string's length.
+        len(value) -> number: Length counted in Unicode scalar values.
+        lower(value) -> string: Lower-case copy of the string.
+        replace_all(value, from, to) -> string: Swaps every non-overlapping literal occurrence
+            of from for to.
+        slice(value, start, end) -> string: Substring from start up to, not including, end
+            (Unicode scalar positions).
+        split(value, delimiter) -> array: Cuts at each literal occurrence of a non-empty
+            delimiter, keeping empty pieces.
+        starts_with(value, prefix) -> boolean: Whether the string begins with prefix.
+        trim(value) -> string: Drops Unicode whitespace from both ends.
+        upper(value) -> string: Upper-case copy of the string.
+        """
     ),
 )
 
@@ -340,66 +305,29 @@ ARRAY = StdModule(
         "up and nothing is granted."
     ),
     authority_note="Built-in array helper with runtime bounds; it never reaches the host.",
-    members=_sorted(
-        _fn("len", _V, "number", "Number of items, read without walking the array."),
-        _fn(
-            "has_index",
-            ("value", "index"),
-            "boolean",
-            "Whether a non-negative index falls inside the array (a nil item still counts).",
-        ),
-        _fn(
-            "get",
-            ("value", "index", "fallback"),
-            "value",
-            "Item at index, or fallback when the index is absent.",
-        ),
-        _fn(
-            "contains",
-            ("value", "item"),
-            "boolean",
-            "Whether some item equals item directly (scalars by value, arrays and records "
-            "by identity).",
-        ),
-        _fn(
-            "index_of",
-            ("value", "item"),
-            "number",
-            "First position whose item equals item directly, or -1.",
-        ),
-        _fn(
-            "slice",
-            ("value", "start", "end"),
-            "array",
-            "Shallow copy of the items from start up to, not including, end.",
-        ),
-        _fn(
-            "range",
-            ("start", "end"),
-            "array",
-            "Non-negative integers from start up to, not including, end; at most 4,096.",
-        ),
-        _fn("concat", ("left", "right"), "array", "New array with left's items then right's."),
-        _fn(
-            "compact",
-            _V,
-            "array",
-            'Shallow copy without nil items (false, 0 and "" are kept).',
-        ),
-        _fn(
-            "unique",
-            _V,
-            "array",
-            "Shallow copy keeping only the first of directly-equal items, order preserved.",
-        ),
-        _fn(
-            "flatten",
-            _V,
-            "array",
-            "Joins one level of nested arrays when every item is an array; 4,096 items max.",
-        ),
-        _fn("reverse", _V, "array", "Shallow copy in reverse order."),
-        _fn("push", ("value", "item"), "nil", "Adds item to the end of the array in place."),
+    members=_members(
+        """
+        compact(value) -> array: Shallow copy without nil items (false, 0 and "" are kept).
+        concat(left, right) -> array: New array with left's items then right's.
+        contains(value, item) -> boolean: Whether some item equals item directly (scalars by
+            value, arrays and records by identity).
+        flatten(value) -> array: Joins one level of nested arrays when every item is an array;
+            4,096 items max.
+        get(value, index, fallback) -> value: Item at index, or fallback when the index is
+            absent.
+        has_index(value, index) -> boolean: Whether a non-negative index falls inside the array
+            (a nil item still counts).
+        index_of(value, item) -> number: First position whose item equals item directly, or -1.
+        len(value) -> number: Number of items, read without walking the array.
+        push(value, item) -> nil: Adds item to the end of the array in place.
+        range(start, end) -> array: Non-negative integers from start up to, not including, end;
+            at most 4,096.
+        reverse(value) -> array: Shallow copy in reverse order.
+        slice(value, start, end) -> array: Shallow copy of the items from start up to, not
+            including, end.
+        unique(value) -> array: Shallow copy keeping only the first of directly-equal items,
+            order preserved.
+        """
     ),
 )
 
@@ -412,54 +340,25 @@ OBJECT = StdModule(
         "is looked up and nothing is granted."
     ),
     authority_note="Built-in record helper with runtime bounds; it never reaches the host.",
-    members=_sorted(
-        _fn("len", _V, "number", "Number of own fields, read without walking the record."),
-        _fn(
-            "has",
-            ("value", "key"),
-            "boolean",
-            "Whether the record has an own text field key (a nil value still counts).",
-        ),
-        _fn(
-            "get",
-            ("value", "key", "fallback"),
-            "value",
-            "Own field key, or fallback when it is missing.",
-        ),
-        _fn(
-            "pick",
-            ("value", "keys"),
-            "object",
-            "Shallow record with only the listed own fields that exist.",
-        ),
-        _fn(
-            "omit",
-            ("value", "keys"),
-            "object",
-            "Shallow record without the listed own fields; unknown keys are skipped.",
-        ),
-        _fn(
-            "from_entries",
-            ("entries",),
-            "object",
-            "Plain record built from [key, value] pairs with text keys; a repeated key "
-            "keeps the last value.",
-        ),
-        _fn(
-            "with",
-            ("value", "key", "item"),
-            "object",
-            "Shallow copy with field key set to item, replacing or appending it.",
-        ),
-        _fn("keys", _V, "array", "Own field names in stored order."),
-        _fn("entries", _V, "array", "Own [key, value] pairs in stored order."),
-        _fn("values", _V, "array", "Own field values in stored order."),
-        _fn(
-            "merge",
-            ("left", "right"),
-            "object",
-            "Shallow union: left's field order first, right's values win.",
-        ),
+    members=_members(
+        """
+        entries(value) -> array: Own [key, value] pairs in stored order.
+        from_entries(entries) -> object: Plain record built from [key, value] pairs with text
+            keys; a repeated key keeps the last value.
+        get(value, key, fallback) -> value: Own field key, or fallback when it is missing.
+        has(value, key) -> boolean: Whether the record has an own text field key (a nil value
+            still counts).
+        keys(value) -> array: Own field names in stored order.
+        len(value) -> number: Number of own fields, read without walking the record.
+        merge(left, right) -> object: Shallow union: left's field order first, right's values
+            win.
+        omit(value, keys) -> object: Shallow record without the listed own fields; unknown keys
+            are skipped.
+        pick(value, keys) -> object: Shallow record with only the listed own fields that exist.
+        values(value) -> array: Own field values in stored order.
+        with(value, key, item) -> object: Shallow copy with field key set to item, replacing or
+            appending it.
+        """
     ),
 )
 
