@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from .analysis.document import DocumentAnalysis
-from .features import workspace_symbols
+from .features import symbols
 from .features.positions import UTF16, PositionEncoding, PositionMap
 from .features.semantic_delta import LastTokens
 from .limits import MAX_CACHED_ANALYSES, MAX_OPEN_DOCUMENTS
@@ -162,7 +162,5 @@ class DocumentStore:
             cached = self.cached(uri)
             if cached is None:
                 return []
-            state.workspace_outline = workspace_symbols.outline_entries(
-                cached.analysis, cached.positions
-            )
+            state.workspace_outline = symbols.outline_entries(cached.analysis, cached.positions)
         return state.workspace_outline

@@ -27,7 +27,6 @@ from .catalogs import search
 from .catalogs.store import CatalogStore
 from .documents import DocumentStore, OpenDocument, publishing_analysis
 from .features import (
-    advisory,
     catalog_files,
     code_actions,
     completion,
@@ -38,15 +37,11 @@ from .features import (
     inlay_hints,
     navigation,
     positions,
-    prefill,
-    range_formatting,
-    rename,
     semantic_delta,
     semantic_tokens,
     signature,
     symbols,
     tool_calls,
-    workspace_symbols,
 )
 from .features.wire import WireDict, WireText
 from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
@@ -248,7 +243,7 @@ class OctoscriptServer(LanguageServer):
 
     def prefill_snippets(self) -> bool:
         """Complete catalog methods with required fields (opt-in, snippet clients)."""
-        return self.preferences.prefill_required_fields and prefill.client_supports_snippets(
+        return self.preferences.prefill_required_fields and completion.client_supports_snippets(
             self.client_capabilities
         )
 
@@ -263,7 +258,7 @@ class OctoscriptServer(LanguageServer):
         self._advice_timers.pop(uri, None)
         if self.documents.open.get(uri) is not state or state.analysis is None:
             return  # a newer version or a close overtook this one
-        advice = advisory.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
+        advice = diagnostics.advisory_diagnostics(state.analysis, state.positions, self.catalogs)
         state.advice = advice
         if advice or state.advised:
             state.advised = bool(advice)
@@ -289,7 +284,9 @@ class OctoscriptServer(LanguageServer):
         found = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
         advice = cached.advice
         if advice is None and not self.delivery.refreshes:
-            advice = advisory.advisory_diagnostics(cached.analysis, cached.positions, self.catalogs)
+            advice = diagnostics.advisory_diagnostics(
+                cached.analysis, cached.positions, self.catalogs
+            )
         if self.delivery.pulls:
             cached.advised = bool(advice)
         return found + (advice or [])
@@ -313,7 +310,7 @@ server = OctoscriptServer()
 
 
 # A feature's refusal, answered RequestFailed with its reason (as the reference does).
-_REFUSALS = (formatting.FormattingRefused, navigation.IndexTruncated, rename.RenameRefused)
+_REFUSALS = (formatting.FormattingRefused, navigation.Refused)
 
 
 def _refusing(handler: Callable) -> Callable:
@@ -438,7 +435,7 @@ def format_range(
 ) -> list[types.TextEdit]:
     state = _analyzed(ls, params.text_document.uri)
     start, end = _span(state, params.range)
-    return range_formatting.format_range(state.analysis, state.positions, start, end)
+    return formatting.format_range(state.analysis, state.positions, start, end)
 
 
 @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -513,7 +510,7 @@ def prepare_rename(
 ) -> types.PrepareRenamePlaceholder | None:
     require_rename(ls.rename_enabled, types.TEXT_DOCUMENT_PREPARE_RENAME)
     state, offset = _at(ls, params)
-    return rename.prepare_rename(state.analysis, state.positions, offset)
+    return navigation.prepare_rename(state.analysis, state.positions, offset)
 
 
 @server.feature(types.TEXT_DOCUMENT_RENAME, types.RenameOptions(prepare_provider=True))
@@ -522,7 +519,7 @@ def rename_symbol(ls: OctoscriptServer, params: types.RenameParams) -> types.Wor
     require_rename(ls.rename_enabled, types.TEXT_DOCUMENT_RENAME)
     state, offset = _at(ls, params)
     uri, version = params.text_document.uri, state.version
-    return rename.rename(state.analysis, state.positions, uri, version, offset, params.new_name)
+    return navigation.rename(state.analysis, state.positions, uri, version, offset, params.new_name)
 
 
 @server.feature(
@@ -643,7 +640,7 @@ def inlay_hint(ls: OctoscriptServer, params: types.InlayHintParams) -> list[type
 @server.feature(types.WORKSPACE_SYMBOL)
 def workspace_symbol(ls: OctoscriptServer, params: types.WorkspaceSymbolParams) -> list[dict]:
     documents = ((uri, ls.documents.outline(uri)) for uri in list(ls.documents.open))
-    return workspace_symbols.workspace_symbols(documents, params.query)
+    return symbols.workspace_symbols(documents, params.query)
 
 
 def _param(params, name: str):

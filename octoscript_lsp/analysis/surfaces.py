@@ -9,7 +9,7 @@ binding, adapter or capability exists.
 Facts that must match the reference server byte-for-byte (names, parameter
 names and order, result spellings used in signature labels, ordering) are
 recorded here; descriptions are our own wording. The completion item kinds
-the feature layer gives them are in `features/completion_kinds.py`.
+the feature layer gives them are in `features/completion.py`.
 """
 
 from __future__ import annotations

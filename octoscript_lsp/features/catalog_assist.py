@@ -12,11 +12,6 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from ..catalogs.model import CallMode, ModuleDescriptor, ModuleField, WorkflowField
-from ..catalogs.store import CatalogStore
-
-Catalogs = CatalogStore
-
-# ---------------------------------------------------------------- wording
 
 _ADVISORY_NOTE = (
     "Advisory catalog metadata from the host: it does not bind a module or grant a capability."

@@ -23,8 +23,7 @@ from ..analysis.fix_all import fix_all
 from ..analysis.fixes import fixes
 from ..analysis.quick_fix import Fix
 from ..analysis.suppressions import IgnoreFix, ignore_fixes
-from .advisory import to_diagnostic
-from .diagnostics import problem_diagnostic
+from .diagnostics import problem_diagnostic, to_diagnostic
 from .positions import PositionMap, changed_span
 
 if TYPE_CHECKING:

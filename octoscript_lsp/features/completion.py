@@ -7,6 +7,13 @@ member site `x.|` (never falling back to plain identifiers), a record key in
 a module call's input record, or lexical identifiers. What the catalogs say
 is read through `analysis/resolution` (as hover and signature help read
 it) and worded by `catalog_assist`.
+
+Item kinds are the reference's (`KIND_...`). With
+`octoscript.completion.prefillRequiredFields` on and a client that supports
+snippets, a shaped catalog method with required input fields is inserted as
+`method({a: "", b: 0})` with each placeholder a tab stop; never with
+`.await()`, whether to await is the author's choice. Off (the default) the
+answer is exactly the reference's.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analysis import surfaces
+from ..analysis.catalog_fixes import placeholder
 from ..analysis.document import DocumentAnalysis
 from ..analysis.input_records import InputRecordSite
 from ..analysis.lexical import KIND_LABELS, Binding
@@ -49,13 +57,21 @@ from ..analysis.site_resolution import (
     resolve_site,
 )
 from ..analysis.sites import ImportPathSite, MemberSite, ToolLiteralSite
-from ..catalogs.model import ModuleField, WorkflowField
+from ..analysis.surfaces import MemberKind, StdMember
+from ..catalogs.model import ModuleDescriptor, ModuleField, WorkflowField
 from ..catalogs.store import CatalogStore
 from ..syntax.tree import SymbolKind
-from . import catalog_assist, completion_kinds
+from . import catalog_assist
 from .positions import PositionMap
-from .prefill import with_required_fields
 from .wire import WireDict, WireText
+
+KIND_TOOL_METHOD = types.CompletionItemKind.Method  # `tool.` members
+KIND_STD_FUNCTION = types.CompletionItemKind.Function  # `math.sqrt`, `json.parse`, ...
+KIND_STD_CONSTANT = types.CompletionItemKind.Constant  # `math.pi`, `math.e`
+KIND_IMPORT_PATH_SEGMENT = types.CompletionItemKind.Module  # `use mod.` / `use mod.std.` segments
+KIND_STD_NAMESPACE_MEMBER = types.CompletionItemKind.Field  # children of a direct `std.` site
+KIND_TOOL_NAME_LITERAL = types.CompletionItemKind.Value  # names from the advisory tool catalog
+FIELD_KIND = types.CompletionItemKind.Field  # members, record keys, workflow data
 
 _LEXICAL_WIRE_KINDS = {
     SymbolKind.IMPORT: int(types.CompletionItemKind.Module),
@@ -63,7 +79,6 @@ _LEXICAL_WIRE_KINDS = {
 }
 _VARIABLE_KIND = int(types.CompletionItemKind.Variable)
 _TOOL_FORMAT_LABELS = {"text": "Text", "json": "JSON"}
-FIELD_KIND = types.CompletionItemKind.Field  # members, record keys, workflow data
 FIXED_ROOT_CHILDREN = frozenset(child.name for child in surfaces.ROOT_IMPORT_CHILDREN)
 
 
@@ -75,7 +90,7 @@ class CompletionContext:
     positions: PositionMap
     offset: int
     catalogs: CatalogStore
-    prefill: bool = False  # catalog methods may come with required fields (prefill.py)
+    prefill: bool = False  # catalog methods may come with their required fields
 
     @property
     def lexical_incomplete(self) -> bool:
@@ -99,14 +114,17 @@ def item(
     edit_range: types.Range,
     detail: str | None = None,
     documentation: str | None = None,
+    snippet: str | None = None,
 ) -> types.CompletionItem:
-    """An item replacing `edit_range` by its label; documentation in plain text."""
+    """An item replacing `edit_range` by its label (or by `snippet`);
+    documentation in plain text."""
     return types.CompletionItem(
         label=label,
         kind=types.CompletionItemKind(kind),
         detail=detail,
         documentation=catalog_assist.plain(documentation),
-        text_edit=types.TextEdit(range=edit_range, new_text=label),
+        insert_text_format=None if snippet is None else types.InsertTextFormat.Snippet,
+        text_edit=types.TextEdit(range=edit_range, new_text=label if snippet is None else snippet),
     )
 
 
@@ -179,7 +197,7 @@ def _import_path(context: CompletionContext, site: ImportPathSite) -> types.Comp
         )
         return nothing(context.lexical_incomplete or unavailable)
     edit_range = context.range(site.segment_start, site.segment_end)
-    kind = completion_kinds.KIND_IMPORT_PATH_SEGMENT
+    kind = KIND_IMPORT_PATH_SEGMENT
     items = [
         item(child.name, kind, edit_range, child.detail, child.documentation)
         for child in surfaces.import_path_children(site.prefix) or ()
@@ -217,7 +235,7 @@ def _tool_literal(
         return nothing(incomplete)
     edit_range = context.positions.wire_range(site.content_start, site.content_end)
     detail = f"{_TOOL_FORMAT_LABELS[format_name.value]} tool name; the host decides if it may run"
-    kind = int(completion_kinds.KIND_TOOL_NAME_LITERAL)
+    kind = int(KIND_TOOL_NAME_LITERAL)
     items = [
         _wire_item(name, kind, edit_range, detail, description) for name, description in entries
     ]
@@ -236,7 +254,7 @@ def _member(
             return _workflow_member_completion(context, site, path)
         case ToolMethodMember():
             edit_range = context.members(site)
-            kind = completion_kinds.KIND_TOOL_METHOD
+            kind = KIND_TOOL_METHOD
             items = [
                 item(method.name, kind, edit_range, method.signature_label)
                 for method in surfaces.TOOL_METHODS
@@ -248,7 +266,7 @@ def _member(
             items = [
                 item(
                     member.name,
-                    completion_kinds.std_member_kind(member),
+                    std_member_kind(member),
                     edit_range,
                     member.header(receiver),
                     module.member_documentation(member, receiver),
@@ -258,7 +276,7 @@ def _member(
             return answer(items, context.imports_incomplete, by_label=False)
         case StdNamespaceChild():  # `use mod.std` then `std.`: the fixed children
             edit_range = context.members(site)
-            kind = completion_kinds.KIND_STD_NAMESPACE_MEMBER
+            kind = KIND_STD_NAMESPACE_MEMBER
             items = [
                 item(child.name, kind, edit_range, child.detail, child.documentation)
                 for child in surfaces.STD_IMPORT_CHILDREN
@@ -278,8 +296,7 @@ def _member(
         case CallOutputFields(call=call, parent=parent):
             return _output_field_completion(context, site, call, parent)
         case CatalogChildren(parent=parent):
-            members = _module_member_completion(context, site, parent)
-            return with_required_fields(context, site, parent, members)
+            return _module_member_completion(context, site, parent)
     # No other value is a completion meaning.
     return nothing(context.imports_incomplete)
 
@@ -351,6 +368,8 @@ def _module_member_completion(
     if catalog is None:
         return nothing(incomplete)
     edit_range = context.members(site)
+    # Where the arguments are there already, nothing is prefilled.
+    prefill = context.prefill and not _followed_by_call(context.analysis.source, site.member_end)
     items = [
         item(
             child.name,
@@ -358,10 +377,50 @@ def _module_member_completion(
             edit_range,
             catalog_assist.MEMBER_DETAILS[child.call_mode],
             catalog_assist.advisory_text(child.description, child.call_mode),
+            required_snippet(child.name, catalog.descriptor((*parent, child.name)))
+            if prefill
+            else None,
         )
         for child in catalog.children(parent)
     ]
     return answer(items, incomplete)
+
+
+def required_snippet(name: str, descriptor: ModuleDescriptor | None) -> str | None:
+    """`name({a: ${1:""}, b: ${2:0}})$0`, or None when nothing is required."""
+    if descriptor is None or not descriptor.is_shaped:
+        return None
+    required = [field for field in descriptor.input_fields or () if field.required]
+    if not required:
+        return None
+    members = ", ".join(
+        f"{field.name}: ${{{stop}:{_escaped(placeholder(field))}}}"
+        for stop, field in enumerate(required, start=1)
+    )
+    return f"{name}({{{members}}})$0"
+
+
+def _escaped(text: str) -> str:
+    """Snippet syntax: `\\`, `$` and `}` are literal only when escaped."""
+    return text.replace("\\", "\\\\").replace("$", "\\$").replace("}", "\\}")
+
+
+def _followed_by_call(source: str, offset: int) -> bool:
+    while offset < len(source) and source[offset] in " \t":
+        offset += 1
+    return offset < len(source) and source[offset] == "("
+
+
+def client_supports_snippets(capabilities: types.ClientCapabilities | None) -> bool:
+    text_document = capabilities.text_document if capabilities else None
+    completion = text_document.completion if text_document else None
+    item = completion.completion_item if completion else None
+    return bool(item and item.snippet_support)
+
+
+def std_member_kind(member: StdMember) -> types.CompletionItemKind:
+    """Constants (`math.pi`) complete as constants, everything else as functions."""
+    return KIND_STD_CONSTANT if member.kind is MemberKind.CONSTANT else KIND_STD_FUNCTION
 
 
 # ---------------------------------------------------------------- output fields

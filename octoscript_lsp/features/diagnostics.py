@@ -1,9 +1,10 @@
-"""Syntax diagnostics as LSP diagnostics, less what suppression comments silence.
+"""Syntax problems and, in a second pass, catalog advice (`analysis/advice.py`)
+as LSP diagnostics, less what suppression comments silence.
 
 The comments are read by the rule `octoscript check` uses
-(`analysis.suppressions`); a comment that silences nothing is shown as a
-faded hint (`unused_diagnostics`), where `check --report-unused` reports a
-warning.
+(`analysis.suppressions`); a comment that silences nothing, syntax problem
+or advice, comes along with the advice as a faded hint, where `check
+--report-unused` reports a warning.
 """
 
 from __future__ import annotations
@@ -12,9 +13,11 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
+from ..analysis.advice import Finding
 from ..analysis.document import DocumentAnalysis
-from ..analysis.problems import Problem, Severity, syntax_problems
-from ..analysis.suppressions import marked, screen
+from ..analysis.problems import Problem, syntax_problems
+from ..analysis.suppressions import marked, reported, screen
+from ..catalogs.store import CatalogStore
 from ..limits import MAX_OPEN_DOCUMENTS
 from .positions import PositionMap
 
@@ -47,10 +50,6 @@ def delivery(capabilities: types.ClientCapabilities | None) -> Delivery:
     return Delivery(pulls=True, refreshes=bool(refresh and refresh.refresh_support))
 
 
-def to_lsp_severity(severity: Severity) -> types.DiagnosticSeverity:
-    return types.DiagnosticSeverity(int(severity))
-
-
 def syntax_diagnostics(
     analysis: DocumentAnalysis, positions: PositionMap
 ) -> list[types.Diagnostic]:
@@ -59,31 +58,48 @@ def syntax_diagnostics(
     return [problem_diagnostic(problem, positions) for problem in shown]
 
 
+def advisory_diagnostics(
+    analysis: DocumentAnalysis, positions: PositionMap, catalogs: CatalogStore
+) -> list[types.Diagnostic]:
+    """The second pass: the advice the comments leave, then the comments
+    that silence nothing (hints the editor fades out)."""
+    screened = reported(analysis, catalogs)
+    unused = [
+        _diagnostic(
+            problem,
+            positions.range(problem.start, problem.end),
+            types.DiagnosticSeverity.Hint,
+            [types.DiagnosticTag.Unnecessary],
+        )
+        for problem in screened.unused
+    ]
+    return [to_diagnostic(finding, positions) for finding in screened.advice] + unused
+
+
 def problem_diagnostic(problem: Problem, positions: PositionMap) -> types.Diagnostic:
     start = positions.diagnostic_position(problem.start)
     end = start if problem.end == problem.start else positions.diagnostic_position(problem.end)
+    return _diagnostic(problem, types.Range(start=start, end=end))
+
+
+def to_diagnostic(finding: Finding, positions: PositionMap) -> types.Diagnostic:
+    return _diagnostic(finding, positions.range(finding.start, finding.end))
+
+
+def _diagnostic(
+    item: Problem | Finding,
+    edit_range: types.Range,
+    severity: types.DiagnosticSeverity | None = None,
+    tags: list[types.DiagnosticTag] | None = None,
+) -> types.Diagnostic:
     return types.Diagnostic(
-        range=types.Range(start=start, end=end),
-        message=problem.message,
-        severity=to_lsp_severity(problem.severity),
+        range=edit_range,
+        message=item.message,
+        severity=severity or types.DiagnosticSeverity(int(item.severity)),
         source=SOURCE,
-        code=problem.code,
+        code=item.code,
+        tags=tags,
     )
-
-
-def unused_diagnostics(unused: list[Problem], positions: PositionMap) -> list[types.Diagnostic]:
-    """Suppression comments that silence nothing: hints the editor fades out."""
-    return [
-        types.Diagnostic(
-            range=positions.range(problem.start, problem.end),
-            message=problem.message,
-            severity=types.DiagnosticSeverity.Hint,
-            source=SOURCE,
-            code=problem.code,
-            tags=[types.DiagnosticTag.Unnecessary],
-        )
-        for problem in unused
-    ]
 
 
 def needs_second_pass(analysis: DocumentAnalysis) -> bool:

@@ -21,9 +21,9 @@ from ..analysis.resolution import (
 from ..analysis.signatures import NAMED_FUNCTION_NOTE, function_parameters
 from ..analysis.site_resolution import BindingOccurrence, InputKey, Member, Request, resolve_site
 from ..analysis.sites import MemberSite
+from ..catalogs.store import CatalogStore
 from ..syntax.tree import SymbolKind
 from . import catalog_assist as assist
-from .catalog_assist import Catalogs
 from .positions import PositionMap
 
 
@@ -35,7 +35,7 @@ def _plain(text: str, edit_range: types.Range) -> types.Hover:
 
 
 def hover(
-    analysis: DocumentAnalysis, positions: PositionMap, offset: int | None, catalogs: Catalogs
+    analysis: DocumentAnalysis, positions: PositionMap, offset: int | None, catalogs: CatalogStore
 ) -> types.Hover | None:
     if offset is None or analysis.syntax is None:
         return None

@@ -120,13 +120,6 @@ class PositionEncoding:
     column: Callable[[str, int, int, int], tuple[int, bool]]
     code_points: bool = False
 
-    def distance(self, source: str, ascii: bool, start: int, end: int) -> int:
-        """`width(source[start:end])`; for an ASCII `source` (`ascii`,
-        known to the caller) the offsets' difference, with no slice made."""
-        if ascii or self.code_points:
-            return end - start
-        return self.width(source[start:end])
-
 
 # A lone surrogate, which only JSON can send, counts as its code point's three bytes.
 UTF8 = PositionEncoding(types.PositionEncodingKind.Utf8.value, utf8_length, _utf8_column)
@@ -227,9 +220,8 @@ class PositionMap:
         return line, self.line_starts[line]
 
     def position(self, offset: int) -> types.Position:
-        offset = max(0, min(offset, len(self.source)))
-        line = bisect_right(self.line_starts, offset) - 1
-        return types.Position(line=line, character=self._column(self.line_starts[line], offset))
+        line, character = self.line_and_column(offset)
+        return types.Position(line=line, character=character)
 
     def wire_position(self, offset: int) -> dict:
         """The JSON form of `position`, for answers built as plain dicts."""
@@ -237,7 +229,6 @@ class PositionMap:
         return {"line": line, "character": character}
 
     def line_and_column(self, offset: int) -> tuple[int, int]:
-        """`position`'s two numbers, for answers written as JSON text."""
         offset = max(0, min(offset, len(self.source)))
         line = bisect_right(self.line_starts, offset) - 1
         return line, self._column(self.line_starts[line], offset)

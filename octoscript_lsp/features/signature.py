@@ -24,7 +24,8 @@ from ..analysis.site_resolution import (
 )
 from ..analysis.sites import CallContext, MemberSite
 from ..catalogs.model import CallMode, ModuleDescriptor
-from .catalog_assist import Catalogs, leaf_text, plain
+from ..catalogs.store import CatalogStore
+from .catalog_assist import leaf_text, plain
 
 INPUT_PARAMETER = "input"
 
@@ -45,7 +46,7 @@ def _help(
 
 
 def signature_help(
-    analysis: DocumentAnalysis, offset: int | None, catalogs: Catalogs
+    analysis: DocumentAnalysis, offset: int | None, catalogs: CatalogStore
 ) -> types.SignatureHelp | None:
     if offset is None or analysis.syntax is None or analysis.completion_index.truncated:
         return None

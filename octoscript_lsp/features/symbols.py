@@ -1,4 +1,4 @@
-"""textDocument/documentSymbol: top-level `fn` and `let` only.
+"""textDocument/documentSymbol and workspace/symbol: top-level `fn` and `let` only.
 
 The answer is JSON text (a large outline built from lsprotocol classes
 spends most of its time in attrs validation and cattrs unstructuring). Each
@@ -13,10 +13,12 @@ the statement but changes nothing shown.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
+from ..limits import MAX_WORKSPACE_SYMBOLS
 from ..syntax.outline import Declaration, placed_declarations
 from ..syntax.statements import Statement
 from .positions import PositionEncoding, PositionMap
@@ -27,15 +29,8 @@ _VARIABLE = int(types.SymbolKind.Variable)
 _VIEW = "document symbols"
 
 
-def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> WireList:
-    """The outline as JSON-ready dicts: `document_symbols_wire`'s text, read
-    back (the text is what the server sends; this form is for callers that
-    look inside)."""
-    return WireList(json.loads(document_symbols_wire(analysis, positions)))
-
-
 def document_symbols_wire(analysis: DocumentAnalysis, positions: PositionMap) -> WireText:
-    """`document_symbols` as JSON text, joined from per-statement texts."""
+    """The outline as JSON text, joined from per-statement texts."""
     return WireText("[" + ",".join(rendered_pieces(analysis, positions)) + "]")
 
 
@@ -114,3 +109,39 @@ def _range_text(positions: PositionMap, start: int, end: int) -> str:
         f'{{"start":{{"line":{start_line},"character":{start_character}}},'
         f'"end":{{"line":{end_line},"character":{end_character}}}}}'
     )
+
+
+# ---------------------------------------------------------------- workspace/symbol
+
+# (name, symbol kind, wire range) of one top-level declaration.
+OutlineEntry = tuple[str, int, dict]
+
+
+def outline_entries(analysis: DocumentAnalysis, positions: PositionMap) -> list[OutlineEntry]:
+    """The document's part of the workspace outline; small enough to keep per version."""
+    if analysis.syntax is None or not analysis.syntax.valid:
+        return []
+    return [
+        (
+            item.name,
+            _FUNCTION if item.kind == "function" else _VARIABLE,
+            positions.wire_range(item.start, item.end),
+        )
+        for item in analysis.outline
+    ]
+
+
+def workspace_symbols(documents: Iterable[tuple[str, list[OutlineEntry]]], query: str) -> WireList:
+    """Case-insensitive substring match on names, in document then source order."""
+    needle = query.casefold()
+    found = WireList()
+    for uri, entries in documents:
+        for name, kind, wire_range in entries:
+            if needle and needle not in name.casefold():
+                continue
+            found.append(
+                {"name": name, "kind": kind, "location": {"uri": uri, "range": wire_range}}
+            )
+            if len(found) == MAX_WORKSPACE_SYMBOLS:
+                return found
+    return found

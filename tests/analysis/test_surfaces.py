@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp.analysis import surfaces as s
-from octoscript_lsp.features import completion_kinds as kinds
+from octoscript_lsp.features import completion as kinds
 
 # name -> (kind, parameters, result), exactly as the reference's signature labels spell them
 F, C = s.MemberKind.FUNCTION, s.MemberKind.CONSTANT

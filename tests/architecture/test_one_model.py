@@ -278,8 +278,6 @@ def test_requests_render_the_one_site_classification():
         "signature",
         "catalog_assist",
         "navigation",
-        "rename",
-        "prefill",
     )
     # The binding at the cursor and a member site's receiver are the
     # classifier's questions; a renderer gets their answers in its value.
@@ -419,7 +417,7 @@ def test_every_per_statement_view_is_a_statement_view():
     assert first.formatted == text
     assert first.imports.for_binding(12, 16) is not None  # `math`: the statement facts
     semantic_tokens.full_items(first)
-    symbols.document_symbols(first, PositionMap(text))
+    symbols.document_symbols_wire(first, PositionMap(text))
     second = DocumentAnalysis(text.replace("1", "7"), 2, first)
     # Formatting and the outline are views of the statements themselves
     # (`Statement.view`): a kept statement is the same object, views and all.

@@ -18,7 +18,7 @@ READERS = {"octoscript_lsp.syntax.lexer", "octoscript_lsp.syntax.trivia"}
 # Other languages' escapes, read where their text is handled.
 OTHER_SYNTAXES = {
     "octoscript_lsp.transport": "JSON strings in the framed messages",
-    "octoscript_lsp.features.prefill": "snippet syntax in completion insert texts",
+    "octoscript_lsp.features.completion": "snippet syntax in completion insert texts",
 }
 COMMENT_MARKS = {"//", "/*", "*/"}
 MARK_HALVES = {"/", "*"}

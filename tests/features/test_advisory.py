@@ -11,7 +11,7 @@ from octoscript_lsp.analysis.advice import (
 )
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.catalogs.store import CatalogStore
-from octoscript_lsp.features.advisory import advisory_diagnostics
+from octoscript_lsp.features.diagnostics import advisory_diagnostics
 from octoscript_lsp.features.positions import PositionMap
 
 TOOLS = [

@@ -9,7 +9,7 @@ import pytest
 from octoscript_lsp.analysis import advice, problems
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.cli.rules import CODE_UNUSED_SUPPRESSION, KNOWN_CODES
-from octoscript_lsp.features import advisory, diagnostics
+from octoscript_lsp.features import diagnostics
 from octoscript_lsp.features.positions import PositionMap
 from octoscript_lsp.limits import (
     MAX_SOURCE_BYTES,
@@ -71,7 +71,9 @@ def test_catalog_examples_produce_their_code(code: str):
     source = example(code)
     assert source is not None
     catalogs = store(toolCatalog=TOOLS, moduleCatalog=MODULES)
-    found = advisory.advisory_diagnostics(DocumentAnalysis(source), PositionMap(source), catalogs)
+    found = diagnostics.advisory_diagnostics(
+        DocumentAnalysis(source), PositionMap(source), catalogs
+    )
     assert code in [item.code for item in found]
 
 

@@ -153,9 +153,9 @@ def test_truncated_index_still_answers_definition_and_hover():
 
 def test_truncated_index_refuses_references_and_highlights():
     d = doc(TRUNCATED)
-    with pytest.raises(navigation.IndexTruncated):
+    with pytest.raises(navigation.Refused):
         navigation.references(d.analysis, d.positions, URI, d.at("early"), True)
-    with pytest.raises(navigation.IndexTruncated):
+    with pytest.raises(navigation.Refused):
         navigation.highlights(d.analysis, d.positions, d.at("early"))
-    with pytest.raises(navigation.IndexTruncated):
+    with pytest.raises(navigation.Refused):
         navigation.references(d.analysis, d.positions, URI, None, False)

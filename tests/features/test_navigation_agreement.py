@@ -18,7 +18,7 @@ from octoscript_lsp.analysis.site_resolution import (
     resolve_site,
 )
 from octoscript_lsp.catalogs.store import CatalogStore
-from octoscript_lsp.features import navigation, rename
+from octoscript_lsp.features import navigation
 from octoscript_lsp.features.positions import PositionMap
 from octoscript_lsp.syntax.tree import SymbolKind
 
@@ -82,7 +82,7 @@ def test_the_answers_name_the_same_binding(fixture):
         everywhere = _spans(navigation.references(analysis, positions, URI, offset, True))
         assert _spans(navigation.highlights(analysis, positions, offset)) == everywhere
         found = navigation.definition(analysis, positions, URI, offset, catalogs)
-        placeholder = rename.prepare_rename(analysis, positions, offset)
+        placeholder = navigation.prepare_rename(analysis, positions, offset)
         if not everywhere:
             if placeholder is not None:
                 # A cursor just past a name renames the binding before it.
@@ -105,7 +105,7 @@ def test_the_answers_name_the_same_binding(fixture):
         assert placeholder is not None and rng(placeholder.range) in everywhere, offset
         key = tuple(everywhere)
         if key not in edits_by_binding:
-            edit = rename.rename(analysis, positions, URI, 1, offset, NEW_NAME)
+            edit = navigation.rename(analysis, positions, URI, 1, offset, NEW_NAME)
             edits_by_binding[key] = _spans(edit.document_changes[0].edits)
         assert edits_by_binding[key] == everywhere, offset
     assert edits_by_binding

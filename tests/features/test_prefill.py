@@ -5,7 +5,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from octoscript_lsp import preferences
-from octoscript_lsp.features.prefill import client_supports_snippets
+from octoscript_lsp.features.completion import client_supports_snippets
 from tests.features.helpers import complete, doc
 from tests.lsp.catalog_data import MODULES, TOOLS
 

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp.analysis.document import DocumentAnalysis
-from octoscript_lsp.features.formatting import FormattingRefused
+from octoscript_lsp.features.formatting import FormattingRefused, format_range
 from octoscript_lsp.features.positions import PositionMap
-from octoscript_lsp.features.range_formatting import format_range
 from octoscript_lsp.syntax.check import analyze_syntax, format_source
 from tests.conftest import FIXTURES
 

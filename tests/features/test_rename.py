@@ -4,18 +4,18 @@ from __future__ import annotations
 
 import pytest
 
-from octoscript_lsp.features import rename
+from octoscript_lsp.features import navigation
 from octoscript_lsp.limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 
 from .helpers import URI, doc, rng
 
 
 def prepare(d, mark="c"):
-    return rename.prepare_rename(d.analysis, d.positions, d.at(mark))
+    return navigation.prepare_rename(d.analysis, d.positions, d.at(mark))
 
 
 def do_rename(d, new_name, mark="c"):
-    return rename.rename(d.analysis, d.positions, URI, d.analysis.version, d.at(mark), new_name)
+    return navigation.rename(d.analysis, d.positions, URI, d.analysis.version, d.at(mark), new_name)
 
 
 def edits(edit):
@@ -42,7 +42,7 @@ def test_prepare_rename_is_null_on_keywords_imports_and_nothing():
     assert prepare(d, "kw") is None
     assert prepare(d, "imp") is None
     assert prepare(d, "ref") is None
-    assert rename.prepare_rename(d.analysis, d.positions, None) is None
+    assert navigation.prepare_rename(d.analysis, d.positions, None) is None
 
 
 def test_rename_parameter_everywhere_with_the_document_version():
@@ -79,7 +79,7 @@ def test_same_name_is_null():
 )
 def test_rename_refuses_non_canonical_or_reserved_names(new_name):
     d = doc("let @@c@@a = 1\na\n")
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         do_rename(d, new_name)
 
 
@@ -91,28 +91,28 @@ def test_contextual_catch_is_a_fine_name():
 
 def test_rename_refuses_import_bindings():
     d = doc("use mod.std.@@c@@math\n@@ref@@math.pi\n")
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         do_rename(d, "m")
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         do_rename(d, "m", "ref")
 
 
 def test_rename_refuses_a_capture():
     # `a` inside f would resolve to the parameter `b`
     d = doc("let @@c@@a = 1\nfn f(b) {\n  return a + b\n}\n")
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         do_rename(d, "b")
 
 
 def test_rename_refuses_capturing_an_outer_reference():
     d = doc("let x = 1\nfn f() {\n  let @@c@@y = 2\n  return x + y\n}\n")
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         do_rename(d, "x")
 
 
 def test_rename_refuses_a_same_scope_shadowing_change():
     d = doc("let @@c@@a = 1\nlet b = 2\na + b\n")
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         do_rename(d, "b")
 
 
@@ -132,11 +132,11 @@ def test_rename_nothing_or_invalid_source_answers_null():
 
 def test_truncated_index_refuses_prepare_and_rename():
     d = doc("let @@c@@a = 1\n" + "a\n" * MAX_LEXICAL_SYMBOL_OCCURRENCES + "@@kw@@let z = 1\n")
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         prepare(d)
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         prepare(d, "kw")  # refused before the position is looked at
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         do_rename(d, "b")
 
 
@@ -146,6 +146,6 @@ def test_rename_refuses_a_renamed_document_over_the_source_limit():
     padding = "// " + "x" * (MAX_SOURCE_BYTES - 100) + "\n"
     d = doc(padding + "let @@c@@a = 1\na + a\n")
     assert d.analysis.valid
-    with pytest.raises(rename.RenameRefused):
+    with pytest.raises(navigation.Refused):
         do_rename(d, "b" * 40)
     assert edits(do_rename(d, "b" * 10))[1][0][1] == "b" * 10

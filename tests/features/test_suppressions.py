@@ -12,7 +12,7 @@ from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.suppressions import reported
 from octoscript_lsp.cli.findings import findings_of
 from octoscript_lsp.cli.rules import Rules
-from octoscript_lsp.features import advisory, diagnostics
+from octoscript_lsp.features import diagnostics
 from octoscript_lsp.features.code_actions import code_actions
 from octoscript_lsp.features.positions import PositionMap
 from tests.features.test_advisory import MODULES, store
@@ -26,7 +26,7 @@ def editor(text: str, catalogs=None) -> list[tuple]:
     analysis, positions = DocumentAnalysis(text), PositionMap(text)
     found = diagnostics.syntax_diagnostics(analysis, positions)
     if catalogs is not None:
-        found += advisory.advisory_diagnostics(analysis, positions, catalogs)
+        found += diagnostics.advisory_diagnostics(analysis, positions, catalogs)
     return sorted(
         (
             item.range.start.line + 1,
@@ -60,7 +60,7 @@ def test_syntax_diagnostics_leave_out_what_a_comment_silences() -> None:
     # Without catalogs the second pass still runs: it tells the unused comments.
     assert diagnostics.needs_second_pass(DocumentAnalysis(text))
     analysis = DocumentAnalysis(text)
-    unused = advisory.advisory_diagnostics(analysis, PositionMap(text), store())
+    unused = diagnostics.advisory_diagnostics(analysis, PositionMap(text), store())
     assert [(item.code, item.severity, item.tags) for item in unused] == [
         ("unused-suppression", types.DiagnosticSeverity.Hint, [types.DiagnosticTag.Unnecessary])
     ]

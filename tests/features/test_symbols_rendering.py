@@ -11,15 +11,15 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.features import symbols
 from octoscript_lsp.features.positions import PositionMap
-from octoscript_lsp.features.symbols import (
-    document_symbols,
-    document_symbols_wire,
-    rendered_pieces,
-)
+from octoscript_lsp.features.symbols import document_symbols_wire, rendered_pieces
 
 BASE = "".join(
     f"fn f{index}(x) {{\n    return x\n}}\nlet v{index} = f{index}(1)\n" for index in range(40)
 )
+
+
+def document_symbols(analysis: DocumentAnalysis, positions: PositionMap) -> list:
+    return json.loads(document_symbols_wire(analysis, positions))
 
 
 def fresh(text: str) -> list:

@@ -21,6 +21,7 @@ Used by `tests/robustness/test_authoring_fuzz.py` (hypothesis, short) and
 
 from __future__ import annotations
 
+import json
 import random
 
 from lsprotocol import types
@@ -34,7 +35,6 @@ from octoscript_lsp.features import (
     hover,
     inlay_hints,
     navigation,
-    range_formatting,
     semantic_tokens,
     signature,
     symbols,
@@ -88,7 +88,7 @@ def _outcome(call, *args):
     """The answer, or the refusal's type and text (a crash propagates)."""
     try:
         return call(*args)
-    except (formatting.FormattingRefused, navigation.IndexTruncated) as refusal:
+    except (formatting.FormattingRefused, navigation.Refused) as refusal:
         return (type(refusal).__name__, str(refusal))
 
 
@@ -104,7 +104,7 @@ def feature_answers(state, store: CatalogStore, offsets: list[int]) -> dict:
     size = len(analysis.source)
     out: dict = {
         "semantic_carried": semantic_tokens.full(analysis).data,
-        "symbols_carried": symbols.document_symbols(analysis, positions),
+        "symbols_carried": json.loads(symbols.document_symbols_wire(analysis, positions)),
         "inlay_all": inlay_hints.inlay_hints(analysis, positions, 0, size, store),
         "actions_all": code_actions.code_actions(analysis, positions, URI, 0, size, store),
         "lenses": tool_calls.code_lenses(analysis, positions, store),
@@ -113,9 +113,7 @@ def feature_answers(state, store: CatalogStore, offsets: list[int]) -> dict:
     pairs = list(zip(offsets, offsets[1:], strict=False))
     for start, end in pairs:
         key = f"{start}-{end}"
-        out["range_fmt" + key] = _outcome(
-            range_formatting.format_range, analysis, positions, start, end
-        )
+        out["range_fmt" + key] = _outcome(formatting.format_range, analysis, positions, start, end)
         out["inlay" + key] = inlay_hints.inlay_hints(analysis, positions, start, end, store)
         out["actions" + key] = code_actions.code_actions(
             analysis, positions, URI, start, end, store
@@ -198,7 +196,7 @@ def check_range_formatting(source: str, offsets: list[int]) -> None:
         whole = None
     for start, end in [(0, len(source)), *zip(offsets, offsets[1:], strict=False)]:
         try:
-            edits = range_formatting.format_range(analysis, positions, start, end)
+            edits = formatting.format_range(analysis, positions, start, end)
         except formatting.FormattingRefused:
             continue
         if whole is None:
@@ -219,7 +217,7 @@ def check_range_formatting(source: str, offsets: list[int]) -> None:
         if index >= len(nodes):
             break
         node = nodes[index]
-        edits = range_formatting.format_range(current, PositionMap(text), node.start, node.start)
+        edits = formatting.format_range(current, PositionMap(text), node.start, node.start)
         text = _applied(text, PositionMap(text), edits)
     if _blank_lines_trimmed(text) != _blank_lines_trimmed(whole):
         raise Divergence(f"statement-wise range formatting of {source!r} gave {text!r}")

@@ -9,15 +9,13 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.catalogs.store import CatalogStore
 from octoscript_lsp.features import (
-    advisory,
     code_actions,
+    diagnostics,
     folding,
     formatting,
     hover,
     inlay_hints,
     navigation,
-    range_formatting,
-    rename,
     semantic_tokens,
     signature,
     symbols,
@@ -121,12 +119,12 @@ def run_every_feature(source: str, offsets: list[int], catalogs: CatalogStore) -
     analysis = DocumentAnalysis(source, 1)
     positions = PositionMap(source)
     uri = "file:///workspace/fuzz.octoscript"
-    symbols.document_symbols(analysis, positions)
+    symbols.document_symbols_wire(analysis, positions)
     semantic_tokens.full(analysis)
     folding.folding_ranges(analysis)
     tool_calls.tool_calls_result(analysis, catalogs, uri)
     tool_calls.code_lenses(analysis, positions, catalogs)
-    advisory.advisory_diagnostics(analysis, positions, catalogs)
+    diagnostics.advisory_diagnostics(analysis, positions, catalogs)
     inlay_hints.inlay_hints(analysis, positions, 0, len(source), catalogs)
     try:
         formatting.format_document(analysis, positions)
@@ -136,7 +134,7 @@ def run_every_feature(source: str, offsets: list[int], catalogs: CatalogStore) -
         complete(analysis, positions, offset, catalogs)
         complete(analysis, positions, offset, catalogs, prefill=True)
         try:
-            range_formatting.format_range(analysis, positions, offset, offset + 5)
+            formatting.format_range(analysis, positions, offset, offset + 5)
         except formatting.FormattingRefused:
             pass
         hover.hover(analysis, positions, offset, catalogs)
@@ -145,12 +143,12 @@ def run_every_feature(source: str, offsets: list[int], catalogs: CatalogStore) -
         try:
             navigation.references(analysis, positions, uri, offset, True)
             navigation.highlights(analysis, positions, offset)
-        except navigation.IndexTruncated:
+        except navigation.Refused:
             pass
         try:
-            rename.prepare_rename(analysis, positions, offset)
-            rename.rename(analysis, positions, uri, 1, offset, "renamed")
-        except rename.RenameRefused:
+            navigation.prepare_rename(analysis, positions, offset)
+            navigation.rename(analysis, positions, uri, 1, offset, "renamed")
+        except navigation.Refused:
             pass
         semantic_tokens.range_tokens(analysis, offset, offset + 7)
         folding.selection_ranges(analysis, positions, [offset])

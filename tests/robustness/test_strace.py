@@ -22,7 +22,6 @@ from octoscript_lsp.features import (
     formatting,
     hover,
     navigation,
-    rename,
     semantic_tokens,
     signature,
     symbols,
@@ -252,7 +251,7 @@ def _exercise_features() -> None:
     positions = PositionMap(source)
     uri = "file:///etc/passwd"
     diagnostics.syntax_diagnostics(analysis, positions)
-    symbols.document_symbols(analysis, positions)
+    symbols.document_symbols_wire(analysis, positions)
     formatting_error = formatting.FormattingRefused
     for offset in range(0, len(source) + 1, 3):
         complete(analysis, positions, offset, catalogs)
@@ -262,9 +261,9 @@ def _exercise_features() -> None:
         try:
             navigation.references(analysis, positions, uri, offset, True)
             navigation.highlights(analysis, positions, offset)
-            rename.prepare_rename(analysis, positions, offset)
-            rename.rename(analysis, positions, uri, 1, offset, "renamed")
-        except (navigation.IndexTruncated, rename.RenameRefused):
+            navigation.prepare_rename(analysis, positions, offset)
+            navigation.rename(analysis, positions, uri, 1, offset, "renamed")
+        except navigation.Refused:
             pass
         folding.selection_ranges(analysis, positions, [offset])
         code_actions.code_actions(analysis, positions, uri, offset, offset + 5, catalogs)

@@ -12,6 +12,7 @@ Used by `tests/sync/test_differential.py` (hypothesis) and by
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from dataclasses import dataclass
@@ -206,7 +207,7 @@ def answers(store: DocumentStore, uri: str) -> dict:
         formatted = str(refusal)
     return {
         "diagnostics": diagnostics.syntax_diagnostics(analysis, positions),
-        "symbols": symbols.document_symbols(analysis, positions),
+        "symbols": json.loads(symbols.document_symbols_wire(analysis, positions)),
         "semantic_tokens": semantic_tokens.full(analysis).data,
         # What the server answers: the last answer's layout spliced where an
         # edit allows (a fresh open has none, so it lays the answer out anew).
