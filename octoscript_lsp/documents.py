@@ -3,9 +3,7 @@ on how many are analysed and kept."""
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .analysis.document import DocumentAnalysis
@@ -35,56 +33,6 @@ class OpenDocument:
     # The last semantic-tokens answer sent for this document (any version):
     # what a delta request edits.
     semantic_tokens: LastTokens | None = None
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector while a version is lexed and parsed.
-
-    A first parse makes a few hundred thousand objects (tokens, nodes, event
-    tuples), none of them in reference cycles; with the collector running,
-    that many allocations set off dozens of young-generation passes and the
-    occasional whole-heap one (about a third of the first analysis's time).
-    Reference counting still frees everything; the collector runs as usual
-    once the parse is done.
-    """
-    if not gc.isenabled():
-        yield
-        return
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.enable()
-
-
-@contextmanager
-def publishing_analysis(first_analysis: bool) -> Iterator[None]:
-    """The collector's part in making and publishing one version's analysis.
-
-    The collector is paused throughout (`collector_paused`). For a
-    document's first analysis two more steps bracket it:
-
-    - before: a full collection. The freeze after takes every object the
-      collector tracks, garbage in cycles still waiting for it (a refused
-      request's traceback) too, and frozen it is never freed. Collected now,
-      the heap it visits is small: the modules and every earlier opened
-      document are frozen already.
-    - after (once the body, which writes the diagnostics, finishes without
-      an exception): `gc.freeze()`. A whole document's tokens and nodes
-      (~80,000 objects at the token budget) were just made; none is in a
-      reference cycle, so counting frees them as versions move on. Left
-      young they would cost a young-generation pass at once and a
-      whole-heap pass at some later request.
-
-    Typed versions and settings republishes neither collect nor freeze.
-    """
-    if first_analysis:
-        gc.collect()
-    with collector_paused():
-        yield
-        if first_analysis:
-            gc.freeze()
 
 
 class DocumentStore:
@@ -130,8 +78,7 @@ class DocumentStore:
             source = self.text_of(uri)
             if source is None:
                 return None
-            with collector_paused():
-                analysis = DocumentAnalysis(source, state.version, state.previous)
+            analysis = DocumentAnalysis(source, state.version, state.previous)
             syntax = analysis.syntax
             state.analysis = analysis
             lf_starts = syntax.lines.line_starts if syntax else None

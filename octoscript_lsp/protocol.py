@@ -114,6 +114,8 @@ class _Unreadable:
 class OctoscriptProtocol(LanguageServerProtocol):
     """pygls' protocol with the fixes the module docstring lists."""
 
+    # pygls raises on params that do not fit (the message is lost): answered
+    # instead (tests/lsp/test_protocol.py: invalid params, unreadable initialize).
     def structure_message(self, data):
         if _initialize_without_capabilities(data):
             # Known unreadable: defaults at once, without the traceback pygls
@@ -147,6 +149,8 @@ class OctoscriptProtocol(LanguageServerProtocol):
 
     send_failed = False
 
+    # Wire answers framed as they are, and an InternalError where pygls would
+    # send nothing (test_protocol.py: json text answer, unserializable answer).
     def _send_data(self, data) -> None:
         result = getattr(data, "result", None)
         if is_wire(result) and self.writer is not None:
@@ -179,6 +183,8 @@ class OctoscriptProtocol(LanguageServerProtocol):
         ).encode(self.CHARSET)
         self.writer.write(b"".join((header, prefix, body, b"}")))
 
+    # A message `structure_message` made unreadable is no pygls message
+    # (test_protocol.py: bad notifications, unreadable configuration).
     def handle_message(self, message) -> None:
         if isinstance(message, _Unreadable):
             if message.handle is not None:
@@ -186,36 +192,23 @@ class OctoscriptProtocol(LanguageServerProtocol):
         elif hasattr(message, "jsonrpc"):
             super().handle_message(message)
 
+    # Refused and superseded requests answered without running a handler
+    # (tests/transport/test_transport_e2e.py: 300 MiB message, waiting cancellation).
     def _handle_request(self, msg_id, method_name: str, params) -> None:
         if method_name == REFUSED_METHOD:
             early: JsonRpcException | None = _refusal(params)
         else:
-            early = self._superseded(msg_id, method_name, params)
+            early = _superseded(getattr(self._server, "reader", None), msg_id, method_name, params)
         if early is not None:
             self._send_response(msg_id, None, early.to_response_error())
             return
         self._method_name = method_name
         super()._handle_request(msg_id, method_name, params)
 
-    def _superseded(self, msg_id, method_name: str, params) -> JsonRpcException | None:
-        reader = getattr(self._server, "reader", None)
-        if reader is None:
-            return None
-        if reader.cancel_waiting(msg_id):
-            return JsonRpcRequestCancelled(f"request {msg_id} was cancelled")
-        uri = _document_uri(params)
-        if uri is None or not reader.change_waiting(uri):
-            return None
-        if method_name == types.TEXT_DOCUMENT_DIAGNOSTIC:
-            # LSP 3.17: the client keeps its last report and pulls again.
-            return ServerCancelled(
-                "a newer version of the document has arrived",
-                data={"retriggerRequest": True},
-            )
-        return JsonRpcContentModified("a newer version of the document has arrived")
-
     _method_name = ""
 
+    # A refusal logs one line where pygls logs a traceback with the params
+    # (tests/lsp/test_quiet_logs.py).
     def _send_handler_result(self, future: Future, *, msg_id) -> None:
         error = None if future.cancelled() else future.exception()
         if isinstance(error, JsonRpcException):
@@ -227,17 +220,18 @@ class OctoscriptProtocol(LanguageServerProtocol):
             return
         super()._send_handler_result(future, msg_id=msg_id)
 
+    # pygls never drops a generator notification's future: one leaked per
+    # keystroke (tests/lsp/test_startup.py: no pending futures).
     def _check_handler_result(self, future: Future) -> None:
-        # The done-callback of every notification handler: the future is
-        # finished, so nothing can cancel it any more. Only the few requests
-        # in flight are in the table, so the scan is short.
+        # Only the few requests in flight are in the table: the scan is short.
         finished = [key for key, pending in self._request_futures.items() if pending is future]
         for key in finished:
             del self._request_futures[key]
         super()._check_handler_result(future)
 
+    # Handlers here are synchronous: a request not in flight was answered, not
+    # worth pygls' warning (tests/lsp/test_quiet_logs.py).
     def _handle_cancel_notification(self, msg_id) -> None:
-        # Handlers here are synchronous: a request not in flight was answered.
         if msg_id in self._request_futures:
             super()._handle_cancel_notification(msg_id)
 
@@ -285,6 +279,24 @@ def _initialize_without_capabilities(data: object) -> bool:
         return False
     params = data.get("params")
     return not isinstance(params, dict) or not isinstance(params.get("capabilities"), dict)
+
+
+def _superseded(reader, msg_id, method_name: str, params) -> JsonRpcException | None:
+    """The answer to a request a waiting didChange or `$/cancelRequest` makes stale."""
+    if reader is None:
+        return None
+    if reader.cancel_waiting(msg_id):
+        return JsonRpcRequestCancelled(f"request {msg_id} was cancelled")
+    uri = _document_uri(params)
+    if uri is None or not reader.change_waiting(uri):
+        return None
+    if method_name == types.TEXT_DOCUMENT_DIAGNOSTIC:
+        # LSP 3.17: the client keeps its last report and pulls again.
+        return ServerCancelled(
+            "a newer version of the document has arrived",
+            data={"retriggerRequest": True},
+        )
+    return JsonRpcContentModified("a newer version of the document has arrived")
 
 
 def _refusal(params) -> JsonRpcException:

@@ -6,7 +6,6 @@ import asyncio
 import functools
 import gc
 import json
-import linecache
 import logging
 import os
 import sys
@@ -25,7 +24,7 @@ from pygls.lsp.server import LanguageServer
 from . import __version__, launch, preferences
 from .catalogs import search
 from .catalogs.store import CatalogStore
-from .documents import DocumentStore, OpenDocument, publishing_analysis
+from .documents import DocumentStore, OpenDocument
 from .features import (
     catalog_files,
     code_actions,
@@ -215,14 +214,11 @@ class OctoscriptServer(LanguageServer):
         if state.refused:
             self.push_diagnostics(uri, version, diagnostics.too_many_documents())
             return
-        # The collector pass the parse's new objects call for runs once the
-        # verdict is written, not before (writes to stdout are synchronous).
-        with publishing_analysis(first_analysis=state.analysis is None and state.previous is None):
-            cached = self.cached(uri)
-            if cached is None:
-                return  # no client-sent text to analyse
-            syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
-            self.push_diagnostics(uri, version, syntax_only)
+        cached = self.cached(uri)
+        if cached is None:
+            return  # no client-sent text to analyse
+        syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
+        self.push_diagnostics(uri, version, syntax_only)
         if self.delivery.pulls and not self.delivery.refreshes:
             return  # nothing could make this client pull again: its pull advises
         if (
@@ -702,13 +698,8 @@ def serve() -> int:
         return EXIT_NO_STDIO
     server.reader = MessageReader(sys.stdin.buffer).start()
     server.protocol.set_writer(StdoutWriter(sys.stdout.buffer))
-    # attrs and cattrs keep the source of every method they generate (for
-    # lsprotocol's hundreds of classes: ~1.5 MiB) so a traceback can quote
-    # it; the server's log never needs those lines.
-    linecache.clearcache()
-    # The modules' objects (lsprotocol's hundreds of classes, ...) live as
-    # long as the process: keep them out of the collector's full passes,
-    # which otherwise revisit them all every few keystrokes (~40 -> ~20 ms).
+    # The modules' objects out of the collector's passes: halves the first
+    # didOpen's CPU to its diagnostics (benchmarks/bench_first_open.py).
     gc.freeze()
     logging.getLogger(__name__).info("Starting octoscript-lsp on stdin/stdout")
     try:

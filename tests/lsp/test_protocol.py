@@ -206,3 +206,14 @@ def test_a_json_text_answer_is_framed_byte_for_byte(message_id, result):
     ).encode()
     assert writer.written == [header + body]
     assert json.loads(body) == {"id": message_id, "jsonrpc": "2.0", "result": json.loads(result)}
+
+
+def test_an_answer_that_cannot_be_serialized_gets_internal_error():
+    """pygls logs such an answer and sends nothing; the client would wait for good."""
+    server = OctoscriptServer()
+    writer = _Writer()
+    server.protocol.set_writer(writer)
+    server.protocol._send_response(5, result={"value": object()})
+    answers = [json.loads(data.partition(b"\r\n\r\n")[2]) for data in writer.written]
+    assert [answer["id"] for answer in answers] == [5]
+    assert answers[0]["error"]["code"] == -32603

@@ -37,6 +37,8 @@ def test_refused_requests_log_one_line_each():
             params = {"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": True}}
         messages.append({"jsonrpc": "2.0", "id": message_id, "method": method, "params": params})
     messages += [
+        # A cancellation of a request not in flight (answered, or never sent) is no news.
+        {"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 50}},
         {"jsonrpc": "2.0", "id": 99, "method": "shutdown"},
         {"jsonrpc": "2.0", "method": "exit"},
     ]
