@@ -149,6 +149,9 @@ CLI_MIN_FILES_FOR_JOBS = 16
 MAX_CLI_JOBS = 256
 # A project configuration file (pyproject.toml / octoscript.toml) read by the CLI.
 MAX_CONFIG_FILE_BYTES = 1024 * 1024
+# A `.gitignore` / `.ignore` file read while walking a folder: a larger one is
+# skipped with a warning.
+MAX_IGNORE_FILE_BYTES = 1024 * 1024
 # `--fix` rounds per file (and per fix-all action): a fix can make another one
 # possible (or needed).
 MAX_FIX_ROUNDS = 8

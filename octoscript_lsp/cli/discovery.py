@@ -21,6 +21,8 @@ from dataclasses import dataclass, field
 
 import pathspec
 
+from ..catalogs.files import CatalogFileError, read_catalog_bytes
+from ..limits import MAX_IGNORE_FILE_BYTES
 from .inputs import STDIN
 from .project import DEFAULT_INCLUDE, ConfigFinder, ProjectConfig
 
@@ -94,19 +96,26 @@ class _Ignores:
                 decision = result.include
         return decision
 
-    def entering(self, directory: str) -> _Ignores:
-        added = [(directory, spec) for spec in _ignore_specs(directory)]
+    def entering(self, directory: str, warn: Callable[[str], None]) -> _Ignores:
+        added = [(directory, spec) for spec in _ignore_specs(directory, warn)]
         return _Ignores([*self.specs, *added]) if added else self
 
 
-def _ignore_specs(directory: str) -> list[pathspec.PathSpec]:
+def _ignore_specs(directory: str, warn: Callable[[str], None]) -> list[pathspec.PathSpec]:
+    """The folder's ignore files; like a catalog file, one is read only if it is a
+    regular file within its bound (a FIFO is never waited on)."""
     specs = []
     for name in IGNORE_FILES:
-        try:
-            with open(os.path.join(directory, name), encoding="utf-8", errors="replace") as file:
-                specs.append(pathspec.GitIgnoreSpec.from_lines(file.read().splitlines()))
-        except OSError:
+        path = os.path.join(directory, name)
+        if not os.path.lexists(path):
             continue
+        try:
+            data = read_catalog_bytes(path, MAX_IGNORE_FILE_BYTES)
+        except CatalogFileError as error:
+            warn(f"warning: {path} not read: {error.reason}")
+            continue
+        lines = data.decode("utf-8", "replace").splitlines()
+        specs.append(pathspec.GitIgnoreSpec.from_lines(lines))
     return specs
 
 
@@ -126,7 +135,7 @@ def _boundary(directory: str) -> str | None:
     return cwd if inside else None
 
 
-def _ancestor_ignores(directory: str, with_self: bool) -> _Ignores:
+def _ancestor_ignores(directory: str, with_self: bool, warn: Callable[[str], None]) -> _Ignores:
     """The ignore files of `directory`'s parents (and its own, `with_self`), outermost
     first, up to `_boundary`."""
     directory = os.path.abspath(directory)
@@ -138,7 +147,7 @@ def _ancestor_ignores(directory: str, with_self: bool) -> _Ignores:
         chain.append(current)
     ignores = _Ignores()
     for folder in reversed(chain):
-        ignores = ignores.entering(folder)
+        ignores = ignores.entering(folder, warn)
     return ignores
 
 
@@ -217,13 +226,16 @@ class Discovery:
             return True
         if not rules.respect_gitignore:
             return False
-        ignores = _ancestor_ignores(os.path.dirname(os.path.abspath(path)), with_self=True)
+        folder = os.path.dirname(os.path.abspath(path))
+        ignores = _ancestor_ignores(folder, with_self=True, warn=self.warn)
         return ignores.ignored(os.path.abspath(path), False)
 
     def _walk(self, top: str) -> list[Target]:
         config = self.config_for(top)
         rules = self.filter_for(config)
-        ignores = _ancestor_ignores(top, with_self=False) if rules.respect_gitignore else _Ignores()
+        ignores = _Ignores()
+        if rules.respect_gitignore:
+            ignores = _ancestor_ignores(top, with_self=False, warn=self.warn)
         if rules.force_exclude and (
             rules.excluded(top, is_dir=True) or ignores.ignored(os.path.abspath(top), True)
         ):
@@ -236,7 +248,7 @@ class Discovery:
         config = self.config_for(folder)
         rules = self.filter_for(config)
         if rules.respect_gitignore:
-            ignores = ignores.entering(os.path.abspath(folder))
+            ignores = ignores.entering(os.path.abspath(folder), self.warn)
         try:
             entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
         except OSError as error:

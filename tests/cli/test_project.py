@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from octoscript_lsp.limits import MAX_IGNORE_FILE_BYTES
 from tests.cli.test_end_to_end import err, out, run
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project"
@@ -153,6 +154,19 @@ def test_gitignore_ignore_hidden_and_node_modules_are_skipped(walked: Path) -> N
     ]
     everything = run("check", "--no-respect-gitignore", cwd=walked)
     assert "checked 6 files" in out(everything)
+
+
+def test_an_irregular_or_oversized_ignore_file_is_skipped_with_a_warning(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / ".gitignore")  # read, it would wait for a writer for good
+    write(tmp_path / "src" / ".ignore", "#" * MAX_IGNORE_FILE_BYTES + "\nok.octoscript\n")
+    write(tmp_path / "src" / "ok.octoscript", "let a = 1\n")
+    result = run("check", cwd=tmp_path)
+    assert err(result).splitlines() == [
+        f"octoscript: warning: {tmp_path / '.gitignore'} not read: not a regular file (a FIFO)",
+        f"octoscript: warning: {tmp_path / 'src' / '.ignore'} not read: "
+        f"larger than {MAX_IGNORE_FILE_BYTES} bytes",
+    ]
+    assert out(result) == "checked 1 file: 0 errors, 0 warnings\n"
 
 
 def test_exclude_options(walked: Path) -> None:
