@@ -40,7 +40,6 @@ class ParserCursor:
         self.events: list[tuple] = []
         self.all_diagnostics: list[Diagnostic] = []
         self.units: list[tuple[int, int, int, int, int]] = []
-        self.unit_offsets: list[int] = []
         # Per step: whether it holds a construct the runtime-parser rules
         # (vm_compat) look at; `runtime_suspect` collects it for the step
         # being parsed.

@@ -2,10 +2,13 @@
 
 Every scanning function takes the source and a position and returns the
 position after what it consumed, reporting problems to a sink; `tokenize`
-drives them. Newlines are tokens because they end statements. Newlines inside
-block comments are emitted too, exactly as the inherited streaming tokenizer
-counts them, which keeps statement boundaries and the formatter's line
-structure in step with the reference checker.
+drives them: runs of common tokens come from one regular expression, the
+rest (numbers, strings and escapes with a problem, block comments over
+lines) from character-level scanners; where a string or escape ends is the
+trivia reader's (`trivia.py`). Newlines are tokens because they end
+statements. Newlines inside block comments are emitted too, exactly as the
+inherited streaming tokenizer counts them, which keeps statement boundaries
+and the formatter's line structure in step with the reference checker.
 """
 
 from __future__ import annotations
@@ -19,18 +22,20 @@ from itertools import repeat, starmap
 from ..limits import MAX_SYNTAX_TOKENS, TEXT_COMPARED_BLOCK_CHARS
 from .codes import SyntaxCode
 from .diagnostics import Diagnostic, DiagnosticSink
-from .literals import (
-    DIGITS,
-    char_at,
-    scan_number,
-    scan_string,
-    skip_single_quoted_string,
-)
 from .text import IDENT_START, IDENTIFIER, identifier_end
 from .tokens import CANONICAL_OPERATORS, OPERATOR_CHARS, Kind, Token
-from .trivia import is_line_comment, line_comment_end, opens_comment
+from .trivia import (
+    Escape,
+    EscapeProblem,
+    is_line_comment,
+    line_comment_end,
+    opens_comment,
+    single_quoted_end,
+    string_end,
+)
 
 _HORIZONTAL_SPACE = frozenset(" \t\f")
+DIGITS = frozenset("0123456789")
 _SINGLE = {
     "{": Kind.LBRACE,
     "}": Kind.RBRACE,
@@ -355,3 +360,88 @@ def _report_operator(operator: str, start: int, sink: DiagnosticSink) -> None:
         f"operator `{operator}` is not part of canonical Octoscript",
         SyntaxCode.UNSUPPORTED_OPERATOR,
     )
+
+
+# ---------------------------------------------------------------- literals
+
+MSG_BAD_UNICODE_ESCAPE = (
+    "unicode escapes must use four hexadecimal digits or `\\u{...}` with one to six "
+    "hexadecimal digits"
+)
+MSG_UNICODE_SCALAR = "unicode escapes must encode a valid Unicode scalar value"
+MSG_UNTERMINATED_STRING = "unterminated string literal"
+MSG_UNSUPPORTED_ESCAPE = "unsupported string escape in canonical Octoscript"
+
+
+def _digits_end(source: str, pos: int) -> int:
+    length = len(source)
+    while pos < length and source[pos] in DIGITS:
+        pos += 1
+    return pos
+
+
+def char_at(source: str, pos: int) -> str:
+    return source[pos] if pos < len(source) else ""
+
+
+def scan_number(source: str, pos: int, sink: DiagnosticSink) -> int:
+    pos = _digits_end(source, pos)
+    if char_at(source, pos) == ".":
+        if char_at(source, pos + 1) in DIGITS:
+            pos = _digits_end(source, pos + 1)
+        else:
+            sink.report(
+                pos,
+                "a decimal point in a number must be followed by a digit; "
+                "use a space or parentheses before field access",
+                SyntaxCode.INVALID_NUMBER,
+            )
+    if char_at(source, pos) in ("e", "E"):
+        exponent = pos
+        pos += 1
+        if char_at(source, pos) in ("+", "-"):
+            pos += 1
+        if char_at(source, pos) in DIGITS:
+            pos = _digits_end(source, pos)
+        else:
+            sink.report(exponent, "an exponent needs at least one digit", SyntaxCode.INVALID_NUMBER)
+    following = char_at(source, pos)
+    if following and (following == "_" or (following.isascii() and following.isalpha())):
+        sink.report(
+            pos,
+            "numeric literal suffixes are not part of canonical Octoscript",
+            SyntaxCode.INVALID_NUMBER,
+        )
+    return pos
+
+
+def scan_string(source: str, start: int, sink: DiagnosticSink) -> int:
+    escapes: list[Escape] = []
+    read = string_end(source, start + 1, escapes=escapes)
+    for escape in escapes:
+        if escape.problem is not None:
+            _report_escape(escape, start, sink)
+    if not read.closed:
+        sink.report(start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
+    return read.end
+
+
+def _report_escape(escape: Escape, string_start: int, sink: DiagnosticSink) -> None:
+    match escape.problem:
+        case EscapeProblem.CUT:
+            sink.report(string_start, MSG_UNTERMINATED_STRING, SyntaxCode.UNTERMINATED_STRING)
+        case EscapeProblem.UNSUPPORTED:
+            sink.report(escape.at, MSG_UNSUPPORTED_ESCAPE, SyntaxCode.INVALID_ESCAPE)
+        case EscapeProblem.MALFORMED_UNICODE:
+            sink.report(string_start, MSG_BAD_UNICODE_ESCAPE, SyntaxCode.INVALID_ESCAPE)
+        case EscapeProblem.NOT_SCALAR:
+            sink.report(string_start, MSG_UNICODE_SCALAR, SyntaxCode.INVALID_ESCAPE)
+
+
+def skip_single_quoted_string(source: str, start: int, sink: DiagnosticSink) -> int:
+    sink.report(
+        start,
+        "only double-quoted strings are part of canonical Octoscript",
+        SyntaxCode.SINGLE_QUOTED_STRING,
+    )
+    return single_quoted_end(source, start + 1).end

@@ -23,8 +23,6 @@ class ParseResult:
     # of its first token, index of the token after it, events end,
     # all_diagnostics end, children end).
     units: list[tuple[int, int, int, int, int]] = field(default_factory=list)
-    # Offset of each step's first token.
-    unit_offsets: list[int] = field(default_factory=list)
     # Per step: whether it holds a lambda or a conditional whose condition is
     # an assignment, the only places the runtime-parser rules
     # (`vm_compat`) can find anything; the other steps need no look.

@@ -572,7 +572,6 @@ def whole_text_parse(found: Statements) -> ParseResult:
         Placed(event_pieces, _placed_events),
         all_diagnostics,
         units,
-        list(starts),
         runtime_checks,
     )
 
