@@ -84,8 +84,6 @@ FIXED_ROOT_CHILDREN = frozenset(child.name for child in surfaces.ROOT_IMPORT_CHI
 
 @dataclass(slots=True)
 class CompletionContext:
-    """What every completion step needs about one request."""
-
     analysis: DocumentAnalysis
     positions: PositionMap
     offset: int

@@ -58,9 +58,7 @@ def _add_bracketed(
     start_line = _line_of(line_starts, opener)
     end_line = _line_of(line_starts, node.end - 1) - 1
     if end_line > start_line and start_line not in found:
-        found[start_line] = types.FoldingRange(
-            start_line=start_line, end_line=end_line, kind=types.FoldingRangeKind.Region
-        )
+        found[start_line] = _folding(start_line, end_line, types.FoldingRangeKind.Region)
 
 
 def _opening_offset(node: Node, tokens: list[Token]) -> int | None:
@@ -82,7 +80,7 @@ def _comment_ranges(
         if not is_line_comment(source, start):
             last = _line_of(line_starts, max(start, end - 1))
             if last > line:
-                ranges.append(_comment_range(line, last))
+                ranges.append(_folding(line, last, types.FoldingRangeKind.Comment))
             continue
         if source[line_starts[line] : start].strip(" \t\f"):  # not a whole-line comment
             continue
@@ -90,18 +88,16 @@ def _comment_ranges(
             run_end = line
             continue
         if run_end > run_start:
-            ranges.append(_comment_range(run_start, run_end))
+            ranges.append(_folding(run_start, run_end, types.FoldingRangeKind.Comment))
         run_start = run_end = line
     if run_end > run_start:
-        ranges.append(_comment_range(run_start, run_end))
+        ranges.append(_folding(run_start, run_end, types.FoldingRangeKind.Comment))
     ranges.sort(key=lambda item: item.start_line)
     return ranges
 
 
-def _comment_range(start_line: int, end_line: int) -> types.FoldingRange:
-    return types.FoldingRange(
-        start_line=start_line, end_line=end_line, kind=types.FoldingRangeKind.Comment
-    )
+def _folding(start_line: int, end_line: int, kind: types.FoldingRangeKind) -> types.FoldingRange:
+    return types.FoldingRange(start_line=start_line, end_line=end_line, kind=kind)
 
 
 # --------------------------------------------------------------------------- selection

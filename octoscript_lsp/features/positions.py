@@ -47,7 +47,6 @@ _TRAILING_SURROGATE_HIGH_BYTES = bytes(range(0xDC, 0xE0))
 
 
 def utf16_width(text: str) -> int:
-    """How many UTF-16 code units `text` takes."""
     if text.isascii():
         return len(text)
     return len(text.encode("utf-16-le", "surrogatepass")) // 2
@@ -267,9 +266,6 @@ class PositionMap:
     def range(self, start: int, end: int) -> types.Range:
         return types.Range(start=self.position(start), end=self.position(end))
 
-    def line_end(self, line: int) -> int:
-        return line_content_end(self.source, self.line_starts, line)
-
     def offset(self, position: types.Position) -> int:
         """Offset of an LSP position, clamped into the document (the module's rules)."""
         line = position.line
@@ -277,9 +273,7 @@ class PositionMap:
             return 0
         if line >= len(self.line_starts):
             return len(self.source)
-        start = self.line_starts[line]
-        character = max(0, position.character)
-        return column_offset(self.source, start, self.line_end(line), character, self.encoding)[0]
+        return self._column_offset(line, max(0, position.character))[0]
 
     def strict_offset(self, position: types.Position) -> int | None:
         """Offset of a position exactly at a character boundary, else None.
@@ -290,11 +284,12 @@ class PositionMap:
         line = position.line
         if line < 0 or line >= len(self.line_starts) or position.character < 0:
             return None
-        start = self.line_starts[line]
-        offset, within = column_offset(
-            self.source, start, self.line_end(line), position.character, self.encoding
-        )
+        offset, within = self._column_offset(line, position.character)
         return offset if within else None
+
+    def _column_offset(self, line: int, character: int) -> tuple[int, bool]:
+        end = line_content_end(self.source, self.line_starts, line)
+        return column_offset(self.source, self.line_starts[line], end, character, self.encoding)
 
 
 def changed_span(before: str, after: str) -> tuple[int, int, str]:

@@ -64,7 +64,6 @@ def delta(
 
 
 def full_answer(last: LastTokens) -> WireText:
-    """A full answer carrying its result id."""
     return WireText(f'{{"resultId":"{last.result_id}","data":[{last.items}]}}')
 
 

@@ -30,6 +30,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
+from operator import attrgetter, itemgetter
 from typing import Any, TypeVar
 
 from ..limits import MAX_SYNTAX_DIAGNOSTICS, MAX_SYNTAX_NESTING, MAX_SYNTAX_TOKENS
@@ -108,15 +109,11 @@ class Statement:
 
     @property
     def lex_diagnostics(self) -> list[Diagnostic]:
-        found = self.build.lex.diagnostics
-        low = bisect_left(found, self.origin if self.step != HEAD else 0, key=_offset)
-        return found[low : bisect_left(found, self.end, key=_offset)]
+        return _between(self.build.lex.diagnostics, self.origin, self.end, _offset)
 
     @property
     def comments(self) -> list[tuple[int, int]]:
-        found = self.build.lex.comments
-        low = bisect_left(found, self.origin if self.step != HEAD else 0, key=_first)
-        return found[low : bisect_left(found, self.end, key=_first)]
+        return _between(self.build.lex.comments, self.origin, self.end, _first)
 
     @property
     def counts(self) -> tuple[int, int, int]:
@@ -142,12 +139,18 @@ def _counts(statement: Statement) -> tuple[int, int, int]:
     )
 
 
-def _offset(diagnostic: Diagnostic) -> int:
-    return diagnostic.offset
+_offset = attrgetter("offset")
+_first = itemgetter(0)
+_start = attrgetter("start")
 
 
-def _first(span: tuple[int, int]) -> int:
-    return span[0]
+def _between(items: list[T], low: int, high: int, key: Callable[[T], int]) -> list[T]:
+    """The items (in order of `key`) whose `key` lies in [low, high)."""
+    return items[bisect_left(items, low, key=key) : bisect_left(items, high, key=key)]
+
+
+def _moved(diagnostics: list[Diagnostic], shift: int) -> list[Diagnostic]:
+    return [Diagnostic(item.offset + shift, item.message, item.code) for item in diagnostics]
 
 
 @dataclass(slots=True, eq=False)
@@ -180,10 +183,7 @@ class Statements:
         for start, statement in pieces:
             if statement.counts[which] and len(found) < limit:
                 items = statement.lex_diagnostics if lexical else statement.parse_diagnostics
-                shift = start - statement.origin
-                found += [
-                    Diagnostic(item.offset + shift, item.message, item.code) for item in items
-                ]
+                found += _moved(items, start - statement.origin)
         return found[:limit]
 
     def values(self, name: str, compute: Callable[[Statement], T]) -> list[tuple[int, T]]:
@@ -241,10 +241,6 @@ def _build(text: str, lookahead: int | None, budgets: Budgets, text_start: bool 
             tokens, lex.diagnostics, lex.truncated, lex.comments, lex.token_limit_offset
         )
     return Build(text, lex, parse(tokens, budgets.nesting, text_start))
-
-
-def _start(token: Token) -> int:
-    return token.start
 
 
 def _split(build: Build, stop: int) -> tuple[Statement, list[Statement]]:
@@ -339,7 +335,7 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
     statements = kept_before + fresh + kept_after
     starts = (
         old_starts[: len(kept_before)]
-        + [start + statement_start for statement_start in _fresh_starts(window)]
+        + [start + statement.origin for statement in window[1]]
         + [old + delta for old in old_starts[stop_old:]]
     )
     dropped = previous.statements[len(kept_before) : stop_old]
@@ -369,13 +365,9 @@ def _rebuild(previous: Statements, source: str) -> Statements | None:
     return Statements(source, head, statements, starts, previous.budgets, False, totals, runs)
 
 
-def _sum(statements: list[Statement]) -> tuple[int, int, int]:
+def _sum(statements: list[Statement]) -> tuple[int, ...]:
     counts = [statement.counts for statement in statements]
-    return (
-        sum(count[0] for count in counts),
-        sum(count[1] for count in counts),
-        sum(count[2] for count in counts),
-    )
+    return tuple(sum(count[which] for count in counts) for which in range(3))
 
 
 _OUT_OF_STEP = object()
@@ -405,10 +397,6 @@ def _window(source: str, start: int, stop: int, resync: int | None, budgets: Bud
 def _inside(comments: list[tuple[int, int]], offset: int) -> bool:
     at = bisect_right(comments, offset, key=_first) - 1
     return at >= 0 and offset < comments[at][1]
-
-
-def _fresh_starts(window) -> list[int]:
-    return [statement.origin for statement in window[1]]
 
 
 # (items, low, high, move): items[low:high] placed by move (token index
@@ -496,15 +484,11 @@ def whole_text_lex(found: Statements) -> LexResult:
         token_shift = tokens_before - first.first
         move = None if shift == 0 and token_shift == 0 else (token_shift, shift)
         token_pieces.append((lex.tokens, first.first, last.after, move))
-        low_at = bisect_left(lex.diagnostics, first.origin, key=_offset)
-        high_at = bisect_left(lex.diagnostics, last.end, key=_offset)
-        lex_diagnostics += [
-            Diagnostic(item.offset + shift, item.message, item.code)
-            for item in lex.diagnostics[low_at:high_at]
+        lex_diagnostics += _moved(_between(lex.diagnostics, first.origin, last.end, _offset), shift)
+        comments += [
+            (left + shift, right + shift)
+            for left, right in _between(lex.comments, first.origin, last.end, _first)
         ]
-        low_at = bisect_left(lex.comments, first.origin, key=_first)
-        high_at = bisect_left(lex.comments, last.end, key=_first)
-        comments += [(left + shift, right + shift) for left, right in lex.comments[low_at:high_at]]
         tokens_before += last.after - first.first
     length = len(found.source)
     token_pieces.append(([Token(END, "", length, length)], 0, 1, None))
@@ -554,12 +538,8 @@ def whole_text_parse(found: Statements) -> ParseResult:
             )
             for unit in step_units[first.step : last.step + 1]
         ]
-        all_diagnostics += [
-            Diagnostic(item.offset + shift, item.message, item.code)
-            for item in parsed.all_diagnostics[
-                diagnostic_low : step_units[last.step][DIAGNOSTICS_END]
-            ]
-        ]
+        diagnostic_high = step_units[last.step][DIAGNOSTICS_END]
+        all_diagnostics += _moved(parsed.all_diagnostics[diagnostic_low:diagnostic_high], shift)
         runtime_checks += parsed.unit_runtime_checks[first.step : last.step + 1]
         tokens_before += last.after - first.first
         events_before += event_high - event_low

@@ -83,8 +83,6 @@ def comment_end(source: str, start: int, limit: int | None = None) -> int | None
 
 
 class StringEnd(NamedTuple):
-    """How a string literal's body ends."""
-
     end: int  # after the closing quote; else the line break, or where `limit` stopped the scan
     closed: bool
     at_line_break: bool  # cut short by a line break, as the lexer ends an unterminated string
