@@ -267,6 +267,7 @@ test_typing_at_the_start_equals_fresh, test_typing_at_the_start_equals_fresh_ful
 )
 
 
+@pytest.mark.slow  # 4,200 statements, replayed plainly
 def test_past_the_occurrence_budget_the_index_is_cut_without_a_replay():
     # Definitions count against the occurrence budget, not the site budget.
     text = "".join(f"let a{number} = 1\n" for number in range(4200)) + "a7\n"

@@ -14,13 +14,14 @@ from contextlib import contextmanager
 from unittest.mock import patch
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
 from hypothesis import strategies as st
 
 from octoscript_lsp.analysis import statement_index
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from tests.analysis.test_incremental_snapshot import answers, index_view, plain_index, snapshot
+from tests.conftest import quick_and_full
 
 name = st.sampled_from(["a", "b", "x"])
 two = st.tuples(name, name)
@@ -47,12 +48,23 @@ statements = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(statements, max_size=10).map("".join))
-def test_statement_index_answers_as_the_plain_index(text: str):
+def _statement_index_answers_as_the_plain_index(text: str):
     assert answers(DocumentAnalysis(text).completion_index, text) == answers(
         plain_index(text), text
     )
+
+
+(
+    test_statement_index_answers_as_the_plain_index,
+    test_statement_index_answers_as_the_plain_index_full_count,
+) = quick_and_full(
+    _statement_index_answers_as_the_plain_index,
+    st.lists(statements, max_size=10).map("".join),
+    quick=33,
+    full=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 changes = st.lists(
@@ -83,10 +95,22 @@ def edited(parts: list[str], at: int, statement: str, how: str) -> str:
     return "".join(parts)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(statements, min_size=1, max_size=8), changes)
-def test_edited_statements_answer_as_a_fresh_index(parts: list[str], edits):
+def _edited_statements_answer_as_a_fresh_index(parts: list[str], edits):
     _edit_and_compare(parts, edits, whole_snapshot=True)
+
+
+(
+    test_edited_statements_answer_as_a_fresh_index,
+    test_edited_statements_answer_as_a_fresh_index_full_count,
+) = quick_and_full(
+    _edited_statements_answer_as_a_fresh_index,
+    st.lists(statements, min_size=1, max_size=8),
+    changes,
+    quick=25,
+    full=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def _edit_and_compare(parts: list[str], edits, whole_snapshot: bool) -> None:
@@ -108,6 +132,7 @@ def _edit_and_compare(parts: list[str], edits, whole_snapshot: bool) -> None:
         previous = current
 
 
+@pytest.mark.slow  # at the real budgets: thousands of statements, replayed plainly
 def test_occurrence_and_site_budgets_decide_as_the_plain_index():
     half = MAX_LEXICAL_SYMBOL_OCCURRENCES // 2
     # One definition of `b`, then two occurrences per statement: 2n + 1 in all.
@@ -135,28 +160,49 @@ def occurrence_budget(budget: int) -> Iterator[None]:
         yield
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(statements, max_size=12).map("".join), st.integers(min_value=0, max_value=12))
-def test_past_the_occurrence_budget_the_index_answers_as_the_plain_index(text: str, budget: int):
+def _past_the_occurrence_budget_the_index_answers_as_the_plain_index(text: str, budget: int):
     with occurrence_budget(budget):
         index, plain = DocumentAnalysis(text).completion_index, plain_index(text)
         assert index.truncated == plain.truncated
         assert answers(index, text) == answers(plain, text)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.lists(statements, min_size=1, max_size=10),
-    changes,
+(
+    test_past_the_occurrence_budget_the_index_answers_as_the_plain_index,
+    test_past_the_occurrence_budget_the_index_answers_as_the_plain_index_full_count,
+) = quick_and_full(
+    _past_the_occurrence_budget_the_index_answers_as_the_plain_index,
+    st.lists(statements, max_size=12).map("".join),
     st.integers(min_value=0, max_value=12),
+    quick=33,
+    full=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
 )
-def test_past_the_budget_edited_statements_answer_as_a_fresh_index(
+
+
+def _past_the_budget_edited_statements_answer_as_a_fresh_index(
     parts: list[str], edits, budget: int
 ):
     """The statement where the budget runs out may record more or less
     though the parser kept it."""
     with occurrence_budget(budget):
         _edit_and_compare(parts, edits, whole_snapshot=False)
+
+
+(
+    test_past_the_budget_edited_statements_answer_as_a_fresh_index,
+    test_past_the_budget_edited_statements_answer_as_a_fresh_index_full_count,
+) = quick_and_full(
+    _past_the_budget_edited_statements_answer_as_a_fresh_index,
+    st.lists(statements, min_size=1, max_size=10),
+    changes,
+    st.integers(min_value=0, max_value=12),
+    quick=25,
+    full=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 def test_the_statement_where_the_budget_runs_out_records_less_after_an_earlier_edit():
@@ -298,9 +344,7 @@ def test_typing_inside_a_statement_cuts_as_a_fresh_version():
             previous = current
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(statements, min_size=1, max_size=8), changes, st.integers(0, 12))
-def test_edited_versions_decide_as_a_fresh_version(parts: list[str], edits, budget: int):
+def _edited_versions_decide_as_a_fresh_version(parts: list[str], edits, budget: int):
     """An edited version decides as a fresh one: cut or not, and where."""
     text = "".join(parts)
     with occurrence_budget(budget):
@@ -315,3 +359,18 @@ def test_edited_versions_decide_as_a_fresh_version(parts: list[str], edits, budg
                 assert index.site_cut == fresh.site_cut
                 assert index.pieces == fresh.pieces
             previous = current
+
+
+(
+    test_edited_versions_decide_as_a_fresh_version,
+    test_edited_versions_decide_as_a_fresh_version_full_count,
+) = quick_and_full(
+    _edited_versions_decide_as_a_fresh_version,
+    st.lists(statements, min_size=1, max_size=8),
+    changes,
+    st.integers(0, 12),
+    quick=25,
+    full=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)

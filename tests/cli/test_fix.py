@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.test_end_to_end import err, out, run
+from tests.cli.invoke import run
+from tests.cli.test_end_to_end import err, out
 from tests.features.test_advisory import MODULES
 
 SETTINGS = {

@@ -9,7 +9,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.cli.test_end_to_end import err, out, run
+from tests.cli.invoke import run
+from tests.cli.test_end_to_end import err, out
 
 SCHEMA = Path(__file__).resolve().parents[1] / "fixtures" / "sarif-schema-2.1.0.json"
 SETTINGS = {"toolCatalog": [{"name": "text.echo", "format": "text"}]}

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp.limits import MAX_IGNORE_FILE_BYTES
-from tests.cli.test_end_to_end import err, out, run
+from tests.cli.invoke import run
+from tests.cli.test_end_to_end import err, out
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "project"
 ECHO = {"toolCatalog": [{"name": "text.echo", "format": "text"}]}

@@ -11,7 +11,8 @@ import pytest
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.cli.findings import findings_of
 from octoscript_lsp.cli.rules import Rules, UnknownRule, check_rules
-from tests.cli.test_end_to_end import err, out, run
+from tests.cli.invoke import run
+from tests.cli.test_end_to_end import err, out
 
 # One reserved-word `var` (two findings), a quote on line 2, a comma on line 3.
 LEXICAL = "let a = 'x'\nlet b = 'y'\n"

@@ -22,7 +22,7 @@ from pytest_lsp import ClientServerConfig, LanguageClient
 from octoscript_lsp.analysis.suppressions import CODE_UNUSED_SUPPRESSION
 from octoscript_lsp.features.code_actions import KINDS
 from tests.cli import test_fix
-from tests.cli.test_end_to_end import run
+from tests.cli.invoke import run
 from tests.conftest import ROOT, SERVER_COMMAND
 from tests.lsp import session
 from tests.lsp.conftest import CAPABILITIES

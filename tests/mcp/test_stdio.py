@@ -10,6 +10,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from octoscript_lsp.mcp.server import INSTRUCTIONS
+from tests.cli.invoke import run as invoke
 
 from .helpers import settings_file
 
@@ -63,13 +64,15 @@ def test_without_the_sdk_it_says_how_to_install_it_and_exits_2():
 
 
 def test_usage_errors_exit_2(tmp_path):
-    clash = _run("--config", "x.toml", "--isolated")
+    # Refused before the server starts, so in this process (tests/cli/invoke.py).
+    clash = invoke("mcp", "--config", "x.toml", "--isolated")
     assert clash.returncode == 2 and "do not go together" in clash.stderr.decode()
-    missing = _run("--settings", str(tmp_path / "missing.json"))
+    missing = invoke("mcp", "--settings", str(tmp_path / "missing.json"))
     assert missing.returncode == 2 and "cannot read" in missing.stderr.decode()
     (tmp_path / "octoscript.toml").write_text("colour = 1\n", encoding="utf-8")
-    invalid = _run(cwd=tmp_path)
+    invalid = invoke("mcp", cwd=tmp_path)
     assert invalid.returncode == 2 and "unknown key `colour`" in invalid.stderr.decode()
+    assert (clash.stdout, missing.stdout, invalid.stdout) == (b"", b"", b"")
 
 
 def test_the_command_is_in_the_help():

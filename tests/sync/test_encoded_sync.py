@@ -9,11 +9,11 @@ astral, combining and CJK characters, CRLF and lone CR.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from octoscript_lsp.features.positions import ENCODINGS as SERVER_ENCODINGS
 from octoscript_lsp.text_sync import TextChange, TextStore
+from tests.conftest import quick_and_full
 from tests.sync.differential import (
     ENCODINGS,
     as_json_decodes,
@@ -52,9 +52,7 @@ def _position(draw, lengths: list[int]) -> tuple[int, int]:
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
-@settings(max_examples=200, deadline=None)
-@given(base=TEXT, data=st.data())
-def test_the_server_holds_the_editors_text_after_ranged_changes(encoding: str, base: str, data):
+def _the_server_holds_the_editors_text_after_ranged_changes(encoding: str, base: str, data):
     store = TextStore(SERVER_ENCODINGS[encoding])
     store.open(URI, 1, base)
     expected = base
@@ -67,14 +65,25 @@ def test_the_server_holds_the_editors_text_after_ranged_changes(encoding: str, b
         assert store.text(URI) == expected
 
 
+(
+    test_the_server_holds_the_editors_text_after_ranged_changes,
+    test_the_server_holds_the_editors_text_after_ranged_changes_full_count,
+) = quick_and_full(
+    _the_server_holds_the_editors_text_after_ranged_changes,
+    base=TEXT,
+    data=st.data(),
+    quick=40,
+    full=200,
+    deadline=None,
+)
+
+
 LONG_LINE = st.sampled_from(["let a = 1", "", "  x\r", "é😀 中", "e\u0301—y", "}"])
 LONG_TEXT = st.lists(LONG_LINE, min_size=300, max_size=600).map("\n".join)
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
-@settings(max_examples=40, deadline=None)
-@given(base=LONG_TEXT, data=st.data())
-def test_far_and_near_changes_in_long_texts(encoding: str, base: str, data):
+def _far_and_near_changes_in_long_texts(encoding: str, base: str, data):
     """The store finds a line from the last change's (or by splitting, far away)."""
     store = TextStore(SERVER_ENCODINGS[encoding])
     store.open(URI, 1, base)
@@ -91,6 +100,18 @@ def test_far_and_near_changes_in_long_texts(encoding: str, base: str, data):
         assert store.text(URI) == expected
 
 
+test_far_and_near_changes_in_long_texts, test_far_and_near_changes_in_long_texts_full_count = (
+    quick_and_full(
+        _far_and_near_changes_in_long_texts,
+        base=LONG_TEXT,
+        data=st.data(),
+        quick=8,
+        full=40,
+        deadline=None,
+    )
+)
+
+
 # Lone surrogates, which only JSON can send: each half of a pair alone, and
 # both halves in separate changes (which side by side make one character).
 LONE = ["\ud83d", "\ude00", "\udbff", "\udc00"]
@@ -99,9 +120,7 @@ LONE_INSERTED = st.lists(st.sampled_from(PIECES[:4] + LONE), max_size=3).map("".
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
-@settings(max_examples=200, deadline=None)
-@given(base=LONE_TEXT, data=st.data())
-def test_lone_surrogates_in_the_text_and_in_changes(encoding: str, base: str, data):
+def _lone_surrogates_in_the_text_and_in_changes(encoding: str, base: str, data):
     base = as_json_decodes(base)
     store = TextStore(SERVER_ENCODINGS[encoding])
     store.open(URI, 1, base)
@@ -116,6 +135,19 @@ def test_lone_surrogates_in_the_text_and_in_changes(encoding: str, base: str, da
         low, high = spec_offset(expected, *start, encoding), spec_offset(expected, *end, encoding)
         expected = as_json_decodes(expected[:low] + inserted + expected[high:])
         assert store.text(URI) == expected
+
+
+(
+    test_lone_surrogates_in_the_text_and_in_changes,
+    test_lone_surrogates_in_the_text_and_in_changes_full_count,
+) = quick_and_full(
+    _lone_surrogates_in_the_text_and_in_changes,
+    base=LONE_TEXT,
+    data=st.data(),
+    quick=40,
+    full=200,
+    deadline=None,
+)
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
