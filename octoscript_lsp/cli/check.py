@@ -1,14 +1,15 @@
 """`octoscript check`: syntax errors and catalog advice as text, JSON or GitHub annotations.
 
 Each file is checked on its own (`check_file`) into a `CheckedFile` holding
-exactly what is printed for it; consecutive files are folded into a
-`CheckedBatch` (`check_batch`, possibly in a worker process, see jobs.py),
+exactly what is printed for it; consecutive files are folded into a batch
+and its `Tally` (`check_batch`, possibly in a worker process, see jobs.py),
 and the parent prints the batches in the order of the files and adds up
 their tallies.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from collections import Counter
@@ -35,7 +36,7 @@ from .inputs import (
     read_stdin,
     write_atomically,
 )
-from .jobs import Printed, add_counts, map_batches_in_order, write_printed
+from .jobs import fold, run_batches
 from .project import ProjectConfig
 from .rules import Rules, check_rules
 from .sarif import sarif_log
@@ -103,6 +104,7 @@ class CheckedFile:
     fails: bool = False  # an error, or with --strict a warning, is left
     fixed: int = 0
     diffed: bool = False
+    sarif: bool = False  # its findings go into the run's one SARIF log
 
 
 @dataclass
@@ -114,13 +116,17 @@ class Tally:
     failed_files: int = 0  # files with an error (or a --strict warning) left
     fixed: int = 0
     diffed: int = 0
-    unreadable: int = 0
     by_code: Counter[str] = field(default_factory=Counter)
+    # With `--output-format sarif`: each readable file's findings, in order.
+    reported: list[tuple[str, list[ReportedFinding]]] = field(default_factory=list)
+    unreadable: list[str] = field(default_factory=list)  # their messages, in order
 
     def add(self, checked: CheckedFile) -> None:
         if checked.unreadable:
-            self.unreadable += 1
+            self.unreadable.append(checked.stderr.strip())
             return
+        if checked.sarif:
+            self.reported.append((checked.path, checked.findings))
         self.files += 1
         self.failed_files += 1 if checked.fails else 0
         self.fixed += checked.fixed
@@ -148,7 +154,7 @@ class Tally:
         if self.infos:
             parts.append(f"{self.infos} info")
         if self.unreadable:
-            parts.append(f"{self.unreadable} unreadable")
+            parts.append(f"{len(self.unreadable)} unreadable")
         if self.fixed:
             parts.append(f"{self.fixed} fixed")
         return f"checked {_count(self.files, 'file')}: " + ", ".join(parts)
@@ -259,52 +265,22 @@ def check_file(options: CheckOptions, item: tuple[str, str | None]) -> CheckedFi
         fails="error" in severities or (profile.strict and "warning" in severities),
         fixed=fixed,
         diffed=options.diff and bool(stdout),
+        sarif=options.output_format == "sarif",
     )
 
 
-@dataclass
-class CheckedBatch:
-    """Consecutive files' outcomes, folded: small to send back from a worker."""
-
-    printed: Printed = field(default_factory=list)
-    tally: Tally = field(default_factory=Tally)
-    # With `--output-format sarif`: each readable file's findings, and the
-    # unreadable files' messages, in order.
-    reported: list[tuple[str, list[ReportedFinding]]] = field(default_factory=list)
-    unreadable: list[str] = field(default_factory=list)
-
-
-def check_batch(options: CheckOptions, items: Sequence[tuple[str, str | None]]) -> CheckedBatch:
-    """`check_file` for each item; files that print nothing add only to the tally."""
-    batch = CheckedBatch()
-    sarif = options.output_format == "sarif"
-    for item in items:
-        checked = check_file(options, item)
-        if checked.stderr or checked.stdout:
-            batch.printed.append((checked.stderr, checked.stdout))
-        batch.tally.add(checked)
-        if checked.unreadable:
-            batch.unreadable.append(checked.stderr.strip())
-        elif sarif:
-            batch.reported.append((checked.path, checked.findings))
-    return batch
+# `check_file` for each of consecutive files, into one `Tally`.
+check_batch = functools.partial(fold, check_file, Tally)
 
 
 def run_check(targets: list[tuple[str, str | None]], options: CheckOptions, jobs: int = 1) -> int:
     """Check `targets` (path, configuration file) and print every report in order."""
     if any(path == STDIN for path, _ in targets):
         options = replace(options, stdin=read_stdin())
-    tally = Tally()
-    reported: list[tuple[str, list[ReportedFinding]]] = []
-    unreadable: list[str] = []
-    for batch in map_batches_in_order(check_batch, options, targets, jobs):
-        write_printed(batch.printed)
-        add_counts(tally, batch.tally)
-        reported.extend(batch.reported)
-        unreadable.extend(batch.unreadable)
+    tally = run_batches(check_batch, options, targets, jobs, Tally())
     status = tally.exit_code(options)
     if options.output_format == "sarif":
-        log = sarif_log(reported, unreadable, successful=not tally.unreadable)
+        log = sarif_log(tally.reported, tally.unreadable, successful=not tally.unreadable)
         sys.stdout.write(json.dumps(log, ensure_ascii=False, indent=2) + "\n")
     elif options.output_format == "text":
         if options.statistics:

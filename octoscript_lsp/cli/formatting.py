@@ -9,9 +9,9 @@ and files that changed on disk while being formatted.
 from __future__ import annotations
 
 import difflib
+import functools
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import analyze_syntax
@@ -28,7 +28,7 @@ from .inputs import (
     read_source,
     write_atomically,
 )
-from .jobs import Printed, add_counts, map_batches_in_order, write_printed
+from .jobs import fold, run_batches
 from .reports import syntax_findings_json
 
 
@@ -79,7 +79,6 @@ class FormatOptions:
 class FormattedFile:
     """One file's outcome, as printed: small enough to send back from a worker."""
 
-    status: int
     outcome: str  # "changed", "unchanged" or "failed"
     stdout: str = ""
     stderr: str = ""
@@ -93,6 +92,11 @@ class FormatTally:
 
     def add(self, formatted: FormattedFile) -> None:
         setattr(self, formatted.outcome, getattr(self, formatted.outcome) + 1)
+
+    def exit_code(self, options: FormatOptions) -> int:
+        if self.failed:
+            return EXIT_USAGE
+        return EXIT_FINDINGS if self.changed and (options.check or options.diff) else EXIT_OK
 
     def summary(self, options: FormatOptions) -> str:
         dry = options.check or options.diff
@@ -112,16 +116,16 @@ def _files(count: int) -> str:
 def _format_source(source: SourceFile, stdin: bool, options: FormatOptions) -> FormattedFile:
     formatted = canonical_text(source)
     if stdin and not (options.check or options.diff):
-        return FormattedFile(EXIT_OK, "unchanged", stdout=formatted)
+        return FormattedFile("unchanged", stdout=formatted)
     if formatted == source.text:
-        return FormattedFile(EXIT_OK, "unchanged")
+        return FormattedFile("unchanged")
     if options.diff:
-        return FormattedFile(EXIT_FINDINGS, "changed", stdout=unified_diff(source, formatted))
+        return FormattedFile("changed", stdout=unified_diff(source, formatted))
     if options.check:
-        return FormattedFile(EXIT_FINDINGS, "changed", stderr=f"would reformat {source.path}\n")
+        return FormattedFile("changed", stderr=f"would reformat {source.path}\n")
     write_atomically(source, formatted)
     said = "" if options.quiet else f"reformatted {source.path}\n"
-    return FormattedFile(EXIT_OK, "changed", stderr=said)
+    return FormattedFile("changed", stderr=said)
 
 
 def format_file(options: FormatOptions, path: str) -> FormattedFile:
@@ -132,41 +136,20 @@ def format_file(options: FormatOptions, path: str) -> FormattedFile:
             source = replace(source, path=options.stdin_filename)
         return _format_source(source, path == STDIN, options)
     except NotFormattable as error:
-        return FormattedFile(EXIT_USAGE, "failed", stderr=f"{error}\n")
+        return FormattedFile("failed", stderr=f"{error}\n")
     except (UnreadableInput, UnwritableOutput, ChangedOnDisk) as error:
-        return FormattedFile(EXIT_USAGE, "failed", stderr=f"octoscript: {error}\n")
+        return FormattedFile("failed", stderr=f"octoscript: {error}\n")
 
 
-@dataclass
-class FormattedBatch:
-    """Consecutive files' outcomes, folded: small to send back from a worker."""
-
-    printed: Printed = field(default_factory=list)
-    tally: FormatTally = field(default_factory=FormatTally)
-    status: int = EXIT_OK
-
-
-def format_batch(options: FormatOptions, paths: Sequence[str]) -> FormattedBatch:
-    batch = FormattedBatch()
-    for path in paths:
-        formatted = format_file(options, path)
-        if formatted.stderr or formatted.stdout:
-            batch.printed.append((formatted.stderr, formatted.stdout))
-        batch.tally.add(formatted)
-        batch.status = max(batch.status, formatted.status)
-    return batch
+# `format_file` for each of consecutive files, into one `FormatTally`.
+format_batch = functools.partial(fold, format_file, FormatTally)
 
 
 def run_format(paths: list[str], options: FormatOptions, jobs: int = 1) -> int:
     if STDIN in paths and len(paths) > 1:
         sys.stderr.write("octoscript: format reads `-` (stdin) only on its own\n")
         return EXIT_USAGE
-    status = EXIT_OK
-    tally = FormatTally()
-    for batch in map_batches_in_order(format_batch, options, paths, jobs):
-        write_printed(batch.printed)
-        add_counts(tally, batch.tally)
-        status = max(status, batch.status)
+    tally = run_batches(format_batch, options, paths, jobs, FormatTally())
     if paths != [STDIN] and not options.quiet:
         sys.stderr.write(tally.summary(options) + "\n")
-    return status
+    return tally.exit_code(options)

@@ -26,9 +26,9 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import fields
+from dataclasses import dataclass, field, fields
 from multiprocessing.connection import Connection, wait
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..limits import (
     CLI_BATCHES_PER_WORKER,
@@ -38,9 +38,30 @@ from ..limits import (
 )
 
 Result = TypeVar("Result")
-# What the files of a batch printed, in order: (stderr, stdout) of each file
-# that printed anything.
-Printed = list[tuple[str, str]]
+Counts = TypeVar("Counts")  # a dataclass of numbers, lists and Counters with `add(done)`
+
+
+@dataclass
+class Batch(Generic[Counts]):
+    """Consecutive files' outcomes, folded: small to send back from a worker."""
+
+    counts: Counts
+    # (stderr, stdout) of each file that printed anything, in order.
+    printed: list[tuple[str, str]] = field(default_factory=list)
+
+
+def fold(
+    one: Callable[[Any, Any], Any], counts: Callable[[], Any], options: Any, items: Sequence[Any]
+) -> Batch[Any]:
+    """`one(options, item)` (with `stdout` and `stderr`) for each item; a file that
+    prints nothing adds only to the counts."""
+    batch = Batch(counts())
+    for item in items:
+        done = one(options, item)
+        if done.stderr or done.stdout:
+            batch.printed.append((done.stderr, done.stdout))
+        batch.counts.add(done)
+    return batch
 
 
 class WorkerFailed(RuntimeError):
@@ -184,14 +205,20 @@ def _collect(pipes: list[Connection], count: int) -> Iterator[Any]:
             following += 1
 
 
-def write_printed(printed: Printed) -> None:
-    """Print a batch's output as one job would have, file by file."""
-    for stderr, stdout in printed:
-        sys.stderr.write(stderr)
-        sys.stdout.write(stdout)
-
-
-def add_counts(total: Any, part: Any) -> None:
-    """Add a batch's tally (a dataclass of counts and Counters) to the run's."""
-    for item in fields(total):
-        setattr(total, item.name, getattr(total, item.name) + getattr(part, item.name))
+def run_batches(
+    function: Callable[[Any, Sequence[Any]], Batch[Counts]],
+    options: Any,
+    items: Sequence[Any],
+    jobs: int,
+    total: Counts,
+) -> Counts:
+    """Print each batch's output as one job would have, file by file, and add its
+    counts to `total`."""
+    for batch in map_batches_in_order(function, options, items, jobs):
+        for stderr, stdout in batch.printed:
+            sys.stderr.write(stderr)
+            sys.stdout.write(stdout)
+        for item in fields(total):
+            name = item.name
+            setattr(total, name, getattr(total, name) + getattr(batch.counts, name))
+    return total
