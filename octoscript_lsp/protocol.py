@@ -287,7 +287,7 @@ def _superseded(reader, msg_id, method_name: str, params) -> JsonRpcException | 
         return None
     if reader.cancel_waiting(msg_id):
         return JsonRpcRequestCancelled(f"request {msg_id} was cancelled")
-    uri = _document_uri(params)
+    uri = document_uri(params)
     if uri is None or not reader.change_waiting(uri):
         return None
     if method_name == types.TEXT_DOCUMENT_DIAGNOSTIC:
@@ -305,7 +305,7 @@ def _refusal(params) -> JsonRpcException:
     return JsonRpcInvalidRequest(str(reason or "message refused"))
 
 
-def _document_uri(params) -> str | None:
+def document_uri(params) -> str | None:
     """The `textDocument.uri` of a request's params, typed or raw."""
     document = (
         params.get("textDocument")

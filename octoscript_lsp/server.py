@@ -43,7 +43,13 @@ from .features import (
     tool_calls,
 )
 from .features.wire import WireDict, WireText
-from .protocol import OctoscriptProtocol, RequestFailed, converter_factory, require_rename
+from .protocol import (
+    OctoscriptProtocol,
+    RequestFailed,
+    converter_factory,
+    document_uri,
+    require_rename,
+)
 from .text_sync import TextChange, TextStore
 from .transport import MessageReader, shallow_copy_text
 
@@ -69,7 +75,9 @@ class OctoscriptServer(LanguageServer):
         )
         # Columns count in UTF-16 until `initialize` settles the encoding.
         self.texts = TextStore()
-        self.documents = DocumentStore(self.document_text)
+        # The client-sent text, never pygls' workspace, which would read the
+        # file behind an unknown URI.
+        self.documents = DocumentStore(self.texts.text)
         self.catalogs = CatalogStore(on_change=self._catalogs_changed)
         # Read once here, before any client message: `~/` in `catalogFiles`
         # is the only use, and serving never reads the environment.
@@ -113,14 +121,6 @@ class OctoscriptServer(LanguageServer):
     def use_position_encoding(self, encoding: positions.PositionEncoding) -> None:
         """The negotiated encoding, for the ranges applied and the maps built."""
         self.texts.encoding = self.documents.encoding = encoding
-
-    def document_text(self, uri: str) -> str | None:
-        """The client-sent text (`text_sync`), never pygls' workspace, which
-        would read the file behind an unknown URI."""
-        return self.texts.text(uri)
-
-    def cached(self, uri: str) -> OpenDocument | None:
-        return self.documents.cached(uri)
 
     def apply_configuration(self, params: object) -> None:
         """Raw didChangeConfiguration params that did not fit their type."""
@@ -189,10 +189,10 @@ class OctoscriptServer(LanguageServer):
 
     def refuse_change(self, params: object) -> None:
         """Raw didChange params that did not fit their type (a negative position, ...)."""
-        document = params.get("textDocument") if isinstance(params, dict) else None
-        uri = document.get("uri") if isinstance(document, dict) else None
-        if isinstance(uri, str):
-            self.texts.refuse(uri, document.get("version"), "the change does not fit its type")
+        uri = document_uri(params)
+        if uri is not None:
+            version = params["textDocument"].get("version")  # type: ignore[index]
+            self.texts.refuse(uri, version, "the change does not fit its type")
 
     def republish_all(self) -> None:
         for uri, state in list(self.documents.open.items()):
@@ -214,7 +214,7 @@ class OctoscriptServer(LanguageServer):
         if state.refused:
             self.push_diagnostics(uri, version, diagnostics.too_many_documents())
             return
-        cached = self.cached(uri)
+        cached = self.documents.cached(uri)
         if cached is None:
             return  # no client-sent text to analyse
         syntax_only = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
@@ -274,7 +274,7 @@ class OctoscriptServer(LanguageServer):
         state = self.documents.open.get(uri)
         if state is not None and state.refused:
             return diagnostics.too_many_documents()
-        cached = self.cached(uri)
+        cached = self.documents.cached(uri)
         if cached is None:
             return []
         found = diagnostics.syntax_diagnostics(cached.analysis, cached.positions)
@@ -322,7 +322,7 @@ def _refusing(handler: Callable) -> Callable:
 
 def _analyzed(ls: OctoscriptServer, uri: str) -> OpenDocument:
     """The open, analysable document, or RequestFailed (as the reference answers)."""
-    state = ls.cached(uri)
+    state = ls.documents.cached(uri)
     if state is None:
         raise RequestFailed("the document is not open in this Octoscript session")
     if state.analysis.too_large is not None:
@@ -418,7 +418,7 @@ def did_close(ls: OctoscriptServer, params: types.DidCloseTextDocumentParams) ->
 def format_document(
     ls: OctoscriptServer, params: types.DocumentFormattingParams
 ) -> list[types.TextEdit] | None:
-    state = ls.cached(params.text_document.uri)
+    state = ls.documents.cached(params.text_document.uri)
     if state is None:
         raise RequestFailed("the document is not open or was not analyzed")
     return formatting.format_document(state.analysis, state.positions)
@@ -553,7 +553,7 @@ def search_tools(ls: OctoscriptServer, params) -> dict:
 def semantic_tokens_full(
     ls: OctoscriptServer, params: types.SemanticTokensParams
 ) -> types.SemanticTokens | WireText:
-    state = ls.cached(params.text_document.uri)
+    state = ls.documents.cached(params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
     items = _semantic_items(state)
@@ -565,7 +565,7 @@ def semantic_tokens_full(
 def semantic_tokens_delta(
     ls: OctoscriptServer, params: types.SemanticTokensDeltaParams
 ) -> types.SemanticTokens | WireText:
-    state = ls.cached(params.text_document.uri)
+    state = ls.documents.cached(params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
     state.semantic_tokens, answer = semantic_delta.delta(
@@ -583,7 +583,7 @@ def _semantic_items(state: OpenDocument) -> str:
 def semantic_tokens_range(
     ls: OctoscriptServer, params: types.SemanticTokensRangeParams
 ) -> types.SemanticTokens:
-    state = ls.cached(params.text_document.uri)
+    state = ls.documents.cached(params.text_document.uri)
     if state is None:
         return types.SemanticTokens(data=[])
     start, end = _span(state, params.range)
@@ -595,7 +595,7 @@ def semantic_tokens_range(
 def folding_range(
     ls: OctoscriptServer, params: types.FoldingRangeParams
 ) -> list[types.FoldingRange]:
-    state = ls.cached(params.text_document.uri)
+    state = ls.documents.cached(params.text_document.uri)
     return folding.folding_ranges(state.analysis) if state else []
 
 
@@ -603,7 +603,7 @@ def folding_range(
 def selection_range(
     ls: OctoscriptServer, params: types.SelectionRangeParams
 ) -> list[types.SelectionRange]:
-    state = ls.cached(params.text_document.uri)
+    state = ls.documents.cached(params.text_document.uri)
     if state is None:
         return []
     offsets = [state.positions.offset(position) for position in params.positions]
@@ -615,7 +615,7 @@ def selection_range(
 )
 def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[types.CodeAction]:
     uri = params.text_document.uri
-    state = ls.cached(uri)
+    state = ls.documents.cached(uri)
     if state is None:
         return []
     start, end = _span(state, params.range)
@@ -626,7 +626,7 @@ def code_action(ls: OctoscriptServer, params: types.CodeActionParams) -> list[ty
 
 @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
 def inlay_hint(ls: OctoscriptServer, params: types.InlayHintParams) -> list[types.InlayHint]:
-    state = ls.cached(params.text_document.uri)
+    state = ls.documents.cached(params.text_document.uri)
     if state is None or not inlay_hints.client_asks(ls.client_capabilities):
         return []
     start, end = _span(state, params.range)
@@ -649,7 +649,7 @@ def _param(params, name: str):
 @server.feature("octoscript/toolCalls")
 def tool_calls_request(ls: OctoscriptServer, params) -> dict:
     uri = _param(_param(params, "textDocument"), "uri")
-    state = ls.cached(uri) if isinstance(uri, str) else None
+    state = ls.documents.cached(uri) if isinstance(uri, str) else None
     if state is None:
         raise RequestFailed("the document is not open in this Octoscript session")
     return tool_calls.tool_calls_result(state.analysis, ls.catalogs, uri)
@@ -669,7 +669,7 @@ def show_tool_call(ls: OctoscriptServer, *arguments: object) -> dict:
 
 @server.feature(types.TEXT_DOCUMENT_CODE_LENS)
 def code_lens(ls: OctoscriptServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-    state = ls.cached(params.text_document.uri)
+    state = ls.documents.cached(params.text_document.uri)
     if state is None:
         return []
     return tool_calls.code_lenses(state.analysis, state.positions, ls.catalogs)

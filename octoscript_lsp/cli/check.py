@@ -20,7 +20,7 @@ from ..analysis.document import DocumentAnalysis
 from ..analysis.fix_all import fix_all
 from ..catalogs.store import CatalogStore
 from .catalog import project_catalogs
-from .findings import FileFindings, ReportedFinding, findings_of, too_large
+from .findings import FileFindings, ReportedFinding, findings_of, text_line, too_large
 from .formatting import unified_diff
 from .inputs import (
     EXIT_FINDINGS,
@@ -171,11 +171,6 @@ def _count(number: int, noun: str) -> str:
     return f"1 {noun}" if number == 1 else f"{number} {plural}"
 
 
-def _text_line(path: str, item: ReportedFinding) -> str:
-    code = f" [{item.code}]" if item.code else ""
-    return f"{path}:{item.line}:{item.column}: {item.severity}: {item.message}{code}\n"
-
-
 def _github_escape(text: str, property_value: bool = False) -> str:
     """Workflow-command escaping: a message cannot break out of its annotation."""
     text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
@@ -210,7 +205,7 @@ def render(found: FileFindings, output_format: str, with_advice: bool) -> str:
         return json.dumps(found.report_json(with_advice), ensure_ascii=False) + "\n"
     if output_format == "github":
         return _lines(found, _github_line)
-    return _lines(found, _text_line)
+    return _lines(found, text_line)
 
 
 def _fix(

@@ -23,7 +23,7 @@ from ..analysis.problems import (
 from ..analysis.suppressions import reported
 from ..catalogs.store import CatalogStore
 from ..catalogs.suggest import closest_names
-from ..syntax.check import SourceTooLarge
+from ..syntax.check import SourceTooLarge, SyntaxResult
 from ..syntax.diagnostics import LineIndex
 from .rules import EVERY_CODE, Rules
 
@@ -94,6 +94,21 @@ class FileFindings:
         if with_advice or self.advice:
             report["warnings"] = [finding.json() for finding in self.advice]
         return report
+
+
+def text_line(path: str, item: ReportedFinding) -> str:
+    code = f" [{item.code}]" if item.code else ""
+    return f"{path}:{item.line}:{item.column}: {item.severity}: {item.message}{code}\n"
+
+
+def syntax_findings(result: SyntaxResult) -> list[ReportedFinding]:
+    """The syntax diagnostics alone (`format`, `outline`, `tool-calls`); each marks a point."""
+    out = []
+    for diagnostic in result.diagnostics:
+        line, column = result.line_column(diagnostic.offset)
+        code = diagnostic.code.value
+        out.append(ReportedFinding(line, column, line, column, "error", diagnostic.message, code))
+    return out
 
 
 def too_large(path: str, size: int) -> FileFindings:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 from ..limits import MAX_SYNTAX_TOKENS
 from ..syntax.check import analyze_syntax
 from ..syntax.formatter import FormattedSourceTooLarge, format_tokens
+from .findings import syntax_findings, text_line
 from .inputs import (
     EXIT_FINDINGS,
     EXIT_OK,
@@ -29,7 +30,6 @@ from .inputs import (
     write_atomically,
 )
 from .jobs import fold, run_batches
-from .reports import syntax_findings_json
 
 
 class NotFormattable(Exception):
@@ -39,11 +39,7 @@ class NotFormattable(Exception):
 def canonical_text(source: SourceFile) -> str:
     result = analyze_syntax(source.text)
     if not result.valid:
-        lines = [
-            f"{source.path}:{item['line']}:{item['column']}: error: {item['message']}"
-            f" [{item['code']}]"
-            for item in syntax_findings_json(result)
-        ]
+        lines = [text_line(source.path, item).rstrip("\n") for item in syntax_findings(result)]
         if result.diagnostics_truncated:
             lines.append(f"{source.path}: further diagnostics omitted")
         lines.append(f"{source.path}: invalid source left unformatted")

@@ -8,32 +8,19 @@ from collections.abc import Callable
 from typing import Any
 
 from ..catalogs.store import CatalogStore
-from ..features.review_json import diagnostics_json, tool_calls_json
+from ..features.review_json import tool_calls_json
 from ..syntax.check import SyntaxResult, analyze_syntax, byte_offsets, outline
+from .findings import syntax_findings
 from .inputs import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, UnreadableInput, read_source
 
 Report = Callable[[str, SyntaxResult], dict[str, Any]]
-
-
-def syntax_findings_json(result: SyntaxResult) -> list[dict[str, Any]]:
-    """Syntax diagnostics as every CLI JSON item: position, end, severity, message, code.
-
-    A syntax diagnostic marks a point, so it ends where it starts.
-    """
-    items = diagnostics_json(result)
-    for item, diagnostic in zip(items, result.diagnostics, strict=True):
-        item["end_line"] = item["line"]
-        item["end_column"] = item["column"]
-        item["severity"] = "error"
-        item["code"] = diagnostic.code.value
-    return items
 
 
 def check_report(path: str, result: SyntaxResult) -> dict[str, Any]:
     return {
         "path": path,
         "valid": result.valid,
-        "diagnostics": syntax_findings_json(result),
+        "diagnostics": [item.json() for item in syntax_findings(result)],
         "diagnostics_truncated": result.diagnostics_truncated,
     }
 

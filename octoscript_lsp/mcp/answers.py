@@ -30,10 +30,10 @@ from ..catalogs.search import InvalidSearchQuery, search_tools
 from ..catalogs.store import MODULES, TOOLS, CatalogState, CatalogStore
 from ..catalogs.suggest import closest_names
 from ..catalogs.tools import is_valid_tool_name
-from ..cli.findings import FileFindings, ReportedFinding, findings_of
+from ..cli.findings import FileFindings, ReportedFinding, findings_of, syntax_findings
 from ..cli.formatting import NotFormattable, canonical_text
 from ..cli.inputs import STDIN, SourceFile
-from ..cli.reports import syntax_findings_json, tool_calls_report
+from ..cli.reports import tool_calls_report
 from ..limits import (
     MAX_DESCRIBE_ID_BYTES,
     MAX_DESCRIBE_IDS,
@@ -377,12 +377,11 @@ def check(workspace: Workspace, source: str, path: str | None) -> dict[str, Any]
 
 def first_error(text: str) -> str:
     """`line L, column C: message [code]` of the first syntax error."""
-    result = analyze_syntax(text)
-    items = syntax_findings_json(result)
+    items = syntax_findings(analyze_syntax(text))
     if not items:
         return "the formatted text would exceed the output bound"
     item = items[0]
-    return f"line {item['line']}, column {item['column']}: {item['message']} [{item['code']}]"
+    return f"line {item.line}, column {item.column}: {item.message} [{item.code}]"
 
 
 def format_source(source: str) -> dict[str, Any]:

@@ -26,7 +26,7 @@ def test_an_opened_document_past_the_source_budget_is_freed_when_closed(monkeypa
     ls.texts.open(uri, 1, "let total = 1\n" * (MAX_SOURCE_BYTES // 10))
     try:
         ls.publish(uri, 1, ls.documents.track(uri, 1), settled=True)
-        analysis = ls.cached(uri).analysis
+        analysis = ls.documents.cached(uri).analysis
         assert analysis.too_large is not None
         collected = weakref.ref(analysis)
         del analysis

@@ -189,7 +189,7 @@ def test_refused_documents_keep_no_text_and_never_touch_disk(tmp_path):
 
     ls = OctoscriptServer()
     # A URI the client never opened: no text, and no file read behind it.
-    assert ls.document_text(on_disk.as_uri()) is None
-    assert ls.cached(on_disk.as_uri()) is None
+    assert ls.texts.text(on_disk.as_uri()) is None
+    assert ls.documents.cached(on_disk.as_uri()) is None
     ls.texts.open(on_disk.as_uri(), 1, "x\n")
-    assert ls.document_text(on_disk.as_uri()) == "x\n"
+    assert ls.texts.text(on_disk.as_uri()) == "x\n"
