@@ -16,8 +16,9 @@ from tests.lsp.raw_client import RawClient
 URI = "file:///workspace/protocol.octoscript"
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def raw():
+    """One server for the module's hostile messages: it must keep serving after each."""
     client = RawClient()
     client.initialize()
     yield client

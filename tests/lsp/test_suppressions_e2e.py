@@ -28,6 +28,9 @@ from tests.lsp import session
 from tests.lsp.conftest import CAPABILITIES
 from tests.lsp.test_diagnostic_delivery import SETTLE_SECONDS, pulling_capabilities
 
+# The servers are module-scoped, so the tests that use them run in the module's event loop.
+IN_MODULE_LOOP = pytest.mark.asyncio(loop_scope="module")
+
 URI = "file:///workspace/suppressed.octoscript"
 DOC = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
 # The catalog docs/cli.md names for its examples.
@@ -116,6 +119,7 @@ async def start(
 @pytest_lsp.fixture(
     config=ClientServerConfig(server_command=SERVER_COMMAND),
     params=["pushed", "pulled", "refreshed"],
+    scope="module",
 )
 async def client(lsp_client: LanguageClient, request):
     capabilities = {
@@ -130,21 +134,24 @@ async def client(lsp_client: LanguageClient, request):
 
 
 async def editor_diagnostics(client: LanguageClient, text: str) -> list[types.Diagnostic]:
-    session.open_document(client, text, uri=URI)
+    # One server per delivery serves every example, each in a document of its own.
+    uri = URI.replace(".octoscript", f"{SUPPRESSION_EXAMPLES.index(text)}.octoscript")
+    session.open_document(client, text, uri=uri)
     if client.delivery == "pulled":
         report = await client.text_document_diagnostic_async(
-            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI))
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
         )
         return list(report.items)
     await asyncio.sleep(SETTLE_SECONDS)  # the second pass: advice and unused comments
     if client.delivery == "refreshed":
         report = await client.text_document_diagnostic_async(
-            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=URI))
+            types.DocumentDiagnosticParams(text_document=types.TextDocumentIdentifier(uri=uri))
         )
         return list(report.items)
-    return list(client.diagnostics[URI])
+    return list(client.diagnostics[uri])
 
 
+@IN_MODULE_LOOP
 @pytest.mark.parametrize("text", SUPPRESSION_EXAMPLES, ids=["tool", "syntax", "unused"])
 async def test_editor_shows_what_check_reports(client: LanguageClient, tmp_path: Path, text: str):
     reported = check(tmp_path, text, DOC_SETTINGS, "--report-unused")
@@ -159,7 +166,7 @@ async def test_editor_shows_what_check_reports(client: LanguageClient, tmp_path:
 # ----------------------------------------------------------------------------- fix-all
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER_COMMAND), scope="module")
 async def fixing_client(lsp_client: LanguageClient):
     lsp_client.initialized = await start(lsp_client, CAPABILITIES, test_fix.SETTINGS)
     yield
@@ -201,6 +208,7 @@ async def fix_all(client: LanguageClient, text: str, uri: str, only: list[str]) 
     return text[: offset(edit.range.start)] + edit.new_text + text[offset(edit.range.end) :]
 
 
+@IN_MODULE_LOOP
 async def test_fix_all_gives_what_check_fix_writes(fixing_client: LanguageClient, tmp_path: Path):
     changed = 0
     for index, text in enumerate(FIX_INPUTS):
@@ -220,6 +228,7 @@ async def test_fix_all_gives_what_check_fix_writes(fixing_client: LanguageClient
     assert changed == len(FIX_INPUTS) - 4
 
 
+@IN_MODULE_LOOP
 async def test_quick_fixes_and_fix_all_by_kind(fixing_client: LanguageClient):
     text = "var a = [1, 2,]\n"
     uri = "file:///workspace/kinds.octoscript"
@@ -248,11 +257,13 @@ async def test_quick_fixes_and_fix_all_by_kind(fixing_client: LanguageClient):
     assert await kinds(only=["refactor"]) == []
 
 
+@IN_MODULE_LOOP
 async def test_codeaction_provider_advertises_fix_all(fixing_client: LanguageClient):
     provider = fixing_client.initialized.capabilities.code_action_provider
     assert list(provider.code_action_kinds) == KINDS
 
 
+@IN_MODULE_LOOP
 async def test_ignore_quick_fix_silences_the_finding(fixing_client: LanguageClient):
     text = 'use mod.tool\nlet a = tool.call("text.ecko", "x")\n'
     uri = "file:///workspace/ignore.octoscript"
