@@ -1,4 +1,6 @@
-"""Both programs as a user runs them: real subprocesses, real files, exit codes."""
+"""Both programs as a user runs them: real files and exit codes, through real
+subprocesses for the entry points, streams and in-place writes; the checks of
+what `check` and `catalog check` print run in this process (`tests/cli/invoke.py`)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from octoscript_lsp import __version__
+from tests.cli.invoke import run as invoke
 
 ECHO_SETTINGS = {"toolCatalog": [{"name": "text.echo", "format": "text"}]}
 ECKO_SCRIPT = 'use mod.tool\nlet r = tool.call("text.ecko", "x")\n'
@@ -61,7 +64,7 @@ def settings(tmp_path: Path) -> Path:
 
 
 def test_check_directory_text_output(tree: Path) -> None:
-    result = run("check", ".", cwd=tree)
+    result = invoke("check", ".", cwd=tree)
     assert result.returncode == 1
     assert out(result) == (
         "sub/b.octo:1:9: error: only double-quoted strings are part of canonical Octoscript"
@@ -72,12 +75,12 @@ def test_check_directory_text_output(tree: Path) -> None:
 
 
 def test_check_clean_file_exits_0(tree: Path) -> None:
-    result = run("check", "a.octoscript", cwd=tree)
+    result = invoke("check", "a.octoscript", cwd=tree)
     assert (result.returncode, out(result)) == (0, "checked 1 file: 0 errors, 0 warnings\n")
 
 
 def test_check_json_lines_keep_todays_shape(tree: Path) -> None:
-    result = run("check", "--output-format", "json", "a.octoscript", "sub", cwd=tree)
+    result = invoke("check", "--output-format", "json", "a.octoscript", "sub", cwd=tree)
     assert result.returncode == 1
     reports = [json.loads(line) for line in out(result).splitlines()]
     assert reports[0] == {
@@ -91,7 +94,7 @@ def test_check_json_lines_keep_todays_shape(tree: Path) -> None:
 
 
 def test_check_github_annotations(tree: Path) -> None:
-    result = run("check", "--output-format", "github", "sub", cwd=tree)
+    result = invoke("check", "--output-format", "github", "sub", cwd=tree)
     assert result.returncode == 1
     assert out(result) == (
         "::error file=sub/b.octo,line=1,col=9,endLine=1,endColumn=9,"
@@ -121,14 +124,14 @@ def test_check_usage_error_exits_2() -> None:
 def test_check_with_settings_warns_at_the_literal(tmp_path: Path, settings: Path) -> None:
     script = tmp_path / "s.octoscript"
     script.write_text(ECKO_SCRIPT)
-    result = run("check", "--settings", str(settings), str(script))
+    result = invoke("check", "--settings", str(settings), str(script))
     assert result.returncode == 0
     assert out(result) == (
         f"{script}:2:19: warning: the tool catalog does not list `text.ecko`; "
         "did you mean `text.echo`? [unlisted-tool]\n"
         "checked 1 file: 0 errors, 1 warning\n"
     )
-    strict = run("check", "--strict", "--settings", str(settings), str(script))
+    strict = invoke("check", "--strict", "--settings", str(settings), str(script))
     assert strict.returncode == 1
     assert "2:19: warning" in out(strict)
 
@@ -136,7 +139,7 @@ def test_check_with_settings_warns_at_the_literal(tmp_path: Path, settings: Path
 def test_check_settings_warnings_in_json(tmp_path: Path, settings: Path) -> None:
     script = tmp_path / "s.octoscript"
     script.write_text(ECKO_SCRIPT)
-    result = run("check", "--output-format", "json", "--settings", str(settings), str(script))
+    result = invoke("check", "--output-format", "json", "--settings", str(settings), str(script))
     (report,) = [json.loads(line) for line in out(result).splitlines()]
     assert report["warnings"] == [
         {
@@ -156,12 +159,12 @@ def test_check_announces_a_discarded_projection(tmp_path: Path) -> None:
     settings.write_text(json.dumps({"toolCatalog": [{"name": "A", "format": "text"}]}))
     script = tmp_path / "s.octoscript"
     script.write_text(ECKO_SCRIPT)
-    result = run("check", "--settings", str(settings), str(script))
+    result = invoke("check", "--settings", str(settings), str(script))
     assert result.returncode == 0
     assert "toolCatalog discarded: toolCatalog[0].name" in err(result)
     # No advice from a discarded catalog: only the summary line.
     assert out(result) == "checked 1 file: 0 errors, 0 warnings\n"
-    assert run("check", "--strict", "--settings", str(settings), str(script)).returncode == 1
+    assert invoke("check", "--strict", "--settings", str(settings), str(script)).returncode == 1
 
 
 def test_check_reads_an_editor_settings_object_as_the_object_inside(tmp_path: Path) -> None:
@@ -169,7 +172,7 @@ def test_check_reads_an_editor_settings_object_as_the_object_inside(tmp_path: Pa
     settings.write_text(json.dumps({"octoscript": ECHO_SETTINGS}))
     script = tmp_path / "s.octoscript"
     script.write_text(ECKO_SCRIPT)
-    result = run("check", "--settings", str(settings), str(script))
+    result = invoke("check", "--settings", str(settings), str(script))
     assert result.returncode == 0 and err(result) == ""
     assert "[unlisted-tool]" in out(result)
 
@@ -180,9 +183,9 @@ def test_check_reads_a_hosts_bare_tool_catalog(tmp_path: Path) -> None:
     catalog.write_text(json.dumps([host_entry]))
     script = tmp_path / "s.octoscript"
     script.write_text(ECKO_SCRIPT)
-    result = run("check", "--settings", str(catalog), str(script))
+    result = invoke("check", "--settings", str(catalog), str(script))
     assert result.returncode == 0 and "[unlisted-tool]" in out(result)
-    calls = json.loads(out(run("tool-calls", "--settings", str(catalog), str(script))))
+    calls = json.loads(out(invoke("tool-calls", "--settings", str(catalog), str(script))))
     assert [call["catalog"] for call in calls["tool_calls"]] == ["unlisted"]
 
 
@@ -191,7 +194,7 @@ def test_check_warns_about_a_settings_file_with_no_catalog_keys(tmp_path: Path) 
     settings.write_text(json.dumps({"completion": {}}))
     script = tmp_path / "s.octoscript"
     script.write_text(ECKO_SCRIPT)
-    result = run("check", "--settings", str(settings), str(script))
+    result = invoke("check", "--settings", str(settings), str(script))
     assert result.returncode == 0
     assert "no toolCatalog, moduleCatalog or workflow keys" in err(result)
     assert out(result) == "checked 1 file: 0 errors, 0 warnings\n"
@@ -202,13 +205,13 @@ def test_an_unknown_settings_key_is_refused_with_a_suggestion(tmp_path: Path) ->
     settings.write_text(json.dumps({"toolCatalogs": ECHO_SETTINGS["toolCatalog"]}))
     script = tmp_path / "s.octoscript"
     script.write_text(ECKO_SCRIPT)
-    result = run("check", "--settings", str(settings), str(script))
+    result = invoke("check", "--settings", str(settings), str(script))
     assert result.returncode == 2
     assert err(result) == (
         f'octoscript: cannot read {settings}: unknown key "toolCatalogs" '
         '(did you mean "toolCatalog"?)\n'
     )
-    assert run("catalog", "check", str(settings)).returncode == 2
+    assert invoke("catalog", "check", str(settings)).returncode == 2
 
 
 def test_check_settings_file_not_json_exits_2(tmp_path: Path) -> None:
@@ -216,7 +219,7 @@ def test_check_settings_file_not_json_exits_2(tmp_path: Path) -> None:
     settings.write_text("[1, 2")
     script = tmp_path / "s.octoscript"
     script.write_text("let a = 1\n")
-    result = run("check", "--settings", str(settings), str(script))
+    result = invoke("check", "--settings", str(settings), str(script))
     assert result.returncode == 2
     assert "not valid JSON: Expecting ',' delimiter at line 1, column 6" in err(result)
 
@@ -229,7 +232,7 @@ def test_tool_calls_report_catalog_status(tmp_path: Path, settings: Path) -> Non
     script.write_text(
         ECKO_SCRIPT + 'tool.call("text.echo", "y")\ntool.call_json("text.echo", {})\n'
     )
-    result = run("tool-calls", "--settings", str(settings), str(script))
+    result = invoke("tool-calls", "--settings", str(settings), str(script))
     assert result.returncode == 0
     (report,) = [json.loads(line) for line in out(result).splitlines()]
     assert [call["catalog"] for call in report["tool_calls"]] == [
@@ -237,7 +240,7 @@ def test_tool_calls_report_catalog_status(tmp_path: Path, settings: Path) -> Non
         "listed",
         "format-mismatch",
     ]
-    unknown = json.loads(out(run("tool-calls", str(script))))
+    unknown = json.loads(out(invoke("tool-calls", str(script))))
     assert {call["catalog"] for call in unknown["tool_calls"]} == {"unknown"}
 
 
@@ -248,7 +251,7 @@ def test_catalog_check_duplicate_tool_is_discarded(tmp_path: Path) -> None:
     path = tmp_path / "dup.json"
     tools = [{"name": "text.echo", "format": "text"}, {"name": "text.echo", "format": "json"}]
     path.write_text(json.dumps({"toolCatalog": tools, "moduleCatalog": [{"path": "mod.app"}]}))
-    result = run("catalog", "check", str(path))
+    result = invoke("catalog", "check", str(path))
     assert result.returncode == 1
     lines = out(result).splitlines()
     assert (
@@ -260,22 +263,22 @@ def test_catalog_check_duplicate_tool_is_discarded(tmp_path: Path) -> None:
 
 
 def test_catalog_check_valid_json_output(settings: Path) -> None:
-    result = run("catalog", "check", "--output-format", "json", str(settings))
+    result = invoke("catalog", "check", "--output-format", "json", str(settings))
     assert result.returncode == 0
     report = json.loads(out(result))
     assert report["toolCatalog"]["state"] == "valid" and report["toolCatalog"]["entries"] == 1
     assert report["toolCatalog"]["fingerprint"].startswith("blake3:")
     assert "generation" not in report["toolCatalog"]
-    again = json.loads(out(run("catalog", "check", "--output-format", "json", str(settings))))
+    again = json.loads(out(invoke("catalog", "check", "--output-format", "json", str(settings))))
     assert again["toolCatalog"]["fingerprint"] == report["toolCatalog"]["fingerprint"]
 
 
 def test_catalog_check_unreadable_exits_2(tmp_path: Path) -> None:
     path = tmp_path / "number.json"
     path.write_text("3")
-    result = run("catalog", "check", str(path))
+    result = invoke("catalog", "check", str(path))
     assert result.returncode == 2 and "must hold a JSON object or a JSON array" in err(result)
-    assert run("catalog", "check", str(tmp_path / "missing.json")).returncode == 2
+    assert invoke("catalog", "check", str(tmp_path / "missing.json")).returncode == 2
 
 
 def test_catalog_check_says_what_each_catalog_file_gives(tmp_path: Path) -> None:
@@ -287,7 +290,7 @@ def test_catalog_check_says_what_each_catalog_file_gives(tmp_path: Path) -> None
     settings = tmp_path / "settings.json"
     files = ["host/tools.json", "host/modules.json", "host/gone.json"]
     settings.write_text(json.dumps({"catalogFiles": files}))
-    result = run("catalog", "check", str(settings))
+    result = invoke("catalog", "check", str(settings))
     assert result.returncode == 1  # a named file could not be read
     host = tmp_path / "host"
     lines = out(result).splitlines()
@@ -299,7 +302,7 @@ def test_catalog_check_says_what_each_catalog_file_gives(tmp_path: Path) -> None
         f"{settings}: catalog file {host / 'modules.json'}: gives moduleCatalog",
         f"{settings}: catalog file {host / 'gone.json'}: not read: No such file or directory",
     ]
-    report = json.loads(out(run("catalog", "check", "--output-format", "json", str(settings))))
+    report = json.loads(out(invoke("catalog", "check", "--output-format", "json", str(settings))))
     assert report["toolCatalog"]["source"] == {"kind": "file", "path": str(host / "tools.json")}
     assert [file["ok"] for file in report["catalogFiles"]] == [True, True, False]
 
@@ -458,7 +461,7 @@ def test_check_module_advice_in_source_order(tmp_path: Path) -> None:
         'let f = weather.current({town: "x"}).await()\n'
         "let g = weather.forecast({}).await()\n"
     )
-    result = run("check", "--settings", "host.json", "m.octoscript", cwd=tmp_path)
+    result = invoke("check", "--settings", "host.json", "m.octoscript", cwd=tmp_path)
     assert result.returncode == 0
     assert out(result) == (
         "m.octoscript:3:24: warning: `text.echo` is not listed with the json format that "

@@ -21,7 +21,7 @@ def test_a_newer_version_replaces_the_pending_advice_pass(monkeypatch):
         advised.append(analysis.version)
         return []
 
-    monkeypatch.setattr(server_module.advisory, "advisory_diagnostics", advice)
+    monkeypatch.setattr(server_module.diagnostics, "advisory_diagnostics", advice)
     ls = OctoscriptServer()
     monkeypatch.setattr(ls, "catalogs_can_advise", lambda: True)
     monkeypatch.setattr(ls, "_send_diagnostics", lambda uri, version, found: None)
