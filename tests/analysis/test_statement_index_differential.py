@@ -26,6 +26,9 @@ from tests.conftest import quick_and_full
 name = st.sampled_from(["a", "b", "x"])
 two = st.tuples(name, name)
 three = st.tuples(name, name, name)
+# Each example analyses several versions: no per-example deadline or speed check.
+UNTIMED = {"deadline": None, "suppress_health_check": [HealthCheck.too_slow]}
+
 statements = st.one_of(
     two.map(lambda n: f"let {n[0]} = {n[1]}\n"),
     two.map(lambda n: f"let {n[0]} = |{n[1]}| {n[1]} + {n[0]}\n"),
@@ -62,8 +65,7 @@ def _statement_index_answers_as_the_plain_index(text: str):
     st.lists(statements, max_size=10).map("".join),
     quick=33,
     full=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
+    **UNTIMED,
 )
 
 
@@ -108,8 +110,7 @@ def _edited_statements_answer_as_a_fresh_index(parts: list[str], edits):
     changes,
     quick=25,
     full=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
+    **UNTIMED,
 )
 
 
@@ -176,8 +177,7 @@ def _past_the_occurrence_budget_the_index_answers_as_the_plain_index(text: str, 
     st.integers(min_value=0, max_value=12),
     quick=33,
     full=200,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
+    **UNTIMED,
 )
 
 
@@ -200,8 +200,7 @@ def _past_the_budget_edited_statements_answer_as_a_fresh_index(
     st.integers(min_value=0, max_value=12),
     quick=25,
     full=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
+    **UNTIMED,
 )
 
 
@@ -371,6 +370,5 @@ def _edited_versions_decide_as_a_fresh_version(parts: list[str], edits, budget: 
     st.integers(0, 12),
     quick=25,
     full=150,
-    deadline=None,
-    suppress_health_check=[HealthCheck.too_slow],
+    **UNTIMED,
 )

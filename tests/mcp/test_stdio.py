@@ -43,21 +43,20 @@ async def test_octoscript_mcp_over_stdio(tmp_path):
         assert formatted.structured_content == {"formatted": "let x = 1\n", "changed": True}
 
 
-def _run(*args: str, code: str | None = None, cwd: Path | None = None):
-    command = _program(*args)
-    if code is not None:
-        command = [sys.executable, "-c", code, *args]
-    return subprocess.run(command, input=b"", capture_output=True, cwd=cwd, timeout=60, check=False)
-
-
-def test_without_the_sdk_it_says_how_to_install_it_and_exits_2():
-    # The SDK made unimportable, as when the extra is not installed.
+def _run_without_the_sdk(*args: str):
+    """`octoscript mcp ARGS` in a subprocess whose `mcp` package cannot be imported."""
     code = (
         "import sys; sys.modules['mcp'] = None\n"
         "from octoscript_lsp.cli import main\n"
         "sys.exit(main(['mcp', *sys.argv[1:]]))\n"
     )
-    result = _run("--isolated", code=code)
+    command = [sys.executable, "-c", code, *args]
+    return subprocess.run(command, input=b"", capture_output=True, timeout=60, check=False)
+
+
+def test_without_the_sdk_it_says_how_to_install_it_and_exits_2():
+    # As when the extra is not installed.
+    result = _run_without_the_sdk("--isolated")
     assert result.returncode == 2
     assert "pip install 'octoscript-lsp[mcp]'" in result.stderr.decode("utf-8")
     assert result.stdout == b""
