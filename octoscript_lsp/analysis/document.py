@@ -22,9 +22,8 @@ from .statement_facts import (
     import_report,
     whole_text_facts,
 )
-from .statement_index import StatementIndex, index_of
+from .statement_index import LEXICAL_SUMMARY, StatementIndex, UnitSummary, index_of, lexical_summary
 from .tool_call_review import EMPTY_HINTS, HintReport, collect_hints
-from .unit_summary import LEXICAL_SUMMARY, UnitSummary, lexical_summary
 
 
 class DocumentAnalysis:
@@ -146,7 +145,7 @@ class DocumentAnalysis:
     @cached_property
     def statement_summaries(self) -> list[tuple[int, UnitSummary]]:
         """(offset, lexical summary) per top-level statement: its bindings,
-        references and sites, relative to it (`unit_summary.summarize_unit`,
+        references and sites, relative to it (`statement_index.summarize_unit`,
         the one replay of scope events)."""
         assert self.syntax is not None
         return self.syntax.statements.values(LEXICAL_SUMMARY, lexical_summary)

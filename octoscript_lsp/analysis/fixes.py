@@ -18,6 +18,7 @@ top). Only fixes whose span intersects the requested range are offered.
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..syntax.check import SyntaxResult
@@ -105,7 +106,7 @@ def _unresolved_paths(
 ) -> list[tuple[tuple[str, ...], tuple[int, int]]]:
     tokens = syntax.tokens
     limit = len(analysis.source) if analysis.valid else analysis.diagnostic_prefix_end
-    unresolved = _Resolution(analysis)
+    unresolved = _unresolved(analysis)
     leaves = _catalog_leaves(catalogs)
     found = []
     # Every reference is a site of its statement's summary.
@@ -146,31 +147,21 @@ def _catalog_leaves(catalogs: CatalogStore | None) -> dict[str, tuple[str, ...] 
     return {name: path for name, path in leaves.items() if path is not None}
 
 
-class _Resolution:
-    """Answers "is this reference unresolved?" in constant time per reference.
+def _unresolved(analysis: DocumentAnalysis) -> Callable[[Token], bool]:
+    """Whether a reference is unresolved, in constant time per reference.
 
     With a complete index a reference is resolved iff the index recorded it.
     A truncated index stops recording, so then only a name that no binding in
     the whole document declares counts as unresolved.
     """
-
-    def __init__(self, analysis: DocumentAnalysis) -> None:
-        index = analysis.completion_index
-        self.truncated = index.truncated
-        self.resolved: set[int] = set()
-        self.declared: set[str] = set()
-        if self.truncated:
-            # Every binding, as the statements' summaries (no budget) have them.
-            for _, summary in analysis.statement_summaries:
-                self.declared.update(symbol.name for symbol in summary.symbols)
-        else:
-            for symbol in index.symbols:
-                self.resolved.update(start for start, _ in symbol.references)
-
-    def __call__(self, token: Token) -> bool:
-        if self.truncated:
-            return token.text not in self.declared
-        return token.start not in self.resolved
+    index = analysis.completion_index
+    if index.truncated:
+        # Every binding, as the statements' summaries (no budget) have them.
+        summaries = analysis.statement_summaries
+        declared = {symbol.name for _, summary in summaries for symbol in summary.symbols}
+        return lambda token: token.text not in declared
+    resolved = {start for symbol in index.symbols for start, _ in symbol.references}
+    return lambda token: token.start not in resolved
 
 
 def _top_level_import_paths(syntax: SyntaxResult) -> set[tuple[str, ...]]:

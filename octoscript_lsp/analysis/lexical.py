@@ -1,7 +1,7 @@
 """What the lexical index (`statement_index`) hands out: bindings, their
 visibility intervals and references.
 
-Made by replaying the parser's scope events (`unit_summary.summarize_unit`),
+Made by replaying the parser's scope events (`statement_index.summarize_unit`),
 so they follow exactly the binding structure the checker parsed, also in
 broken source. Rules worth knowing:
 

@@ -3,12 +3,13 @@
 A top-level statement's scope events depend only on its own text: the parser
 starts every top-level step in the same state, and every scope a step opens
 it closes. So each statement is replayed once into a position-independent
-`UnitSummary` (`unit_summary.py`: offsets relative to its first token, kept
-in the statement's cache). The document's index (`StatementIndex`) is those
-summaries plus their offsets, built plainly per version: a query at an
-offset looks at the one statement there, and at the top-level bindings of
-the statements before it, which two by-name tables (top-level bindings and
-unresolved references) answer, made on first use.
+`UnitSummary` (`summarize_unit`, the one replay of scope events: offsets
+relative to its first token, kept in the statement's cache). The document's
+index (`StatementIndex`) is those summaries plus their offsets, built
+plainly per version: a query at an offset looks at the one statement there,
+and at the top-level bindings of the statements before it, which two by-name
+tables (top-level bindings and unresolved references) answer, made on first
+use.
 
 Its answers are those of one replay of every event at once (the tests'
 reference); the two budgets are settled the same way: sites past
@@ -19,23 +20,180 @@ statement where `MAX_LEXICAL_SYMBOL_OCCURRENCES` runs out.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from itertools import compress, repeat
-from itertools import count as counting
-from operator import attrgetter, contains, itemgetter
+from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import NamedTuple
 
 from ..limits import MAX_LEXICAL_COMPLETION_SITES, MAX_LEXICAL_SYMBOL_OCCURRENCES
 from ..syntax.statements import Statement, Statements
-from ..syntax.tree import SymbolKind
+from ..syntax.tokens import Token
+from ..syntax.tree import DEFINE, POP, PUSH, REFERENCE, SymbolKind
 from .lexical import OPEN_END, Binding, Occurrence, Symbol, innermost_visible
-from .unit_summary import (
-    LEXICAL_SUMMARY,
-    Budget,
-    LocalSymbol,
-    UnitSummary,
-    lexical_summary,
-    summarize_unit,
-)
+
+
+class LocalSymbol(NamedTuple):
+    """A binding of one statement, its offsets relative to the statement's first token."""
+
+    kind: SymbolKind
+    name: str
+    start: int
+    end: int
+    visible_start: int
+    visible_end: int  # may be OPEN_END: visible past its statement
+    references: tuple[tuple[int, int], ...]  # resolved inside the statement
+    top_level: bool
+
+
+class FreeName(NamedTuple):
+    """A reference no binding inside its statement resolves, relative offsets."""
+
+    name: str
+    start: int
+    end: int
+
+
+class UnitSummary(NamedTuple):
+    """One top-level statement's bindings, references and sites, relative
+    (a named tuple: a first index makes one per statement, and a frozen
+    dataclass's `__init__` sets each field through `object.__setattr__`)."""
+
+    symbols: tuple[LocalSymbol, ...]  # in definition order
+    free: tuple[FreeName, ...]
+    sites: tuple[tuple[int, int], ...]
+    occurrences: int  # definitions plus references resolved inside
+    balanced: bool  # every scope it opens it closes
+    tops: tuple[int, ...]  # positions in `symbols` of its top-level bindings
+    ordered: tuple[int, ...]  # positions in `symbols`, by definition start
+    # Its top-level names, each with the kind of its last top-level binding:
+    # what it leaves visible to later statements.
+    exports: dict[str, SymbolKind]
+    stopped: bool = False  # the occurrence budget ran out in it
+
+
+class Budget(NamedTuple):
+    """What is left of the occurrence budget when a statement's replay
+    starts, and whether a name is bound at top level by an earlier statement
+    (a reference no binding inside the statement resolves then counts too)."""
+
+    remaining: int
+    resolves: Callable[[str], bool]
+
+
+def summarize_unit(
+    tokens: Sequence[Token], events: Sequence[tuple], base: int, budget: Budget | None = None
+) -> UnitSummary:
+    """Replay one statement's events with only the top-level scope around them.
+
+    With `budget` the replay records what the plain build records in the
+    statement where the occurrence budget runs out: once it is spent, no
+    later definition or reference is recorded (sites still are).
+    """
+    # The bindings made so far, as parallel lists: what each one is (kind,
+    # name, start, end, visible start, top-level), where it stops being
+    # visible, its references so far, the depth of the scope it was made
+    # in. A first index replays every statement: no object per binding
+    # until it is closed.
+    made: list[tuple[SymbolKind, str, int, int, int, bool]] = []
+    visible_ends: list[int] = []
+    references: list[list[tuple[int, int]]] = []
+    depths: list[int] = []
+    # The innermost binding of each name in scope; per open scope, what each
+    # of its bindings hid (restored when it closes) and the bindings it made.
+    visible: dict[str, int] = {}
+    scopes: list[tuple[list[tuple[str, int | None]], list[int]]] = [([], [])]
+    free: list[FreeName] = []
+    sites: list[tuple[int, int]] = []
+    occurrences = 0
+    limit = budget.remaining if budget is not None else -1
+    spent = 0  # occurrences plus resolved free references, with a budget
+    stopped = False
+    for event in events:
+        tag = event[0]
+        if tag == REFERENCE:
+            token = tokens[event[1]]
+            span = (token.start - base, token.end - base)
+            sites.append(span)
+            if stopped:
+                continue
+            index = visible.get(token.text)
+            if index is not None:
+                if spent == limit:
+                    stopped = True
+                else:
+                    references[index].append(span)
+                    occurrences += 1
+                    spent += 1
+            else:
+                if budget is not None and budget.resolves(token.text):
+                    if spent == limit:
+                        stopped = True
+                        continue
+                    spent += 1
+                free.append(FreeName(token.text, span[0], span[1]))
+        elif tag == DEFINE:
+            if stopped:
+                continue
+            if spent == limit:
+                stopped = True
+                continue
+            token = tokens[event[1]]
+            name = token.text
+            occurrences += 1
+            spent += 1
+            index = len(made)
+            visible_start = event[3] - base
+            depth = len(scopes)
+            made.append(
+                (event[2], name, token.start - base, token.end - base, visible_start, depth == 1)
+            )
+            visible_ends.append(OPEN_END)
+            references.append([])
+            depths.append(depth)
+            hidden = visible.get(name)
+            if hidden is not None and depths[hidden] == depth:
+                # A binding of the same scope ends where this one starts.
+                visible_ends[hidden] = visible_start
+            visible[name] = index
+            hid, defined = scopes[-1]
+            hid.append((name, hidden))
+            defined.append(index)
+        elif tag == PUSH:
+            scopes.append(([], []))
+        elif tag == POP and len(scopes) > 1:
+            hid, defined = scopes.pop()
+            for name, hidden in reversed(hid):
+                if hidden is None:
+                    del visible[name]
+                else:
+                    visible[name] = hidden
+            for index in defined:
+                if visible_ends[index] == OPEN_END:
+                    visible_ends[index] = event[1] - base
+    symbols = tuple(
+        LocalSymbol(kind, name, start, end, visible_start, visible_end, tuple(found), top_level)
+        for (kind, name, start, end, visible_start, top_level), visible_end, found in zip(
+            made, visible_ends, references, strict=True
+        )
+    )
+    return UnitSummary(
+        symbols,
+        tuple(free),
+        tuple(sites),
+        occurrences,
+        len(scopes) == 1,
+        tuple(number for number, symbol in enumerate(symbols) if symbol.top_level),
+        tuple(sorted(range(len(symbols)), key=lambda number: symbols[number].start)),
+        {symbol.name: symbol.kind for symbol in symbols if symbol.top_level},
+        stopped,
+    )
+
+
+LEXICAL_SUMMARY = "lexical summary"
+
+
+def lexical_summary(statement: Statement) -> UnitSummary:
+    """A statement's summary, relative to its first token (`Statement.view`)."""
+    return summarize_unit(statement.tokens, statement.events, statement.origin)
 
 
 class _Top(NamedTuple):
@@ -54,20 +212,13 @@ class _Free(NamedTuple):
 
 
 _statement_of = attrgetter("statement")
-_base_of = itemgetter(0)
-_summary_of = itemgetter(1)
-_sites_of = attrgetter("sites")
-_occurrences_of = attrgetter("occurrences")
-_free_of = attrgetter("free")
-_exports_of = attrgetter("exports")
 
 
 def index_of(found: Statements, source_length: int) -> StatementIndex:
     """The index over the statements' summaries, cut where the occurrence
     budget runs out (`StatementIndex.cut_at_budget`)."""
     index = StatementIndex(found.values(LEXICAL_SUMMARY, lexical_summary), source_length)
-    summaries = index._summaries
-    total = sum(map(_occurrences_of, summaries)) + sum(map(len, map(_free_of, summaries)))
+    total = sum(summary.occurrences + len(summary.free) for summary in index._summaries)
     if total <= MAX_LEXICAL_SYMBOL_OCCURRENCES:
         return index
     return index.cut_at_budget(found.statements)
@@ -85,7 +236,7 @@ _SITES_ONLY = "lexical sites only"
 
 def _site_cut(summaries: list[UnitSummary]) -> tuple[int, int] | None:
     """Where the site budget runs out: (statement position, sites kept in it)."""
-    if sum(map(len, map(_sites_of, summaries))) <= MAX_LEXICAL_COMPLETION_SITES:
+    if sum(len(summary.sites) for summary in summaries) <= MAX_LEXICAL_COMPLETION_SITES:
         return None
     left = MAX_LEXICAL_COMPLETION_SITES
     for position, summary in enumerate(summaries):
@@ -112,8 +263,8 @@ class StatementIndex:
         self.cut = cut
         self.truncated = cut is not None
         self.source_length = source_length
-        self.bases = list(map(_base_of, pieces))
-        self._summaries = list(map(_summary_of, pieces))
+        self.bases = [base for base, _ in pieces]
+        self._summaries = [summary for _, summary in pieces]
         self.site_cut = _site_cut(self._summaries)
         self.sites_truncated = self.site_cut is not None
         self.incomplete = self.truncated or self.sites_truncated
@@ -129,14 +280,12 @@ class StatementIndex:
         a query after a keystroke asks about a name or two)."""
         found = self._tops.get(name)
         if found is None:
-            summaries = self._summaries
             found = self._tops[name] = [
                 _Top(position, number)
-                for position in compress(
-                    counting(), map(contains, map(_exports_of, summaries), repeat(name))
-                )
-                for number in summaries[position].tops
-                if summaries[position].symbols[number].name == name
+                for position, summary in enumerate(self._summaries)
+                if name in summary.exports
+                for number in summary.tops
+                if summary.symbols[number].name == name
             ]
         return found
 
@@ -248,17 +397,9 @@ class StatementIndex:
     def _resolve(self, position: int, name: str) -> Symbol | None:
         """The top-level binding of `name` an unresolved reference in the
         statement at `position` refers to: the last one before that statement."""
-        entry = self._resolving_entry(position, name)
-        return None if entry is None else self._symbol(*entry)
-
-    def _resolving_entry(self, position: int, name: str) -> _Top | None:
-        """`_resolve`'s binding as its table entry, the symbol not made (a
-        top-level name's symbol gathers every later statement's references)."""
         entries = self._tops_named(name)
-        if not entries:
-            return None
         at = bisect_left(entries, position, key=_statement_of) - 1
-        return None if at < 0 else entries[at]
+        return None if at < 0 else self._symbol(*entries[at])
 
     @property
     def symbols(self) -> list[Symbol]:

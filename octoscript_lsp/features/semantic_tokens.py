@@ -35,7 +35,7 @@ from lsprotocol import types
 
 from ..analysis.document import DocumentAnalysis
 from ..analysis.resolution import AwaitKeyword, StdModuleMember, classify_member_token
-from ..analysis.unit_summary import LEXICAL_SUMMARY, UnitSummary, lexical_summary
+from ..analysis.statement_index import LEXICAL_SUMMARY, UnitSummary, lexical_summary
 from ..syntax.statements import Statement
 from ..syntax.tokens import IDENT, LPAREN, RESERVED_WORDS, Token, first_token_from
 from ..syntax.tokens import NUMBER as NUMBER_TOKEN

@@ -9,8 +9,7 @@ from hypothesis import strategies as st
 from octoscript_lsp.analysis import statement_index
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.sites import open_delimiters_before
-from octoscript_lsp.analysis.statement_index import StatementIndex
-from octoscript_lsp.analysis.unit_summary import Budget, summarize_unit
+from octoscript_lsp.analysis.statement_index import Budget, StatementIndex, summarize_unit
 from octoscript_lsp.limits import MAX_LEXICAL_SYMBOL_OCCURRENCES
 from octoscript_lsp.syntax.check import analyze_syntax
 from octoscript_lsp.syntax.formatter import format_tokens

@@ -432,7 +432,7 @@ def test_one_replay_of_a_statements_scope_events():
     summaries every per-statement view reads); the parser writes them and
     `parse_result` moves them."""
     allowed = {
-        "octoscript_lsp.analysis.unit_summary.summarize_unit",
+        "octoscript_lsp.analysis.statement_index.summarize_unit",
         "octoscript_lsp.syntax.parse_result.shifted_event",
         "octoscript_lsp.syntax.cursor.push_scope",
         "octoscript_lsp.syntax.cursor.pop_scope",
