@@ -7,7 +7,7 @@ nothing about what exists. `features/advisory` shows it as LSP diagnostics,
 
 Each piece is a `Finding` in code-point offsets that also keeps what a quick
 fix needs (the listed names to suggest from, the record literal to fill), so
-catalog quick fixes (`catalog_fixes.py`) are chosen by the finding's code,
+catalog quick fixes (`fixes._BUILDERS`) are chosen by the finding's code,
 never its message.
 """
 

@@ -1,8 +1,8 @@
 """Fix all: the safe quick fixes applied at once, for `check --fix` and the editor's
 `source.fixAll.octoscript` action alike.
 
-The fixes are the editor's own (`fixes.py`, which takes the catalog fixes
-from `catalog_fixes.py`); this module only chooses and applies them. A fix
+The fixes are the editor's own (`fixes.py`); this module only chooses and
+applies them. A fix
 is applied when it repairs a finding that is reported (`suppressions.reported`:
 after the CLI's `--select` / `--ignore` and the suppression comments) and is
 safe:
@@ -29,8 +29,7 @@ from typing import TYPE_CHECKING
 from ..limits import MAX_FIX_ROUNDS, MAX_SOURCE_BYTES
 from .advice import CODE_TOOL_FORMAT, CODE_UNKNOWN_INPUT, CODE_UNLISTED_MEMBER, CODE_UNLISTED_TOOL
 from .document import DocumentAnalysis
-from .fixes import fixes
-from .quick_fix import Fix
+from .fixes import Fix, fixes
 from .suppressions import reported
 
 if TYPE_CHECKING:

@@ -6,8 +6,13 @@
   module catalog gets `use mod.<path>`;
 - compatibility syntax the checker rejects is rewritten: `var` -> `let`,
   a single-quoted string -> a double-quoted one, a trailing comma removed;
-- catalog advice gets did-you-mean and fill-required-fields fixes
-  (catalog_fixes.py).
+- catalog advice gets fixes chosen by each finding's code (`_BUILDERS`):
+  `unlisted-tool`, `unlisted-module-member` and `unknown-input-field` replace
+  the name with each close listed name (did-you-mean, catalogs/suggest.py);
+  `tool-format-mismatch` calls the tool through the method of its format;
+  `missing-input-field` inserts the missing required fields into the record
+  literal with typed placeholders, in the record's one-line or multi-line
+  style.
 
 Imports are inserted on a new line after the last top-level `use` (or at the
 top). Only fixes whose span intersects the requested range are offered.
@@ -19,20 +24,44 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
+from ..catalogs.model import FieldType, ModuleField
+from ..catalogs.store import CatalogStore
+from ..catalogs.suggest import closest_names
 from ..syntax.check import SyntaxResult
 from ..syntax.codes import SyntaxCode
+from ..syntax.formatter import INDENT
 from ..syntax.member_calls import is_receiver_or_callee
 from ..syntax.tokens import CLOSERS, RESERVED_WORDS, Kind, Token
 from ..syntax.trivia import as_double_quoted_body, single_quoted_end
-from .catalog_fixes import catalog_fixes
+from .advice import (
+    CODE_MISSING_INPUT,
+    CODE_TOOL_FORMAT,
+    CODE_UNKNOWN_INPUT,
+    CODE_UNLISTED_MEMBER,
+    CODE_UNLISTED_TOOL,
+    Finding,
+    RecordLiteral,
+    findings,
+)
 from .document import DocumentAnalysis
-from .quick_fix import Fix
 from .surfaces import STD_MODULE_NAMES, TOOL_BINDING, TOOL_MODULE_PATH, std_module
 
-if TYPE_CHECKING:
-    from ..catalogs.store import CatalogStore
+
+@dataclass(frozen=True, slots=True)
+class Fix:
+    """One candidate quick fix in code-point offsets (`features/code_actions`
+    offers it); `span` is what the fix is about (it must meet the requested
+    range), `about` the catalog finding it repairs, listed in the action's
+    `diagnostics`; `preferred` marks the one fix an editor may apply unasked."""
+
+    title: str
+    span: tuple[int, int]
+    edit: tuple[int, int, str]
+    about: Finding | None = None
+    preferred: bool = False
+
 
 _STATEMENT_STARTS = (Kind.NEWLINE, Kind.SEMICOLON, Kind.LBRACE)
 
@@ -260,3 +289,141 @@ def _next_significant(tokens: list[Token], index: int) -> Token | None:
     while index < len(tokens) and tokens[index].kind is Kind.NEWLINE:
         index += 1
     return tokens[index] if index < len(tokens) else None
+
+
+# --------------------------------------------------------------------------- catalog advice
+
+PLACEHOLDERS = {
+    FieldType.STRING: '""',
+    FieldType.NUMBER: "0",
+    FieldType.INTEGER: "0",
+    FieldType.BOOLEAN: "false",
+    FieldType.OBJECT: "{}",
+    FieldType.ARRAY: "[]",
+    FieldType.NULL: "nil",
+    FieldType.ANY: "nil",
+}
+
+
+def catalog_fixes(
+    analysis: DocumentAnalysis, range_start: int, range_end: int, catalogs: CatalogStore | None
+) -> list[Fix]:
+    if catalogs is None:
+        return []
+    found: list[Fix] = []
+    for finding in findings(analysis, catalogs):
+        build = _BUILDERS.get(finding.code)
+        if build is None:
+            continue
+        for fix in build(analysis.source, finding):
+            if fix.span[0] <= range_end and range_start <= fix.span[1]:
+                found.append(fix)
+    return found
+
+
+def _did_you_mean(finding: Finding, span: tuple[int, int], quote: bool) -> list[Fix]:
+    if finding.typed is None:
+        return []
+    out = []
+    for rank, name in enumerate(closest_names(finding.typed, finding.candidates)):
+        text = f'"{name}"' if quote else name
+        out.append(
+            Fix(
+                f"Did you mean `{name}`?",
+                (finding.start, finding.end),
+                (span[0], span[1], text),
+                finding,
+                preferred=rank == 0,
+            )
+        )
+    return out
+
+
+def _format_fixes(source: str, finding: Finding) -> list[Fix]:
+    """Call the listed tool through the method of its format."""
+    if finding.name_span is None or not finding.candidates:
+        return []
+    method = finding.candidates[0]
+    start, end = finding.name_span
+    return [Fix(f"Use `tool.{method}`", (start, finding.end), (start, end, method), finding)]
+
+
+def _fill_fixes(source: str, finding: Finding) -> list[Fix]:
+    record = finding.record
+    if record is None or not finding.missing:
+        return []
+    members = [f"{field.name}: {placeholder(field)}" for field in finding.missing]
+    edit = (
+        _multiline_insert(source, record, members)
+        if record.multiline
+        else _one_line_insert(record, members)
+    )
+    title = "Add required input field" + ("s" if len(members) > 1 else "")
+    return [Fix(title, (finding.start, record.close_start + 1), edit, finding, preferred=True)]
+
+
+def placeholder(field: ModuleField) -> str:
+    return PLACEHOLDERS[field.type]
+
+
+def _one_line_insert(record: RecordLiteral, members: list[str]) -> tuple[int, int, str]:
+    joined = ", ".join(members)
+    if not record.keys:
+        # `{}` or `{ }` becomes `{a: ""}`.
+        return (record.open_end, record.close_start, joined)
+    return (record.last_end, record.last_end, ", " + joined)
+
+
+def _multiline_insert(
+    source: str, record: RecordLiteral, members: list[str]
+) -> tuple[int, int, str]:
+    newline = "\r\n" if "\r\n" in source[record.open_end : record.close_start + 1] else "\n"
+    close_line = source.rfind("\n", 0, record.close_start) + 1
+    closing_indent = _leading_space(source, close_line, record.close_start)
+    indent = _member_indent(source, record)
+    if indent is None:
+        indent = (closing_indent or "") + INDENT
+    lines = [indent + member for member in members]
+    if closing_indent is not None:
+        # `}` starts its line: add whole lines just above it.
+        return (close_line, close_line, "".join(line + newline for line in lines))
+    # `}` ends the last member's line: break before it.
+    open_line = source.rfind("\n", 0, record.open_end) + 1
+    base = source[open_line : _first_non_space(source, open_line)]
+    text = "".join(newline + line for line in lines) + newline + base
+    return (record.close_start, record.close_start, text)
+
+
+def _member_indent(source: str, record: RecordLiteral) -> str | None:
+    """The indentation of the first key that starts its own line."""
+    for _, start, _ in record.keys:
+        line = source.rfind("\n", 0, start) + 1
+        indent = _leading_space(source, line, start)
+        if indent is not None:
+            return indent
+    return None
+
+
+def _leading_space(source: str, line_start: int, offset: int) -> str | None:
+    """source[line_start:offset] when it is only spaces and tabs, else None."""
+    text = source[line_start:offset]
+    return text if text.strip(" \t") == "" else None
+
+
+def _first_non_space(source: str, offset: int) -> int:
+    while offset < len(source) and source[offset] in " \t":
+        offset += 1
+    return offset
+
+
+_BUILDERS: dict[str, Callable[[str, Finding], list[Fix]]] = {
+    # The finding covers the whole literal (quotes included) or the key.
+    CODE_UNLISTED_TOOL: lambda _, found: _did_you_mean(found, (found.start, found.end), True),
+    # The finding covers `receiver.method`; only the method name changes.
+    CODE_UNLISTED_MEMBER: lambda _, found: (
+        _did_you_mean(found, found.name_span, False) if found.name_span else []
+    ),
+    CODE_TOOL_FORMAT: _format_fixes,
+    CODE_UNKNOWN_INPUT: lambda _, found: _did_you_mean(found, (found.start, found.end), False),
+    CODE_MISSING_INPUT: _fill_fixes,
+}

@@ -187,7 +187,7 @@ class IgnoreFix:
     title: str
     edit: tuple[int, int, str]
     about: Reported
-    preferred = False  # never the one fix an editor applies unasked (as `quick_fix.Fix`)
+    preferred = False  # never the one fix an editor applies unasked (as `fixes.Fix`)
 
 
 def ignore_fixes(

@@ -20,8 +20,7 @@ from lsprotocol import types
 from ..analysis import advice
 from ..analysis.document import DocumentAnalysis
 from ..analysis.fix_all import fix_all
-from ..analysis.fixes import fixes
-from ..analysis.quick_fix import Fix
+from ..analysis.fixes import Fix, fixes
 from ..analysis.suppressions import IgnoreFix, ignore_fixes
 from .diagnostics import problem_diagnostic, to_diagnostic
 from .positions import PositionMap, changed_span

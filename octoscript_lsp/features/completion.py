@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analysis import surfaces
-from ..analysis.catalog_fixes import placeholder
 from ..analysis.document import DocumentAnalysis
+from ..analysis.fixes import placeholder
 from ..analysis.input_records import InputRecordSite
 from ..analysis.lexical import KIND_LABELS, Binding
 from ..analysis.output_calls import OutputCall
