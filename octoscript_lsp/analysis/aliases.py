@@ -260,7 +260,8 @@ class AliasGraph:
                     return False
         return True
 
-    def import_group_is_stable(self, source: str, group: set[int], receiver: Span) -> bool:
+    def import_group_is_stable(self, group: set[int], receiver: Span) -> bool:
+        source = self.source
         return self.group_references_allowed(
             group,
             lambda reference: reference == receiver or is_direct_member_call(source, reference[1]),
@@ -299,7 +300,8 @@ class AliasGraph:
             frontier = following
         return set(depths)
 
-    def output_group_is_stable(self, source: str, group: set[int], receiver: Span) -> bool:
+    def output_group_is_stable(self, group: set[int], receiver: Span) -> bool:
+        source = self.source
         return self._references_allowed(
             group,
             self.report.aliases,

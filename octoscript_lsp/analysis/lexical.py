@@ -63,10 +63,11 @@ class Binding(NamedTuple):
 
 @dataclass(slots=True)
 class Occurrence:
+    """A definition (its span is its symbol's) or a reference of a symbol."""
+
     symbol: Symbol
     start: int
     end: int
-    is_definition: bool
 
 
 def innermost_visible(candidates, offset: int) -> Symbol | None:

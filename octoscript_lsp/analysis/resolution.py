@@ -175,7 +175,7 @@ class MemberReceiver:
         if record is None or symbol.kind is SymbolKind.IMPORT:
             return record
         group = graph.import_group(record.binding_start, set(by_binding))
-        stable = graph.import_group_is_stable(self.source, group, self.site.receiver)
+        stable = graph.import_group_is_stable(group, self.site.receiver)
         return record if stable else None
 
     @cached_property
@@ -204,27 +204,22 @@ class MemberReceiver:
     @cached_property
     def output_call(self) -> OutputCall | None:
         """The module call whose result the receiver holds, through a stable alias group."""
-        analysis = self.analysis
-        index = analysis.completion_index
+        analysis, initial, graph = self.analysis, self.binding, self.analysis.aliases
         if (
-            index.truncated
+            analysis.completion_index.truncated
             or self.output_parent is None
             or not self._within_prefix(self.site.member_end)
+            or initial is None
+            or initial.kind is not SymbolKind.LET
+            or graph.truncated
         ):
-            return None
-        start, end = self.site.receiver
-        initial = self.binding
-        graph = analysis.aliases
-        if initial is None or initial.kind is not SymbolKind.LET or graph.truncated:
             return None
         root = graph.output_root(initial)
         if root is None:
             return None
         call = output_call_binding(self.source, root, analysis.metadata_prefix_end)
-        if call is None:
-            return None
-        group = graph.output_group(root)
-        if group is None or not graph.output_group_is_stable(self.source, group, (start, end)):
+        group = None if call is None else graph.output_group(root)
+        if group is None or not graph.output_group_is_stable(group, self.site.receiver):
             return None
         return call
 

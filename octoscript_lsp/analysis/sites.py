@@ -270,10 +270,6 @@ class OpenDelimiter:
 _DELIMITER = re.compile(r"[()\[\]{},]")
 
 
-class _Refused(Exception):
-    """The scan reached something that rules signature help out from here on."""
-
-
 def open_delimiters_before(
     source: str, offset: int, index: DelimiterIndex | None = None
 ) -> list[OpenDelimiter] | None:
@@ -286,12 +282,8 @@ def open_delimiters_before(
     """
     if offset > len(source):
         return None
-    index = DelimiterIndex(source) if index is None else index
-    try:
-        stack = index.open_before(offset)
-    except _Refused:
-        return None
-    return [OpenDelimiter(kind, at, commas) for kind, at, commas in stack]
+    stack = (DelimiterIndex(source) if index is None else index).open_before(offset)
+    return None if stack is None else [OpenDelimiter(*item) for item in stack]
 
 
 class DelimiterIndex:
@@ -313,40 +305,42 @@ class DelimiterIndex:
         # scan from the top has nothing open and has refused nothing.
         self.resume = resume
 
-    def open_before(self, offset: int) -> list[list]:
+    def open_before(self, offset: int) -> list[list] | None:
         """[kind, offset, commas] of each delimiter open at `offset`, outermost
-        first; raises _Refused where help must not be offered."""
+        first; None where help must not be offered."""
         start = self.resume(offset) if self.resume is not None else 0
         code = self._code_before(offset, start)
+        if code is None:
+            return None
         stack: list[list] = []
         find = code.find
         at = 0
         for char in _DELIMITER.findall(code):
             if char in CLOSING_CHAR:
                 if len(stack) == MAX_SIGNATURE_DELIMITER_DEPTH:
-                    raise _Refused
+                    return None
                 # The delimiters come in order: this is the first such opener left.
                 at = find(char, at)
                 stack.append([char, at + start, 0])
                 at += 1
             elif char != ",":
                 if not stack or CLOSING_CHAR[stack.pop()[0]] != char:
-                    raise _Refused
+                    return None
             elif not stack:
-                raise _Refused
+                return None
             else:
                 top = stack[-1]
                 if top[0] == "(":
                     top[2] += 1
                     if top[2] >= MAX_SIGNATURE_ARGUMENTS:
-                        raise _Refused
+                        return None
         return stack
 
-    def _code_before(self, offset: int, start: int) -> str:
+    def _code_before(self, offset: int, start: int) -> str | None:
         """The text the scan reads from `start` to `offset`, its strings and
         comments blanked out (offsets kept, counted from `start`), up to a
-        string or a `//` the cursor is in; raises _Refused for a cursor in a
-        comment or past a broken string."""
+        string or a `//` the cursor is in; None for a cursor in a comment or
+        past a broken string."""
         source, regions = self.source, self.regions
         strings, comments = regions.strings, regions.comments
         pieces: list[str] = []
@@ -368,18 +362,18 @@ class DelimiterIndex:
                 if region.content_end >= offset:
                     break  # the cursor is in it: an argument being typed
                 if not region.terminated:
-                    raise _Refused  # broken by a line break
+                    return None  # broken by a line break
                 index = region.content_end + 1
             else:
                 next_comment += 1
                 if is_line_comment(source, start):
                     index = line_comment_end(source, start, offset)
                     if index == offset:
-                        raise _Refused  # the cursor is in it
+                        return None  # the cursor is in it
                 else:
                     index = block_comment_end(source, start, offset)
                     if index is None:
-                        raise _Refused  # the cursor is in it
+                        return None  # the cursor is in it
                 if index >= offset:
                     break  # closed at the cursor, or a `//` split by it
             pieces.append(" " * (index - start))
@@ -395,10 +389,7 @@ def settles(text: str) -> bool:
         return False
     if regions.comments and regions.comments[-1][1] >= len(text):
         return False
-    try:
-        return not DelimiterIndex(text, regions).open_before(len(text))
-    except _Refused:
-        return False
+    return DelimiterIndex(text, regions).open_before(len(text)) == []
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,10 +50,10 @@ class ImportReport:
     truncated: bool
 
     def for_binding(self, start: int, end: int) -> ModuleImport | None:
-        for item in self.imports:
-            if item.binding_start == start and item.binding_end == end:
-                return item
-        return None
+        found = (
+            item for item in self.imports if (item.binding_start, item.binding_end) == (start, end)
+        )
+        return next(found, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,16 +68,10 @@ class StatementFacts:
     retained_fields: int
 
     def shape_at(self, binding_start: int) -> ShapeFound | None:
-        for found in self.shapes:
-            if found.shape.binding[0] == binding_start:
-                return found
-        return None
+        return next((item for item in self.shapes if item.shape.binding[0] == binding_start), None)
 
     def alias_at(self, binding_start: int) -> AliasFound | None:
-        for found in self.aliases:
-            if found.alias.binding[0] == binding_start:
-                return found
-        return None
+        return next((item for item in self.aliases if item.alias.binding[0] == binding_start), None)
 
 
 NO_FACTS = StatementFacts((), (), (), 0)

@@ -457,18 +457,18 @@ class StatementIndex:
         for number, local in enumerate(summary.symbols):
             if hit(local.start, local.end, relative):
                 return Occurrence(
-                    self._symbol(position, number), local.start + base, local.end + base, True
+                    self._symbol(position, number), local.start + base, local.end + base
                 )
             for start, end in local.references:
                 if hit(start, end, relative):
                     symbol = self._symbol(position, number)
-                    return Occurrence(symbol, start + base, end + base, False)
+                    return Occurrence(symbol, start + base, end + base)
         for name, start, end in summary.free:
             if hit(start, end, relative):
                 symbol = self._resolve(position, name)
                 if symbol is None:
                     return None
-                return Occurrence(symbol, start + base, end + base, False)
+                return Occurrence(symbol, start + base, end + base)
         return None
 
     def visible(self, name: str, offset: int) -> Symbol | None:

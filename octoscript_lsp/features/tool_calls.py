@@ -9,7 +9,7 @@ Each lens runs `octoscript.showToolCall`, a command of the server's own
 its one argument names the call by label (`{"kind": "tool", "method":
 "call", "label": "text.echo"}` or `{"kind": "module", "label":
 "mod.app.weather.current"}`), and the command answers the call's catalog
-entry (`analysis/call_entries.py`) and shows it as a message.
+entry (`analysis/tool_call_review.py`) and shows it as a message.
 """
 
 from __future__ import annotations
@@ -19,13 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..analysis.call_entries import CallEntry, module_entry, tool_entry
 from ..analysis.document import DocumentAnalysis
 from ..analysis.surfaces import tool_method
 from ..analysis.tool_call_review import (
+    CallEntry,
     catalog_status,
     label_for,
+    module_entry,
     tool_call_label,
+    tool_entry,
 )
 from ..limits import MAX_LENS_LABEL_CHARS
 from .positions import PositionMap

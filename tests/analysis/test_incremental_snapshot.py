@@ -103,7 +103,7 @@ def answers(index, text: str) -> tuple:
         if found is None:
             return None
         symbol = found.symbol
-        return (symbol.name, symbol.start, found.start, found.end, found.is_definition)
+        return (symbol.name, symbol.start, found.start, found.end)
 
     # Every name of a short text; of a long one, a spread of them.
     every = sorted({symbol.name for symbol in index.symbols})
