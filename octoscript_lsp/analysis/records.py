@@ -347,8 +347,4 @@ class RecordResolver:
 
     def _site_path(self, receivers: Sequence[Span]) -> tuple[str, ...] | None:
         names = tuple(self.source[start:end] for start, end in receivers[1:])
-        if len(names) > MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH:
-            return None
-        if not all(is_canonical_identifier(name) for name in names):
-            return None
-        return names
+        return names if len(names) <= MAX_STATIC_RECORD_LITERAL_CHILD_DEPTH else None

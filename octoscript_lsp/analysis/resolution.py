@@ -138,12 +138,11 @@ class MemberReceiver:
 
     def _extend_path(self, base: tuple[str, ...]) -> tuple[str, ...] | None:
         """`base` plus the receiver chain after its first name (16 segments at most)."""
-        path = list(base)
-        for segment in self._names(self.site.receivers[1:]):
-            if not is_canonical_identifier(segment) or len(path) == MAX_MODULE_PATH_SEGMENTS:
-                return None
-            path.append(segment)
-        return tuple(path)
+        chain = self._names(self.site.receivers[1:])
+        # The chain may not grow a path past the limit (a longer import stays as written).
+        if len(base) <= MAX_MODULE_PATH_SEGMENTS < len(base) + len(chain):
+            return None
+        return (*base, *chain)
 
     @cached_property
     def fixed_path(self) -> tuple[str, ...] | None:
@@ -196,10 +195,7 @@ class MemberReceiver:
     def output_parent(self) -> tuple[str, ...] | None:
         """The object-child names between a result binding and the member (at most one)."""
         chain = self.site.receivers[1:]
-        if len(chain) > 1:
-            return None
-        names = self._names(chain)
-        return names if all(is_canonical_identifier(name) for name in names) else None
+        return self._names(chain) if len(chain) <= 1 else None
 
     @cached_property
     def output_call(self) -> OutputCall | None:
@@ -232,9 +228,7 @@ class MemberReceiver:
             return None
         analysis = self.analysis
         index = analysis.lexical if navigation else analysis.completion_index
-        if index.visible("workflow", self.site.receiver[0]) is not None:
-            return None
-        return names if all(is_canonical_identifier(name) for name in names) else None
+        return names if index.visible("workflow", self.site.receiver[0]) is None else None
 
     # ------------------------------------------------------------ static records
 

@@ -111,7 +111,8 @@ class TextRegions:
 
 @dataclass(frozen=True, slots=True)
 class MemberSite:
-    """`a.b.member|`: receivers outermost first, then the member being typed."""
+    """`a.b.member|`: receivers outermost first (each a canonical identifier,
+    which readers of their names rely on), then the member being typed."""
 
     receivers: tuple[tuple[int, int], ...]
     member_start: int
