@@ -54,7 +54,7 @@ Span = tuple[int, int]
 
 # ---------------------------------------------------------------- the chain walk
 #
-# Imports (`AliasGraph._chain_import`), call results (`AliasGraph.output_root`)
+# Imports (`AliasGraph.import_binding_for`), call results (`AliasGraph.output_root`)
 # and record shapes (`records.RecordResolver._walk`) follow a chain from a
 # binding until it *arrives*; they differ only in where it arrives and how one
 # step is taken. The one stopping rule: a binding met twice is a `CYCLE`; one
@@ -199,17 +199,15 @@ class AliasGraph:
     def import_binding_for(self, symbol: Symbol, import_bindings: set[int]) -> int | None:
         """The import binding a root-alias chain from `symbol` reaches within 16 hops."""
         if symbol.start not in self._imports:
-            self._imports[symbol.start] = self._chain_import(symbol, import_bindings)
+            walk = walk_chain(
+                symbol,
+                lambda current: current.start in import_bindings,
+                self._root_step,
+                MAX_IMPORTED_MODULE_ALIAS_DEPTH,
+            )
+            arrived = walk.node.start if walk.end is ChainEnd.ARRIVED else None
+            self._imports[symbol.start] = arrived
         return self._imports[symbol.start]
-
-    def _chain_import(self, symbol: Symbol, import_bindings: set[int]) -> int | None:
-        walk = walk_chain(
-            symbol,
-            lambda current: current.start in import_bindings,
-            self._root_step,
-            MAX_IMPORTED_MODULE_ALIAS_DEPTH,
-        )
-        return walk.node.start if walk.end is ChainEnd.ARRIVED else None
 
     def _root_step(self, symbol: Symbol) -> Symbol | Stop:
         """The binding a `let`'s root edge names, or a stop (no such edge)."""

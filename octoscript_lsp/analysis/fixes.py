@@ -22,7 +22,6 @@ top). Only fixes whose span intersects the requested range are offered.
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -33,7 +32,7 @@ from ..syntax.check import SyntaxResult
 from ..syntax.codes import SyntaxCode
 from ..syntax.formatter import INDENT
 from ..syntax.member_calls import is_receiver_or_callee
-from ..syntax.tokens import CLOSERS, RESERVED_WORDS, Kind, Token
+from ..syntax.tokens import CLOSERS, RESERVED_WORDS, Kind, Token, first_token_from
 from ..syntax.trivia import as_double_quoted_body, single_quoted_end
 from .advice import (
     CODE_MISSING_INPUT,
@@ -91,13 +90,9 @@ def _intersects(start: int, end: int, range_start: int, range_end: int) -> bool:
 
 def _token_range(tokens: list[Token], range_start: int, range_end: int) -> range:
     """Indices of tokens that may intersect the range (one token of slack each side)."""
-    first = max(0, _first_token_at(tokens, range_start) - 1)
-    last = min(len(tokens), _first_token_at(tokens, range_end) + 1)
+    first = max(0, first_token_from(tokens, range_start) - 1)
+    last = min(len(tokens), first_token_from(tokens, range_end) + 1)
     return range(first, last)
-
-
-def _first_token_at(tokens: list[Token], offset: int) -> int:
-    return bisect_left(tokens, offset, key=lambda token: token.start)
 
 
 # --------------------------------------------------------------------------- imports
@@ -144,7 +139,7 @@ def _unresolved_paths(
             start, end = start + base, end + base
             if end > limit or not _intersects(start, end, range_start, range_end):
                 continue
-            token_index = _first_token_at(tokens, start)
+            token_index = first_token_from(tokens, start)
             path = _path_for(tokens[token_index].text, tokens, token_index, leaves)
             if path is not None and unresolved(tokens[token_index]):
                 found.append((path, (start, end)))

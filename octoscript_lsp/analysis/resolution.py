@@ -179,15 +179,10 @@ class MemberReceiver:
 
     @cached_property
     def catalog_path(self) -> tuple[str, ...] | None:
-        """The catalog path the receiver chain stands for."""
         if not self._within_prefix(self.site.member_end):
             return None
         record = self.catalog_import
         return None if record is None else self._extend_path(record.path)
-
-    @property
-    def alias_metadata_truncated(self) -> bool:
-        return alias_metadata_truncated(self.analysis, self.site.receiver)
 
     # ------------------------------------------------------------ call results
 
@@ -285,7 +280,6 @@ def direct_member(receiver: MemberReceiver, catalogs: CatalogStore) -> ModuleDes
 def call_outputs(
     analysis: DocumentAnalysis, call: OutputCall, catalogs: CatalogStore
 ) -> tuple[ModuleField, ...] | None:
-    """The output fields of the module call a result binding holds."""
     if analysis.imports.truncated or catalogs.modules.state.unavailable:
         return None
     call_site = MemberSite((call.receiver,), call.member[0], call.member[1])
@@ -512,7 +506,6 @@ MemberResolution = (
 def resolve_member(
     analysis: DocumentAnalysis, site: MemberSite, catalogs: CatalogStore, purpose: Purpose
 ) -> MemberResolution:
-    """The one classification of `site` for `purpose`."""
     name = analysis.source[site.member_start : site.member_end]
     if purpose is Purpose.COMPLETION:
         return _completion_meaning(analysis, site, catalogs, name)
@@ -565,7 +558,7 @@ def _completion_meaning(
     fields = receiver.record_fields()
     if fields is not None:
         return StaticRecordFields(fields)
-    alias_truncated = receiver.alias_metadata_truncated
+    alias_truncated = alias_metadata_truncated(analysis, site.receiver)
     if analysis.imports.truncated or catalogs.modules.state.unavailable or alias_truncated:
         return CatalogUntrusted(alias_truncated)
     parent, call = receiver.output_parent, receiver.output_call
@@ -593,7 +586,6 @@ def classify_member_token(
 
 
 def _built_in_value(built_in: BuiltInMember, name: str) -> MemberResolution:
-    """The member `name` of a built-in surface."""
     if built_in.surface is BuiltIn.TOOL:
         return ToolMethodMember(surfaces.tool_method(name))
     if built_in.module is not None:

@@ -151,7 +151,6 @@ def anchored_facts(statement: Statement) -> Anchored:
 
 
 def _placed(offset: int, anchored: Anchored) -> StatementFacts:
-    """A statement's facts at its offset in this version."""
     origin, facts = anchored
     return facts if offset == origin else shifted_facts(facts, offset - origin)
 

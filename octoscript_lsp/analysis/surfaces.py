@@ -151,8 +151,6 @@ class MemberKind(Enum):
 
 @dataclass(frozen=True)
 class StdMember:
-    """One member of a frozen std module."""
-
     name: str
     kind: MemberKind
     parameters: tuple[str, ...]
@@ -183,7 +181,6 @@ class StdModule:
         return (*STD_NAMESPACE_PATH, self.name)
 
     def member_documentation(self, member: StdMember, receiver: str | None = None) -> str:
-        """Plain-text hover / completion documentation for one member."""
         head = member.header(receiver or self.name)
         return f"{head}\n\n{member.description}\n\n{self.authority_note}"
 
