@@ -78,10 +78,10 @@ def input_record_site(
 def _in_comment(source: str, regions: TextRegions, offset: int) -> bool:
     """The cursor is inside a comment: a line comment runs up to its line
     break, a block comment closing right before the cursor is behind it."""
-    position = bisect_right(regions.comment_starts, offset) - 1
-    if position < 0:
+    found = regions.comment_before(offset)
+    if found is None:
         return False
-    start, end = regions.comments[position]
+    start, end = found
     if offset <= start:
         return False
     if is_line_comment(source, start) or offset < end:

@@ -66,20 +66,15 @@ def output_call_binding(source: str, symbol: Symbol, prefix_end: int) -> OutputC
     return OutputCall(receiver, member, awaited)
 
 
-def _identifier_end_within(source: str, start: int, limit: int) -> int | None:
-    if start >= limit or source[start] not in IDENT_START:
-        return None
-    end = identifier_end(source, start + 1, limit)
-    return end if is_canonical_identifier(source[start:end]) else None
-
-
 #: `recv.method(` written without trivia, canonical names, one member.
 _INITIALIZER_CALL = MemberCallText(trivia=False, max_members=1, canonical=True)
 
 
 def _direct_call_at(source: str, start: int, limit: int) -> tuple[Span, Span, int] | None:
-    receiver_end = _identifier_end_within(source, start, limit)
-    if receiver_end is None:
+    if start >= limit or source[start] not in IDENT_START:
+        return None
+    receiver_end = identifier_end(source, start + 1, limit)
+    if not is_canonical_identifier(source[start:receiver_end]):
         return None
     tail = member_call_after(source, receiver_end, _INITIALIZER_CALL, limit)
     if tail is None:

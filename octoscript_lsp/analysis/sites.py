@@ -98,12 +98,14 @@ class TextRegions:
             inside = offset < region.content_end or region.content_end == self.length
         return region if inside else None
 
-    def in_comment(self, offset: int) -> bool:
+    def comment_before(self, offset: int) -> tuple[int, int] | None:
+        """The last comment starting at or before `offset`."""
         position = bisect_right(self.comment_starts, offset) - 1
-        if position < 0:
-            return False
-        start, end = self.comments[position]
-        return start <= offset <= end
+        return None if position < 0 else self.comments[position]
+
+    def in_comment(self, offset: int) -> bool:
+        found = self.comment_before(offset)
+        return found is not None and offset <= found[1]
 
 
 # ---------------------------------------------------------------- member sites

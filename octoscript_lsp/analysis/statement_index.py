@@ -318,11 +318,7 @@ class StatementIndex:
         bound: dict[str, SymbolKind] = {}  # names bound at top level so far
         spent = 0
         for position, summary in enumerate(self._summaries):
-            count = summary.occurrences
-            if summary.free:
-                for free in summary.free:
-                    if free.name in bound:
-                        count += 1
+            count = summary.occurrences + sum(free.name in bound for free in summary.free)
             if spent + count > MAX_LEXICAL_SYMBOL_OCCURRENCES:
                 left = Budget(MAX_LEXICAL_SYMBOL_OCCURRENCES - spent, bound.__contains__)
                 return self._cut(statements, position, left)
