@@ -10,7 +10,6 @@ from lsprotocol import types
 from octoscript_lsp.analysis.document import DocumentAnalysis
 from octoscript_lsp.analysis.lexical import Symbol
 from octoscript_lsp.features.positions import UTF16, PositionEncoding
-from octoscript_lsp.features.semantic_encoding import Item, encode
 from octoscript_lsp.features.semantic_tokens import (
     DECLARATION,
     KEYWORD,
@@ -19,7 +18,9 @@ from octoscript_lsp.features.semantic_tokens import (
     PUNCTUATION_OPERATORS,
     STRING,
     SYMBOL_TYPES_BY_NAME,
+    Item,
     comment_items,
+    encode,
     member_role,
     tree_roles,
 )
